@@ -1,0 +1,39 @@
+//! Weighted 64-bit simhash, knowing nothing of HTML.
+//!
+//! A simhash turns a bag of weighted features into 64 bits such that similar bags give
+//! fingerprints a few bits apart. silhouette feeds it the tag names of a page weighted by depth
+//! (see `silhouette-dom`); this crate only does the arithmetic, exactly as
+//! `ALGORITHM.md` §1 fixes it, so that stored fingerprints stay comparable across runs:
+//!
+//! - [`Simhash`] folds `(feature hash, f64 weight)` pairs, in the order given, into 64 totals;
+//!   bit `i` is 1 iff total `i >= 0` (so no features at all give `ffffffffffffffff`).
+//! - [`Fingerprint`] is the result: hex `Display`/`FromStr`, Hamming [`distance`](Fingerprint::distance)
+//!   and [`is_near`](Fingerprint::is_near) (a distance of exactly `k` counts as near).
+//! - [`fnv1_64`] is the feature hash (FNV-1, multiply then xor; not the `fnv` crate's FNV-1a),
+//!   and [`text_simhash`] the word-feature mode that reproduces mfonda/simhash's example.
+//!
+//! ```
+//! use silhouette_simhash::{fnv1_64, Simhash, text_simhash};
+//!
+//! // Features are folded in a fixed order: here, sorted by name.
+//! let mut acc = Simhash::new();
+//! for (name, weight) in [("body", 0.2025), ("head", 0.2025), ("html", 0.45), ("p", 0.091125)] {
+//!     acc.add(fnv1_64(name.as_bytes()), weight);
+//! }
+//! assert_eq!(acc.finish().to_string(), "f123317ed83fa3c7"); // `<p>hi</p>` at decay 0.45
+//!
+//! let a = text_simhash("this is a test phrase");
+//! let b = text_simhash("this is a test phrass");
+//! assert_eq!((a.distance(b), a.is_near(b, 5)), (2, true));
+//! ```
+#![deny(missing_docs)]
+
+mod fingerprint;
+mod fnv;
+mod weighted;
+mod words;
+
+pub use fingerprint::{Fingerprint, ParseFingerprintError};
+pub use fnv::fnv1_64;
+pub use weighted::{Simhash, simhash};
+pub use words::text_simhash;

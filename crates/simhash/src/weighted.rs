@@ -1,0 +1,107 @@
+//! Weighted simhash: the fold of (feature hash, weight) pairs into 64 bits.
+
+use crate::Fingerprint;
+
+/// Folds weighted features into a [`Fingerprint`], in the order they are added.
+///
+/// For every feature and every bit `i`, the total `V[i]` gains `+w` if bit `i` of the
+/// feature's hash is 1 and `-w` otherwise; bit `i` of the result is 1 iff `V[i] >= 0`
+/// (mfonda/simhash's tie rule, so no features at all give `ffffffffffffffff`).
+///
+/// f64 addition is not associative: add the features in a fixed order (silhouette sorts them by
+/// feature key) so that the same input gives the same bits on every run and machine.
+///
+/// ```
+/// use silhouette_simhash::{fnv1_64, Simhash};
+/// let mut s = Simhash::new();
+/// s.add(fnv1_64(b"html"), 0.45);
+/// assert_eq!(s.finish().to_string(), "f120317ed83fa3d6");
+/// ```
+#[derive(Clone, Debug)]
+pub struct Simhash {
+    totals: [f64; 64],
+}
+
+impl Default for Simhash {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Simhash {
+    /// An empty accumulator.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self { totals: [0.0; 64] }
+    }
+
+    /// Adds one feature with hash `hash` and weight `weight`.
+    pub fn add(&mut self, hash: u64, weight: f64) {
+        for (i, total) in self.totals.iter_mut().enumerate() {
+            if (hash >> i) & 1 == 1 {
+                *total += weight;
+            } else {
+                *total -= weight;
+            }
+        }
+    }
+
+    /// The 64 running totals `V[0..64]`, for diagnostics.
+    #[must_use]
+    pub const fn totals(&self) -> &[f64; 64] {
+        &self.totals
+    }
+
+    /// The fingerprint: bit `i` is 1 iff `V[i] >= 0`.
+    #[must_use]
+    pub fn finish(&self) -> Fingerprint {
+        let bits = self
+            .totals
+            .iter()
+            .enumerate()
+            .filter(|(_, total)| **total >= 0.0)
+            .fold(0u64, |acc, (i, _)| acc | (1 << i));
+        Fingerprint::new(bits)
+    }
+}
+
+/// The simhash of `features` folded in the order given.
+///
+/// ```
+/// use silhouette_simhash::{fnv1_64, simhash};
+/// let fp = simhash([(fnv1_64(b"a"), 1.0), (fnv1_64(b"b"), 2.0)]);
+/// assert_eq!(fp.distance(simhash([(fnv1_64(b"b"), 2.0)])), 0);
+/// ```
+#[must_use]
+pub fn simhash(features: impl IntoIterator<Item = (u64, f64)>) -> Fingerprint {
+    let mut acc = Simhash::new();
+    for (hash, weight) in features {
+        acc.add(hash, weight);
+    }
+    acc.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_features_is_all_ones() {
+        assert_eq!(simhash([]).bits(), u64::MAX);
+    }
+
+    #[test]
+    fn exact_tie_sets_the_bit() {
+        // Two features with complementary hashes and equal weights tie on every bit.
+        let fp = simhash([(0x0f0f_0f0f_0f0f_0f0f, 1.5), (0xf0f0_f0f0_f0f0_f0f0, 1.5)]);
+        assert_eq!(fp.bits(), u64::MAX);
+        let fp = simhash([(0x0f0f_0f0f_0f0f_0f0f, 1.5), (0xf0f0_f0f0_f0f0_f0f0, 1.25)]);
+        assert_eq!(fp.bits(), 0x0f0f_0f0f_0f0f_0f0f);
+    }
+
+    #[test]
+    fn heavier_feature_wins() {
+        let fp = simhash([(0xdead_beef, 1.0), (0x1234_5678_9abc_def0, 3.0)]);
+        assert_eq!(fp.bits(), 0x1234_5678_9abc_def0);
+    }
+}
