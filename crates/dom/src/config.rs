@@ -1,0 +1,251 @@
+//! The plain configuration of a [`StructureHasher`](crate::StructureHasher), and its checks.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// The default decay: each level of nesting weighs 0.45 times its parent.
+pub const DEFAULT_DECAY: f64 = 0.45;
+
+/// Which built-in [`FeatureModel`](crate::FeatureModel) to use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FeatureSet {
+    /// One feature per tag name: the design notes' algorithm, bit-exact with ALGORITHM.md §2.
+    #[default]
+    Classic,
+    /// Tag names plus parent>child pairs (experimental; see [`TagPairs`](crate::TagPairs)).
+    TagPairs,
+}
+
+impl FeatureSet {
+    /// Every built-in model, in the order the CLI lists them.
+    pub const ALL: [Self; 2] = [Self::Classic, Self::TagPairs];
+
+    /// The model's name, as in `config.toml` and on the command line.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Classic => "classic",
+            Self::TagPairs => "tag-pairs",
+        }
+    }
+}
+
+impl fmt::Display for FeatureSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for FeatureSet {
+    type Err = ConfigError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| ConfigError::Features {
+                value: s.to_owned(),
+            })
+    }
+}
+
+/// How long a parse may take: `base + per_byte × input length`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// The fixed part.
+    pub base: Duration,
+    /// The part per input byte.
+    pub per_byte: Duration,
+}
+
+impl TimeBudget {
+    /// The budget for an input of `bytes` bytes (saturating).
+    #[must_use]
+    pub fn for_len(&self, bytes: usize) -> Duration {
+        let n = u32::try_from(bytes).unwrap_or(u32::MAX);
+        self.base.saturating_add(self.per_byte.saturating_mul(n))
+    }
+}
+
+impl Default for TimeBudget {
+    /// 50 ms + 100 ns per byte (ALGORITHM.md §4).
+    fn default() -> Self {
+        Self {
+            base: Duration::from_millis(50),
+            per_byte: Duration::from_nanos(100),
+        }
+    }
+}
+
+/// Bounds on the work one page may cause (ALGORITHM.md §4). Reaching one stops the parse;
+/// the fingerprint of what was parsed is returned, marked [`truncated`](crate::Structure::truncated).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Stop once an element is nested deeper than this (browsers stop at 512).
+    pub max_depth: u32,
+    /// Stop once the parser has created this many elements.
+    pub max_nodes: usize,
+    /// Stop when a parse takes longer than this; `None` never stops on time (results then
+    /// depend on the input only, never on the machine's load).
+    pub time_budget: Option<TimeBudget>,
+    /// Parse at most this many bytes of a page.
+    pub max_input_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_depth: 512,
+            max_nodes: 2_000_000,
+            time_budget: Some(TimeBudget::default()),
+            max_input_bytes: 32 * 1024 * 1024,
+        }
+    }
+}
+
+/// Everything a [`StructureHasher`](crate::StructureHasher) needs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HasherConfig {
+    /// Weight of each nesting level relative to its parent, in (0, 1]. Default 0.45.
+    pub decay: f64,
+    /// The feature model. Default `classic`.
+    pub features: FeatureSet,
+    /// Work bounds for hostile pages.
+    pub limits: Limits,
+}
+
+impl Default for HasherConfig {
+    fn default() -> Self {
+        Self {
+            decay: DEFAULT_DECAY,
+            features: FeatureSet::Classic,
+            limits: Limits::default(),
+        }
+    }
+}
+
+impl HasherConfig {
+    /// Checks every value; the error names the setting, the value and what is allowed.
+    ///
+    /// # Errors
+    /// A decay outside (0, 1], or a limit of zero.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if !(self.decay > 0.0 && self.decay <= 1.0) {
+            return Err(ConfigError::Decay { value: self.decay });
+        }
+        let l = &self.limits;
+        if l.max_depth == 0 {
+            return Err(ConfigError::Limit {
+                name: "max-depth",
+                value: 0,
+            });
+        }
+        if l.max_nodes == 0 {
+            return Err(ConfigError::Limit {
+                name: "max-nodes",
+                value: 0,
+            });
+        }
+        if l.max_input_bytes == 0 {
+            return Err(ConfigError::Limit {
+                name: "max-input-bytes",
+                value: 0,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A configuration value that cannot be used.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// The decay is not in (0, 1].
+    #[error("decay = {value}: must be a number greater than 0 and at most 1 (default 0.45)")]
+    Decay {
+        /// The rejected value.
+        value: f64,
+    },
+    /// An unknown feature model name.
+    #[error("features = {value:?}: must be one of {}", FeatureSet::ALL.map(|f| format!("{:?}", f.name())).join(", "))]
+    Features {
+        /// The rejected name.
+        value: String,
+    },
+    /// A limit that would stop every parse at once.
+    #[error("{name} = {value}: must be at least 1")]
+    Limit {
+        /// The setting.
+        name: &'static str,
+        /// The rejected value.
+        value: u64,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(config: HasherConfig, expected: Result<(), &str>) {
+        assert_eq!(
+            config.validate().map_err(|e| e.to_string()),
+            expected.map_err(str::to_owned)
+        );
+    }
+
+    #[test]
+    fn validation() {
+        let ok = HasherConfig::default();
+        check(ok, Ok(()));
+        check(HasherConfig { decay: 1.0, ..ok }, Ok(()));
+        check(HasherConfig { decay: 1e-9, ..ok }, Ok(()));
+        let bad_decay = "must be a number greater than 0 and at most 1 (default 0.45)";
+        check(
+            HasherConfig { decay: 0.0, ..ok },
+            Err(&format!("decay = 0: {bad_decay}")),
+        );
+        check(
+            HasherConfig { decay: 1.5, ..ok },
+            Err(&format!("decay = 1.5: {bad_decay}")),
+        );
+        check(
+            HasherConfig { decay: -0.2, ..ok },
+            Err(&format!("decay = -0.2: {bad_decay}")),
+        );
+        check(
+            HasherConfig {
+                decay: f64::NAN,
+                ..ok
+            },
+            Err(&format!("decay = NaN: {bad_decay}")),
+        );
+        let limits = Limits {
+            max_nodes: 0,
+            ..Limits::default()
+        };
+        check(
+            HasherConfig { limits, ..ok },
+            Err("max-nodes = 0: must be at least 1"),
+        );
+    }
+
+    #[test]
+    fn feature_names() {
+        assert_eq!("classic".parse::<FeatureSet>(), Ok(FeatureSet::Classic));
+        assert_eq!("tag-pairs".parse::<FeatureSet>(), Ok(FeatureSet::TagPairs));
+        let err = "Classic".parse::<FeatureSet>().map_err(|e| e.to_string());
+        assert_eq!(
+            err,
+            Err(r#"features = "Classic": must be one of "classic", "tag-pairs""#.to_owned())
+        );
+    }
+
+    #[test]
+    fn budget_grows_with_input() {
+        let b = TimeBudget::default();
+        assert_eq!(b.for_len(0), Duration::from_millis(50));
+        assert_eq!(b.for_len(1_000_000), Duration::from_millis(150));
+    }
+}

@@ -1,0 +1,283 @@
+//! [`StructureHasher`]: bytes in, [`Structure`] out, with the guard of ALGORITHM.md §4.
+
+use std::cell::RefCell;
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use encoding_rs::{CoderResult, Encoding};
+use html5ever::tendril::{StrTendril, TendrilSink};
+use html5ever::{ParseOpts, parse_document};
+use silhouette_simhash::Fingerprint;
+
+use crate::config::{ConfigError, FeatureSet, HasherConfig, Limits};
+use crate::encoding::{EncodingSource, sniff};
+use crate::features::{Classic, FeatureModel, Features, Profile, TagPairs};
+use crate::sink::ArenaSink;
+use crate::tree::TreeArena;
+use crate::walk::walk;
+
+/// Bytes fed to the parser at a time; the guard is checked between chunks.
+const CHUNK: usize = 4096;
+
+/// Why a fingerprint covers only part of a page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Truncation {
+    /// An element was nested deeper than the limit.
+    Depth {
+        /// The limit.
+        limit: u32,
+    },
+    /// The parser created more elements than the limit.
+    Nodes {
+        /// The limit.
+        limit: usize,
+    },
+    /// The parse ran out of its time budget.
+    Time {
+        /// The budget for this page.
+        budget: Duration,
+    },
+    /// The page is longer than the input cap; only its start was parsed.
+    Input {
+        /// The cap.
+        limit: usize,
+        /// The page's length.
+        len: usize,
+    },
+}
+
+impl Truncation {
+    /// A short stable name: `depth`, `nodes`, `time` or `input`.
+    #[must_use]
+    pub const fn kind(&self) -> &'static str {
+        match self {
+            Self::Depth { .. } => "depth",
+            Self::Nodes { .. } => "nodes",
+            Self::Time { .. } => "time",
+            Self::Input { .. } => "input",
+        }
+    }
+}
+
+impl fmt::Display for Truncation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Depth { limit } => write!(f, "nesting deeper than {limit}"),
+            Self::Nodes { limit } => write!(f, "more than {limit} elements"),
+            Self::Time { budget } => write!(f, "parse took longer than {} ms", budget.as_millis()),
+            Self::Input { limit, len } => write!(f, "page of {len} bytes, only {limit} parsed"),
+        }
+    }
+}
+
+/// The structure of one page.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Structure {
+    /// The 64-bit structure fingerprint.
+    pub fingerprint: Fingerprint,
+    /// Elements in the walked tree (`html`, `head` and `body` included).
+    pub elements: u64,
+    /// Set when a limit stopped the parse: the fingerprint covers what was parsed before.
+    pub truncated: Option<Truncation>,
+    /// The encoding the bytes were read in.
+    pub encoding: &'static Encoding,
+    /// Where that encoding came from.
+    pub encoding_source: EncodingSource,
+    /// The decay-free feature counts, to recompute the fingerprint at another decay.
+    pub profile: Profile,
+}
+
+/// A page could not be fingerprinted at all.
+#[derive(Clone, Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DomError {
+    /// The HTML parser failed (a bug in it, caught: the input is not to blame).
+    #[error("the HTML parser failed: {message}")]
+    Parser {
+        /// What it said.
+        message: String,
+    },
+}
+
+/// Computes structure fingerprints. Cheap to clone, `Send + Sync`: share one across threads.
+///
+/// ```
+/// use silhouette_dom::{HasherConfig, StructureHasher};
+/// let hasher = StructureHasher::new(HasherConfig { decay: 0.6, ..HasherConfig::default() })?;
+/// let a = hasher.hash(b"<ul><li>one<li>two</ul>")?;
+/// let b = hasher.hash(b"<ul><li>three<li>four</ul>")?;
+/// assert_eq!(a.fingerprint, b.fingerprint); // same structure, different text
+/// assert!(StructureHasher::new(HasherConfig { decay: 0.0, ..HasherConfig::default() }).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct StructureHasher {
+    decay: f64,
+    limits: Limits,
+    model: Arc<dyn FeatureModel>,
+}
+
+impl Default for StructureHasher {
+    /// `classic` at decay 0.45 with the default limits.
+    fn default() -> Self {
+        Self {
+            decay: crate::DEFAULT_DECAY,
+            limits: Limits::default(),
+            model: Arc::new(Classic),
+        }
+    }
+}
+
+impl StructureHasher {
+    /// A hasher for a validated configuration.
+    ///
+    /// # Errors
+    /// The first invalid value, named with what is allowed (see [`HasherConfig::validate`]).
+    pub fn new(config: HasherConfig) -> Result<Self, ConfigError> {
+        let model: Arc<dyn FeatureModel> = match config.features {
+            FeatureSet::Classic => Arc::new(Classic),
+            FeatureSet::TagPairs => Arc::new(TagPairs),
+        };
+        Self::with_model(config, model)
+    }
+
+    /// A hasher with a feature model of your own (`config.features` is ignored).
+    ///
+    /// # Errors
+    /// As [`new`](Self::new).
+    pub fn with_model(
+        config: HasherConfig,
+        model: Arc<dyn FeatureModel>,
+    ) -> Result<Self, ConfigError> {
+        config.validate()?;
+        Ok(Self {
+            decay: config.decay,
+            limits: config.limits,
+            model,
+        })
+    }
+
+    /// The decay.
+    #[must_use]
+    pub const fn decay(&self) -> f64 {
+        self.decay
+    }
+
+    /// What a fingerprint from this hasher is comparable with (ALGORITHM.md §6): mode,
+    /// feature model, hash and decay, e.g. `structure/classic/fnv1-64/decay=0.45`.
+    #[must_use]
+    pub fn params(&self) -> String {
+        format!(
+            "structure/{}/fnv1-64/decay={}",
+            self.model.name(),
+            self.decay
+        )
+    }
+
+    /// The structure of a page whose encoding only the page itself tells.
+    ///
+    /// # Errors
+    /// Only if the parser itself fails; no input is rejected.
+    pub fn hash(&self, bytes: &[u8]) -> Result<Structure, DomError> {
+        self.hash_with_content_type(bytes, None)
+    }
+
+    /// The structure of a page, with the content type it was served with (its `charset`
+    /// wins over `<meta>`, a byte-order mark over both). Invalid bytes are replaced.
+    ///
+    /// # Errors
+    /// Only if the parser itself fails; no input is rejected.
+    pub fn hash_with_content_type(
+        &self,
+        bytes: &[u8],
+        content_type: Option<&str>,
+    ) -> Result<Structure, DomError> {
+        let (encoding, encoding_source, bom) = sniff(bytes, content_type);
+        let arena = RefCell::new(TreeArena::with_capacity(bytes.len().min(1 << 20) / 48 + 16));
+        let parsed = catch_unwind(AssertUnwindSafe(|| {
+            parse(&arena, &bytes[bom..], encoding, &self.limits)
+        }));
+        let mut truncated = parsed.map_err(|panic| DomError::Parser {
+            message: panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic".to_owned()),
+        })?;
+        if bytes.len() > self.limits.max_input_bytes && truncated.is_none() {
+            truncated = Some(Truncation::Input {
+                limit: self.limits.max_input_bytes,
+                len: bytes.len(),
+            });
+        }
+        let arena = arena.into_inner();
+        let mut features = Features::new(self.decay);
+        let elements = walk(&arena, self.model.as_ref(), &mut features);
+        drop(arena);
+        Ok(Structure {
+            fingerprint: features.fingerprint(),
+            elements,
+            truncated,
+            encoding,
+            encoding_source,
+            profile: features.into_profile(),
+        })
+    }
+}
+
+/// Feeds `bytes` to html5ever chunk by chunk; returns why it stopped early, if it did.
+fn parse(
+    arena: &RefCell<TreeArena>,
+    bytes: &[u8],
+    encoding: &'static Encoding,
+    limits: &Limits,
+) -> Option<Truncation> {
+    let start = Instant::now();
+    let input = &bytes[..bytes.len().min(limits.max_input_bytes)];
+    let budget = limits.time_budget.map(|b| b.for_len(input.len()));
+    let mut parser = parse_document(ArenaSink { arena }, ParseOpts::default());
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let mut text = String::with_capacity(CHUNK * 3 + 16);
+    let mut chunks = input.chunks(CHUNK).peekable();
+    while let Some(chunk) = chunks.next() {
+        let last = chunks.peek().is_none();
+        let mut src = chunk;
+        loop {
+            let (result, read, _replaced) = decoder.decode_to_string(src, &mut text, last);
+            src = &src[read..];
+            if !text.is_empty() {
+                parser.process(StrTendril::from_slice(&text));
+                text.clear();
+            }
+            if result == CoderResult::InputEmpty {
+                break;
+            }
+        }
+        let stop = {
+            let a = arena.borrow();
+            if a.max_depth_seen > limits.max_depth {
+                Some(Truncation::Depth {
+                    limit: limits.max_depth,
+                })
+            } else if a.created > limits.max_nodes {
+                Some(Truncation::Nodes {
+                    limit: limits.max_nodes,
+                })
+            } else {
+                budget
+                    .filter(|b| start.elapsed() > *b)
+                    .map(|budget| Truncation::Time { budget })
+            }
+        };
+        if stop.is_some() {
+            // Not `finish()`: closing thousands of open elements is the work we refuse.
+            return stop;
+        }
+    }
+    parser.finish();
+    None
+}

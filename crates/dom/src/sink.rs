@@ -1,0 +1,164 @@
+//! html5ever's `TreeSink` over the lean [`TreeArena`].
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+
+use html5ever::interface::{ElemName, ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::tendril::StrTendril;
+use html5ever::{Attribute, LocalName, Namespace, QualName};
+
+use crate::tree::{DOCUMENT, IGNORED, Kind, NodeId, Ns, TreeArena};
+
+/// An element's name, as the tree builder asks for it (owned: the arena sits in a `RefCell`).
+#[derive(Debug)]
+pub(crate) struct OwnedName {
+    ns: Namespace,
+    local: LocalName,
+}
+
+impl ElemName for OwnedName {
+    fn ns(&self) -> &Namespace {
+        &self.ns
+    }
+
+    fn local_name(&self) -> &LocalName {
+        &self.local
+    }
+}
+
+/// The sink: the arena behind a `RefCell`, since html5ever calls every method with `&self`.
+#[derive(Debug)]
+pub(crate) struct ArenaSink<'a> {
+    pub(crate) arena: &'a RefCell<TreeArena>,
+}
+
+impl ArenaSink<'_> {
+    fn append_node(&self, parent: NodeId, child: NodeOrText<NodeId>) {
+        if let NodeOrText::AppendNode(child) = child {
+            self.arena.borrow_mut().append(parent, child);
+        }
+        // Text is not stored: it adds nothing to a structure fingerprint.
+    }
+}
+
+impl TreeSink for ArenaSink<'_> {
+    type Handle = NodeId;
+    type Output = ();
+    type ElemName<'b>
+        = OwnedName
+    where
+        Self: 'b;
+
+    fn finish(self) -> Self::Output {}
+
+    fn parse_error(&self, _msg: Cow<'static, str>) {}
+
+    fn get_document(&self) -> NodeId {
+        DOCUMENT
+    }
+
+    fn elem_name<'b>(&'b self, target: &'b NodeId) -> OwnedName {
+        let arena = self.arena.borrow();
+        match arena.node(*target) {
+            Some(node) => OwnedName {
+                ns: node.ns.namespace(),
+                local: node.name.clone(),
+            },
+            // The tree builder only asks for elements; answer something harmless otherwise.
+            None => OwnedName {
+                ns: Ns::Html.namespace(),
+                local: LocalName::from(""),
+            },
+        }
+    }
+
+    fn create_element(
+        &self,
+        name: QualName,
+        _attrs: Vec<Attribute>,
+        flags: ElementFlags,
+    ) -> NodeId {
+        let mut arena = self.arena.borrow_mut();
+        let id = arena.create_element(Ns::from_namespace(&name.ns), name.local, flags.template);
+        if flags.mathml_annotation_xml_integration_point {
+            if let Some(node) = arena.nodes.get_mut(id as usize) {
+                node.integration_point = true;
+            }
+        }
+        id
+    }
+
+    fn create_comment(&self, _text: StrTendril) -> NodeId {
+        IGNORED
+    }
+
+    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> NodeId {
+        IGNORED
+    }
+
+    fn append(&self, parent: &NodeId, child: NodeOrText<NodeId>) {
+        self.append_node(*parent, child);
+    }
+
+    fn append_based_on_parent_node(
+        &self,
+        element: &NodeId,
+        prev_element: &NodeId,
+        child: NodeOrText<NodeId>,
+    ) {
+        let has_parent = self.arena.borrow().parent(*element) != crate::tree::NONE;
+        if has_parent {
+            self.append_before_sibling(element, child);
+        } else {
+            self.append_node(*prev_element, child);
+        }
+    }
+
+    fn append_doctype_to_document(&self, _: StrTendril, _: StrTendril, _: StrTendril) {}
+
+    fn get_template_contents(&self, target: &NodeId) -> NodeId {
+        let arena = self.arena.borrow();
+        let contents = target.saturating_add(1);
+        match arena.node(contents) {
+            Some(node) if node.kind == Kind::TemplateContents => contents,
+            // Never happens for a template element; a harmless sink otherwise.
+            _ => IGNORED,
+        }
+    }
+
+    fn same_node(&self, x: &NodeId, y: &NodeId) -> bool {
+        x == y
+    }
+
+    fn set_quirks_mode(&self, _mode: QuirksMode) {}
+
+    fn append_before_sibling(&self, sibling: &NodeId, new_node: NodeOrText<NodeId>) {
+        if let NodeOrText::AppendNode(child) = new_node {
+            self.arena.borrow_mut().insert_before(*sibling, child);
+        }
+    }
+
+    fn add_attrs_if_missing(&self, _target: &NodeId, _attrs: Vec<Attribute>) {}
+
+    fn remove_from_parent(&self, target: &NodeId) {
+        self.arena.borrow_mut().detach(*target);
+    }
+
+    fn reparent_children(&self, node: &NodeId, new_parent: &NodeId) {
+        self.arena
+            .borrow_mut()
+            .reparent_children(*node, *new_parent);
+    }
+
+    fn is_mathml_annotation_xml_integration_point(&self, handle: &NodeId) -> bool {
+        self.arena
+            .borrow()
+            .node(*handle)
+            .is_some_and(|n| n.integration_point)
+    }
+
+    fn allow_declarative_shadow_roots(&self, _intended_parent: &NodeId) -> bool {
+        // No shadow roots: a `<template shadowrootmode>` stays a template, as in markup5ever_rcdom.
+        false
+    }
+}

@@ -1,0 +1,298 @@
+//! The lean arena the parser builds: elements only, linked by `u32` handles.
+//!
+//! html5ever's tree builder drives [`TreeArena`] through the `TreeSink` in `sink.rs`. Text,
+//! comments, doctypes and attributes are never stored: the structure fingerprint reads tag
+//! names and tree shape only. A node costs 32 bytes.
+
+use html5ever::{LocalName, Namespace, ns};
+
+/// A node handle: an index into the arena.
+pub(crate) type NodeId = u32;
+
+/// "No node" in a link field.
+pub(crate) const NONE: NodeId = u32::MAX;
+/// The document node.
+pub(crate) const DOCUMENT: NodeId = 0;
+/// The one node that stands for every comment and processing instruction: never linked.
+pub(crate) const IGNORED: NodeId = 1;
+
+/// What a node is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Document,
+    /// A comment or processing instruction: handed out, never linked into the tree.
+    Ignored,
+    Element,
+    /// The contents of a `<template>`: always the node right after its element.
+    TemplateContents,
+}
+
+/// The namespace of an element, in one byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ns {
+    Html,
+    Svg,
+    MathMl,
+}
+
+impl Ns {
+    pub(crate) fn from_namespace(ns: &Namespace) -> Self {
+        if *ns == ns!(svg) {
+            Self::Svg
+        } else if *ns == ns!(mathml) {
+            Self::MathMl
+        } else {
+            // The HTML tree builder creates elements in these three namespaces only.
+            Self::Html
+        }
+    }
+
+    pub(crate) fn namespace(self) -> Namespace {
+        match self {
+            Self::Html => ns!(html),
+            Self::Svg => ns!(svg),
+            Self::MathMl => ns!(mathml),
+        }
+    }
+}
+
+/// One node of the arena.
+#[derive(Clone, Debug)]
+pub(crate) struct Node {
+    pub(crate) name: LocalName,
+    pub(crate) parent: NodeId,
+    pub(crate) prev: NodeId,
+    pub(crate) next: NodeId,
+    pub(crate) first: NodeId,
+    pub(crate) last: NodeId,
+    pub(crate) kind: Kind,
+    pub(crate) ns: Ns,
+    /// A MathML `annotation-xml` that is an HTML integration point.
+    pub(crate) integration_point: bool,
+}
+
+impl Node {
+    fn new(kind: Kind, ns: Ns, name: LocalName) -> Self {
+        Self {
+            name,
+            parent: NONE,
+            prev: NONE,
+            next: NONE,
+            first: NONE,
+            last: NONE,
+            kind,
+            ns,
+            integration_point: false,
+        }
+    }
+}
+
+/// The tree: a flat vector of nodes, with the document at index 0.
+#[derive(Debug)]
+pub(crate) struct TreeArena {
+    pub(crate) nodes: Vec<Node>,
+    /// Elements created so far (moved or not, in the tree or not).
+    pub(crate) created: usize,
+    /// Depth of the deepest element appended so far, measured at append time (a guard
+    /// signal only: the final depths are measured by the walk).
+    pub(crate) max_depth_seen: u32,
+    depth: Vec<u32>,
+}
+
+impl TreeArena {
+    pub(crate) fn with_capacity(nodes: usize) -> Self {
+        let mut arena = Self {
+            nodes: Vec::with_capacity(nodes.max(2)),
+            created: 0,
+            max_depth_seen: 0,
+            depth: Vec::with_capacity(nodes.max(2)),
+        };
+        arena.push(Node::new(Kind::Document, Ns::Html, LocalName::from("")));
+        arena.push(Node::new(Kind::Ignored, Ns::Html, LocalName::from("")));
+        arena
+    }
+
+    fn push(&mut self, node: Node) -> NodeId {
+        let id = NodeId::try_from(self.nodes.len()).unwrap_or(NONE);
+        self.nodes.push(node);
+        self.depth.push(0);
+        id
+    }
+
+    /// Creates an element (and, for an HTML `<template>`, its contents right after it).
+    pub(crate) fn create_element(&mut self, ns: Ns, name: LocalName, template: bool) -> NodeId {
+        self.created += 1;
+        let id = self.push(Node::new(Kind::Element, ns, name));
+        if template {
+            self.push(Node::new(
+                Kind::TemplateContents,
+                Ns::Html,
+                LocalName::from(""),
+            ));
+        }
+        id
+    }
+
+    pub(crate) fn node(&self, id: NodeId) -> Option<&Node> {
+        self.nodes.get(id as usize)
+    }
+
+    fn is_linkable(&self, id: NodeId) -> bool {
+        self.node(id).is_some_and(|n| n.kind != Kind::Ignored)
+    }
+
+    /// Unlinks `id` from its parent, if it has one.
+    pub(crate) fn detach(&mut self, id: NodeId) {
+        let Some(node) = self.nodes.get(id as usize) else {
+            return;
+        };
+        let (parent, prev, next) = (node.parent, node.prev, node.next);
+        if parent == NONE {
+            return;
+        }
+        if prev == NONE {
+            self.nodes[parent as usize].first = next;
+        } else {
+            self.nodes[prev as usize].next = next;
+        }
+        if next == NONE {
+            self.nodes[parent as usize].last = prev;
+        } else {
+            self.nodes[next as usize].prev = prev;
+        }
+        let node = &mut self.nodes[id as usize];
+        node.parent = NONE;
+        node.prev = NONE;
+        node.next = NONE;
+    }
+
+    fn note_depth(&mut self, parent: NodeId, child: NodeId) {
+        let d = self.depth[parent as usize].saturating_add(1);
+        self.depth[child as usize] = d;
+        self.max_depth_seen = self.max_depth_seen.max(d);
+    }
+
+    /// Appends `child` as the last child of `parent`.
+    pub(crate) fn append(&mut self, parent: NodeId, child: NodeId) {
+        if !self.is_linkable(parent) || !self.is_linkable(child) || parent == child {
+            return;
+        }
+        self.detach(child);
+        let last = self.nodes[parent as usize].last;
+        {
+            let c = &mut self.nodes[child as usize];
+            c.parent = parent;
+            c.prev = last;
+        }
+        if last == NONE {
+            self.nodes[parent as usize].first = child;
+        } else {
+            self.nodes[last as usize].next = child;
+        }
+        self.nodes[parent as usize].last = child;
+        self.note_depth(parent, child);
+    }
+
+    /// Inserts `child` right before `sibling` (which must have a parent).
+    pub(crate) fn insert_before(&mut self, sibling: NodeId, child: NodeId) {
+        if !self.is_linkable(sibling) || !self.is_linkable(child) || sibling == child {
+            return;
+        }
+        let parent = self.nodes[sibling as usize].parent;
+        if parent == NONE {
+            return;
+        }
+        self.detach(child);
+        let prev = self.nodes[sibling as usize].prev;
+        {
+            let c = &mut self.nodes[child as usize];
+            c.parent = parent;
+            c.prev = prev;
+            c.next = sibling;
+        }
+        self.nodes[sibling as usize].prev = child;
+        if prev == NONE {
+            self.nodes[parent as usize].first = child;
+        } else {
+            self.nodes[prev as usize].next = child;
+        }
+        self.note_depth(parent, child);
+    }
+
+    /// Moves every child of `from` to the end of `to`'s children, in order.
+    pub(crate) fn reparent_children(&mut self, from: NodeId, to: NodeId) {
+        if !self.is_linkable(from) || !self.is_linkable(to) || from == to {
+            return;
+        }
+        let mut child = self.nodes[from as usize].first;
+        while child != NONE {
+            let next = self.nodes[child as usize].next;
+            self.append(to, child);
+            child = next;
+        }
+    }
+
+    pub(crate) fn parent(&self, id: NodeId) -> NodeId {
+        self.node(id).map_or(NONE, |n| n.parent)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn children(arena: &TreeArena, id: NodeId) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        let mut c = arena.nodes[id as usize].first;
+        while c != NONE {
+            out.push(c);
+            c = arena.nodes[c as usize].next;
+        }
+        // The backward links must agree with the forward ones.
+        let mut back = Vec::new();
+        let mut c = arena.nodes[id as usize].last;
+        while c != NONE {
+            back.push(c);
+            c = arena.nodes[c as usize].prev;
+        }
+        back.reverse();
+        assert_eq!(out, back, "prev/next links disagree under node {id}");
+        out
+    }
+
+    #[test]
+    fn append_insert_detach_reparent() {
+        let mut t = TreeArena::with_capacity(8);
+        let el = |t: &mut TreeArena, n: &str| t.create_element(Ns::Html, LocalName::from(n), false);
+        let (a, b, c, d) = (
+            el(&mut t, "a"),
+            el(&mut t, "b"),
+            el(&mut t, "c"),
+            el(&mut t, "d"),
+        );
+        t.append(DOCUMENT, a);
+        t.append(a, b);
+        t.append(a, c);
+        t.insert_before(c, d);
+        assert_eq!(children(&t, a), vec![b, d, c]);
+        t.detach(d);
+        assert_eq!(children(&t, a), vec![b, c]);
+        t.append(DOCUMENT, d);
+        t.reparent_children(a, d);
+        assert_eq!(children(&t, a), vec![]);
+        assert_eq!(children(&t, d), vec![b, c]);
+        assert_eq!(t.parent(b), d);
+        // The ignored node never links, and a node is never its own child.
+        t.append(a, IGNORED);
+        t.append(a, a);
+        assert_eq!(children(&t, a), vec![]);
+    }
+
+    #[test]
+    fn template_contents_follow_their_element() {
+        let mut t = TreeArena::with_capacity(4);
+        let tpl = t.create_element(Ns::Html, LocalName::from("template"), true);
+        assert_eq!(t.nodes[tpl as usize + 1].kind, Kind::TemplateContents);
+        assert_eq!(t.created, 1);
+    }
+}
