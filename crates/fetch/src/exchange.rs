@@ -1,0 +1,223 @@
+//! One HTTP request/response exchange under the configured limits, and the
+//! mapping of transport errors onto [`FetchError`].
+
+use std::error::Error as StdError;
+use std::io;
+
+use bytes::{Bytes, BytesMut};
+use reqwest::header::{ACCEPT, HeaderMap};
+use tokio::time::{Instant, timeout};
+use url::Url;
+
+use crate::address::{BlockedByPolicy, LookupFailed};
+use crate::{FetchConfig, FetchError, TimeoutKind};
+
+const ACCEPT_VALUE: &str = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5";
+
+/// A response whose head has arrived; the body is still on the wire.
+#[derive(Debug)]
+pub(crate) struct Head {
+    pub(crate) response: reqwest::Response,
+    /// End of this exchange's total-time budget.
+    pub(crate) deadline: Instant,
+}
+
+/// What to do when a body is longer than allowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OverLimit {
+    /// End with [`FetchError::TooLarge`].
+    Fail,
+    /// Keep the first bytes and stop reading (robots.txt).
+    Truncate,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Head,
+    Body,
+}
+
+/// Sends a GET and waits for the response head.
+pub(crate) async fn send(
+    client: &reqwest::Client,
+    url: &Url,
+    config: &FetchConfig,
+) -> Result<Head, FetchError> {
+    let deadline = Instant::now() + config.total_timeout;
+    let (wait, kind, after) = if config.first_byte_timeout < config.total_timeout {
+        (
+            config.first_byte_timeout,
+            TimeoutKind::FirstByte,
+            config.first_byte_timeout,
+        )
+    } else {
+        (
+            config.total_timeout,
+            TimeoutKind::Total,
+            config.total_timeout,
+        )
+    };
+    let request = client.get(url.clone()).header(ACCEPT, ACCEPT_VALUE).send();
+    let response = match timeout(wait, request).await {
+        Err(_) => {
+            return Err(FetchError::Timeout {
+                url: url.clone(),
+                kind,
+                after,
+            });
+        }
+        Ok(Err(err)) => return Err(classify(&err, url, config, Phase::Head)),
+        Ok(Ok(response)) => response,
+    };
+    let header_bytes = header_size(response.headers());
+    if header_bytes > config.max_header_bytes {
+        tracing::debug!(%url, header_bytes, "response headers too large");
+        return Err(FetchError::HeadersTooLarge {
+            url: url.clone(),
+            limit: config.max_header_bytes,
+        });
+    }
+    Ok(Head { response, deadline })
+}
+
+/// Bytes the header fields take on the wire (`name: value\r\n`).
+fn header_size(headers: &HeaderMap) -> usize {
+    headers
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len() + 4)
+        .sum()
+}
+
+/// Streams the (decompressed) body, enforcing `max` bytes, the idle timeout
+/// between chunks and the exchange's total deadline.
+pub(crate) async fn read_body(
+    head: Head,
+    url: &Url,
+    max: u64,
+    over: OverLimit,
+    config: &FetchConfig,
+) -> Result<Bytes, FetchError> {
+    let Head {
+        mut response,
+        deadline,
+    } = head;
+    let too_large = || FetchError::TooLarge {
+        url: url.clone(),
+        limit: max,
+    };
+    let announced = response.content_length();
+    if over == OverLimit::Fail && announced.is_some_and(|len| len > max) {
+        return Err(too_large());
+    }
+    let max_len = usize::try_from(max).unwrap_or(usize::MAX);
+    let initial = announced.unwrap_or(0).min(max).min(1 << 20);
+    let mut buf = BytesMut::with_capacity(usize::try_from(initial).unwrap_or(0));
+    loop {
+        let now = Instant::now();
+        let remaining = deadline.saturating_duration_since(now);
+        let (wait, kind, after) = if config.idle_timeout < remaining {
+            (config.idle_timeout, TimeoutKind::Idle, config.idle_timeout)
+        } else {
+            (remaining, TimeoutKind::Total, config.total_timeout)
+        };
+        let chunk = match timeout(wait, response.chunk()).await {
+            Err(_) => {
+                return Err(FetchError::Timeout {
+                    url: url.clone(),
+                    kind,
+                    after,
+                });
+            }
+            Ok(Err(err)) => return Err(classify(&err, url, config, Phase::Body)),
+            Ok(Ok(None)) => break,
+            Ok(Ok(Some(chunk))) => chunk,
+        };
+        let room = max_len.saturating_sub(buf.len());
+        if chunk.len() > room {
+            match over {
+                OverLimit::Fail => {
+                    tracing::debug!(%url, max, "body too large");
+                    return Err(too_large());
+                }
+                OverLimit::Truncate => {
+                    buf.extend_from_slice(&chunk[..room]);
+                    break;
+                }
+            }
+        }
+        buf.extend_from_slice(&chunk);
+    }
+    Ok(buf.freeze())
+}
+
+/// The error and its sources, joined with ": ".
+fn chain_message(err: &(dyn StdError + 'static)) -> String {
+    let mut message = err.to_string();
+    let mut source = err.source();
+    while let Some(e) = source {
+        let text = e.to_string();
+        if !message.contains(&text) {
+            message.push_str(": ");
+            message.push_str(&text);
+        }
+        source = e.source();
+    }
+    message
+}
+
+/// Maps a reqwest error onto the typed outcome.
+fn classify(err: &reqwest::Error, url: &Url, config: &FetchConfig, phase: Phase) -> FetchError {
+    let url = url.clone();
+    let mut source: Option<&(dyn StdError + 'static)> = Some(err);
+    let mut invalid_data = false;
+    while let Some(e) = source {
+        if let Some(blocked) = e.downcast_ref::<BlockedByPolicy>() {
+            return FetchError::BlockedAddress {
+                url,
+                addr: Some(blocked.addr),
+            };
+        }
+        if let Some(lookup) = e.downcast_ref::<LookupFailed>() {
+            return FetchError::Dns {
+                url,
+                message: lookup.to_string(),
+            };
+        }
+        if let Some(hyper_err) = e.downcast_ref::<hyper::Error>()
+            && hyper_err.is_parse_too_large()
+        {
+            return FetchError::HeadersTooLarge {
+                url,
+                limit: config.max_header_bytes,
+            };
+        }
+        if let Some(io_err) = e.downcast_ref::<io::Error>() {
+            invalid_data |= io_err.kind() == io::ErrorKind::InvalidData;
+        }
+        source = e.source();
+    }
+    let message = chain_message(err);
+    if err.is_connect() {
+        if err.is_timeout() {
+            FetchError::Timeout {
+                url,
+                kind: TimeoutKind::Connect,
+                after: config.connect_timeout,
+            }
+        } else if invalid_data || message.contains("certificate") || message.contains("tls") {
+            FetchError::Tls { url, message }
+        } else {
+            FetchError::Connect { url, message }
+        }
+    } else if err.is_timeout() {
+        let (kind, after) = match phase {
+            Phase::Head => (TimeoutKind::FirstByte, config.first_byte_timeout),
+            Phase::Body => (TimeoutKind::Idle, config.idle_timeout),
+        };
+        FetchError::Timeout { url, kind, after }
+    } else if phase == Phase::Body || err.is_body() || err.is_decode() {
+        FetchError::BodyInterrupted { url, message }
+    } else {
+        FetchError::Protocol { url, message }
+    }
+}
