@@ -1,0 +1,82 @@
+//! The command line.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// A polite web crawler that recognises pages by the shape of their DOM.
+#[derive(Debug, Parser)]
+#[command(name = "silhouette", version, about, propagate_version = true)]
+pub struct Cli {
+    /// Configuration file (default: $SILHOUETTE_CONFIG, else the built-in defaults).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Settings shared by the commands that fingerprint pages.
+#[derive(Debug, clap::Args)]
+pub struct FingerprintFlags {
+    /// Weight of each nesting level relative to its parent, in (0, 1] (overrides
+    /// fingerprint.decay).
+    #[arg(long, value_name = "D")]
+    pub decay: Option<f64>,
+
+    /// Feature model: classic or tag-pairs (overrides fingerprint.features).
+    #[arg(long, value_name = "MODEL")]
+    pub features: Option<String>,
+}
+
+/// Output formats of `fingerprint`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// `FINGERPRINT ELEMENTS PATH`, one page a line.
+    #[default]
+    Text,
+    /// RFC 4180 CSV with the header `path,fingerprint,elements`.
+    Csv,
+    /// One JSON object a line: path, fingerprint, elements, truncated, encoding.
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the structure fingerprint of HTML files.
+    ///
+    /// PATH is a file, a directory (searched recursively for *.html and *.htm) or `-` for
+    /// standard input. Files are fingerprinted in parallel; rows come out in input order.
+    /// An unreadable file is reported on stderr, the others still get their rows, and the
+    /// exit status is 1.
+    Fingerprint {
+        #[command(flatten)]
+        flags: FingerprintFlags,
+
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+
+        /// Read more paths from FILE, one per line (`-` for standard input).
+        #[arg(long, value_name = "FILE")]
+        files_from: Option<PathBuf>,
+
+        /// Files, directories, or `-` for standard input.
+        #[arg(value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+    /// Compare the structure of two HTML files.
+    Compare {
+        #[command(flatten)]
+        flags: FingerprintFlags,
+
+        /// Bits within which two structures count as the same (overrides dedup.threshold).
+        #[arg(long, value_name = "K")]
+        threshold: Option<i64>,
+
+        /// First page (`-` for standard input).
+        a: PathBuf,
+        /// Second page.
+        b: PathBuf,
+    },
+}

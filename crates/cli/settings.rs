@@ -1,0 +1,290 @@
+//! Configuration in three layers: [`Options`] (what `config.toml` may say, all optional) →
+//! [`Settings`] (validated, defaults filled in) → the plain config structs of the libraries.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use serde::Deserialize;
+use silhouette_dom::{FeatureSet, HasherConfig, Limits, TimeBudget};
+
+/// The defaults, documented: the repository's `config.toml`, built into the binary.
+pub const DEFAULT_CONFIG: &str = include_str!("../../config.toml");
+
+/// What a configuration file may contain. Every field is optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Options {
+    /// `[fingerprint]`: how a page's structure becomes 64 bits.
+    pub fingerprint: Option<FingerprintOptions>,
+    /// `[dedup]`: when two structures count as the same.
+    pub dedup: Option<DedupOptions>,
+}
+
+/// `[fingerprint]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FingerprintOptions {
+    /// Weight of each nesting level relative to its parent, in (0, 1].
+    pub decay: Option<f64>,
+    /// Feature model name.
+    pub features: Option<String>,
+    /// Nesting depth at which parsing stops.
+    pub max_depth: Option<i64>,
+    /// Elements the parser may create for one page.
+    pub max_nodes: Option<i64>,
+    /// Whether the parse has a time budget at all.
+    pub time_limit: Option<bool>,
+    /// Fixed part of the time budget, in milliseconds.
+    pub time_budget_ms: Option<i64>,
+    /// Part of the time budget per input byte, in nanoseconds.
+    pub time_budget_ns_per_byte: Option<i64>,
+    /// Bytes of a page parsed at most.
+    pub max_input_bytes: Option<i64>,
+}
+
+/// `[dedup]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct DedupOptions {
+    /// Near-duplicate threshold in bits.
+    pub threshold: Option<i64>,
+}
+
+/// Validated settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// The structure hasher's configuration.
+    pub hasher: HasherConfig,
+    /// Near-duplicate threshold in bits (0..=64).
+    pub threshold: u32,
+}
+
+/// Command-line values that override the file.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    pub decay: Option<f64>,
+    pub features: Option<String>,
+    pub threshold: Option<i64>,
+}
+
+impl Options {
+    /// Parses TOML text; `origin` names it in errors (a path, or "built-in defaults").
+    pub fn parse(text: &str, origin: &str) -> Result<Self> {
+        toml::from_str(text).map_err(|e| {
+            let line = e
+                .span()
+                .map(|span| 1 + text[..span.start.min(text.len())].matches('\n').count());
+            let message = e.message().trim().replace('\n', " ");
+            match line {
+                Some(line) => anyhow::anyhow!("{origin}:{line}: {message}"),
+                None => anyhow::anyhow!("{origin}: {message}"),
+            }
+        })
+    }
+
+    /// Reads and parses a configuration file.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read config file {}", path.display()))?;
+        Self::parse(&text, &path.display().to_string())
+    }
+}
+
+fn range<T: TryFrom<i64>>(key: &str, value: i64, min: i64, max: i64) -> Result<T> {
+    if value < min || value > max {
+        bail!("{key} = {value}: must be a whole number from {min} to {max}");
+    }
+    T::try_from(value).map_err(|_| anyhow::anyhow!("{key} = {value}: out of range"))
+}
+
+impl Settings {
+    /// Validates `options` with `overrides` on top; every error names key, value and what is
+    /// allowed.
+    pub fn resolve(options: Options, overrides: &Overrides) -> Result<Self> {
+        let fp = options.fingerprint.unwrap_or_default();
+        let dedup = options.dedup.unwrap_or_default();
+        let defaults = Limits::default();
+
+        let decay = overrides
+            .decay
+            .or(fp.decay)
+            .unwrap_or(silhouette_dom::DEFAULT_DECAY);
+        let features = match overrides.features.as_deref().or(fp.features.as_deref()) {
+            None => FeatureSet::default(),
+            Some(name) => name
+                .parse()
+                .map_err(|e| anyhow::anyhow!("fingerprint.{e}"))?,
+        };
+        let max_depth = match fp.max_depth {
+            None => defaults.max_depth,
+            Some(v) => range("fingerprint.max-depth", v, 1, i64::from(u32::MAX))?,
+        };
+        let max_nodes = match fp.max_nodes {
+            None => defaults.max_nodes,
+            Some(v) => range("fingerprint.max-nodes", v, 1, i64::from(u32::MAX) - 16)?,
+        };
+        let max_input_bytes = match fp.max_input_bytes {
+            None => defaults.max_input_bytes,
+            Some(v) => range("fingerprint.max-input-bytes", v, 1, i64::MAX)?,
+        };
+        let base = TimeBudget::default();
+        let time_budget = if fp.time_limit.unwrap_or(true) {
+            Some(TimeBudget {
+                base: match fp.time_budget_ms {
+                    None => base.base,
+                    Some(v) => {
+                        Duration::from_millis(range("fingerprint.time-budget-ms", v, 0, 3_600_000)?)
+                    }
+                },
+                per_byte: match fp.time_budget_ns_per_byte {
+                    None => base.per_byte,
+                    Some(v) => Duration::from_nanos(range(
+                        "fingerprint.time-budget-ns-per-byte",
+                        v,
+                        0,
+                        1_000_000,
+                    )?),
+                },
+            })
+        } else {
+            None
+        };
+        let threshold = match overrides.threshold.or(dedup.threshold) {
+            None => 5,
+            Some(v) => range("dedup.threshold", v, 0, 64)?,
+        };
+        let hasher = HasherConfig {
+            decay,
+            features,
+            limits: Limits {
+                max_depth,
+                max_nodes,
+                time_budget,
+                max_input_bytes,
+            },
+        };
+        hasher
+            .validate()
+            .map_err(|e| anyhow::anyhow!("fingerprint.{e}"))?;
+        Ok(Self { hasher, threshold })
+    }
+
+    /// Settings from `--config FILE`, else `$SILHOUETTE_CONFIG`, else the built-in defaults.
+    pub fn load(config: Option<&Path>, overrides: &Overrides) -> Result<Self> {
+        let env = std::env::var_os("SILHOUETTE_CONFIG").filter(|v| !v.is_empty());
+        let options = match config
+            .map(Path::to_path_buf)
+            .or_else(|| env.map(Into::into))
+        {
+            Some(path) => Options::load(&path)?,
+            None => Options::parse(DEFAULT_CONFIG, "built-in config.toml")?,
+        };
+        Self::resolve(options, overrides)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(toml: &str, expected: Result<&str, &str>) {
+        let got = Options::parse(toml, "c.toml")
+            .and_then(|o| Settings::resolve(o, &Overrides::default()));
+        match (got, expected) {
+            (Ok(s), Ok(fragment)) => {
+                let shown = format!("{s:?}");
+                assert!(shown.contains(fragment), "{toml:?}: {shown}");
+            }
+            (Err(e), Err(msg)) => assert_eq!(e.to_string(), msg, "{toml:?}"),
+            (got, _) => panic!("{toml:?}: unexpected {got:?}"),
+        }
+    }
+
+    #[test]
+    fn embedded_defaults_are_the_defaults() {
+        let embedded = Settings::resolve(
+            Options::parse(DEFAULT_CONFIG, "built-in").expect("parses"),
+            &Overrides::default(),
+        )
+        .expect("valid");
+        let empty = Settings::resolve(Options::default(), &Overrides::default()).expect("valid");
+        assert_eq!(embedded, empty);
+        assert_eq!(embedded.hasher, HasherConfig::default());
+        assert_eq!(embedded.threshold, 5);
+    }
+
+    #[test]
+    fn values_and_errors() {
+        check("", Ok("decay: 0.45"));
+        check("[fingerprint]\ndecay = 0.6\n", Ok("decay: 0.6"));
+        check("[fingerprint]\nfeatures = \"tag-pairs\"", Ok("TagPairs"));
+        check("[fingerprint]\ntime-limit = false", Ok("time_budget: None"));
+        check("[dedup]\nthreshold = 0", Ok("threshold: 0"));
+        check(
+            "[fingerprint]\ndecay = 1.5\n",
+            Err(
+                "fingerprint.decay = 1.5: must be a number greater than 0 and at most 1 (default 0.45)",
+            ),
+        );
+        check(
+            "[fingerprint]\nfeatures = \"fancy\"",
+            Err(r#"fingerprint.features = "fancy": must be one of "classic", "tag-pairs""#),
+        );
+        check(
+            "[dedup]\nthreshold = 65",
+            Err("dedup.threshold = 65: must be a whole number from 0 to 64"),
+        );
+        check(
+            "[dedup]\nthreshold = -1",
+            Err("dedup.threshold = -1: must be a whole number from 0 to 64"),
+        );
+        check(
+            "[fingerprint]\nmax-depth = 0",
+            Err("fingerprint.max-depth = 0: must be a whole number from 1 to 4294967295"),
+        );
+        check(
+            "[fingerprint]\ndecay = 0.45\ndecya = 1\n",
+            Err(
+                "c.toml:3: unknown field `decya`, expected one of `decay`, `features`, `max-depth`, \
+                 `max-nodes`, `time-limit`, `time-budget-ms`, `time-budget-ns-per-byte`, `max-input-bytes`",
+            ),
+        );
+        check(
+            "[crawl]\n",
+            Err("c.toml:1: unknown field `crawl`, expected `fingerprint` or `dedup`"),
+        );
+        check(
+            "[fingerprint]\ndecay = \"x\"",
+            Err("c.toml:2: invalid type: string \"x\", expected f64"),
+        );
+        check(
+            "[fingerprint\n",
+            Err("c.toml:1: unclosed table, expected `]`"),
+        );
+    }
+
+    #[test]
+    fn overrides_win() {
+        let o = Overrides {
+            decay: Some(0.8),
+            threshold: Some(3),
+            features: None,
+        };
+        let s = Settings::resolve(
+            Options::parse("[fingerprint]\ndecay = 0.6", "c").expect("parses"),
+            &o,
+        )
+        .expect("valid");
+        assert_eq!((s.hasher.decay, s.threshold), (0.8, 3));
+        let bad = Overrides {
+            decay: Some(0.0),
+            ..Overrides::default()
+        };
+        let err = Settings::resolve(Options::default(), &bad).expect_err("invalid");
+        assert!(
+            err.to_string().starts_with("fingerprint.decay = 0:"),
+            "{err}"
+        );
+    }
+}
