@@ -1,1 +1,6 @@
+//! End-to-end tests: they run the real `silhouette` binary.
 
+mod cli_compare;
+mod cli_config;
+mod cli_fingerprint;
+mod common;

@@ -80,10 +80,10 @@ impl TreeSink for ArenaSink<'_> {
     ) -> NodeId {
         let mut arena = self.arena.borrow_mut();
         let id = arena.create_element(Ns::from_namespace(&name.ns), name.local, flags.template);
-        if flags.mathml_annotation_xml_integration_point {
-            if let Some(node) = arena.nodes.get_mut(id as usize) {
-                node.integration_point = true;
-            }
+        if flags.mathml_annotation_xml_integration_point
+            && let Some(node) = arena.nodes.get_mut(id as usize)
+        {
+            node.integration_point = true;
         }
         id
     }

@@ -28,10 +28,10 @@ pub(crate) fn walk(arena: &TreeArena, model: &dyn FeatureModel, out: &mut Featur
         let child_depth = depth.saturating_add(1);
         // Pushed in reverse: own children first, so the template contents pop first.
         push_children(arena, id, child_depth, id, &mut stack);
-        if let Some(contents) = arena.node(id.saturating_add(1)) {
-            if contents.kind == Kind::TemplateContents {
-                push_children(arena, id + 1, child_depth, id, &mut stack);
-            }
+        if let Some(contents) = arena.node(id.saturating_add(1))
+            && contents.kind == Kind::TemplateContents
+        {
+            push_children(arena, id + 1, child_depth, id, &mut stack);
         }
     }
     elements

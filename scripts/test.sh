@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it (.ci/run calls this script). Works on a fresh machine:
+# it installs what it needs itself.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "toolchain components"
+rustup component add rustfmt clippy >/dev/null 2>&1 || true
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy (all targets, warnings are errors)"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "cargo doc (warnings are errors)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
+
+step "fuzz target builds"
+scripts/fuzz-build.sh
+
+step "conformance with the reference implementation (../shared/eval-dev)"
+eval_dev=../shared/eval-dev
+if [ -x "$eval_dev/run.sh" ]; then
+    "$eval_dev/install.sh"
+    cargo build --release --locked
+    out=$("$eval_dev/run.sh" --conformance target/release/silhouette)
+    printf '%s\n' "$out" | tail -n 2
+    printf '%s\n' "$out" | grep -Eq '^dev-conformance: identical=([0-9]+)/\1$' || {
+        echo "conformance: fingerprints differ from the reference" >&2
+        exit 1
+    }
+else
+    echo "skipped: $eval_dev not found (it sits beside the repository in CI)"
+fi
+
+step "cargo test (unit, doc, property, hostile-input and end-to-end tests)"
+cargo test --workspace --locked
