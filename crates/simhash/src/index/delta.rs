@@ -1,0 +1,150 @@
+//! The mutable delta: the newest slots, indexed by chained hash directories (one per table), so
+//! an insert costs O(tables) and never moves existing entries. When it fills up, or when one of
+//! its chains grows long (skewed input), the index turns it into an immutable segment.
+
+use std::ops::ControlFlow;
+
+use super::layout::{Layout, TableSpec, for_each_probe};
+use super::search::{Sink, Slots};
+
+/// One table: `heads[c]` is 1 + the newest entry of cell `c` (0: empty); `next[i]` likewise
+/// links entry `i` to the previous entry of its cell.
+#[derive(Debug, Clone)]
+struct DeltaTable {
+    spec: TableSpec,
+    bits: u32,
+    heads: Vec<u32>,
+    lens: Vec<u32>,
+    next: Vec<u32>,
+}
+
+/// Slots `lo..lo + len` of the index.
+#[derive(Debug, Clone)]
+pub(crate) struct Delta {
+    lo: usize,
+    len: usize,
+    longest: u32,
+    tables: Vec<DeltaTable>,
+}
+
+impl Delta {
+    /// An empty delta starting at slot `lo`, with directories of at most `bits` bits.
+    pub fn new(layout: &Layout, bits: u32, lo: usize) -> Self {
+        let tables = layout
+            .tables()
+            .iter()
+            .map(|&spec| {
+                let bits = bits.min(spec.width);
+                DeltaTable {
+                    spec,
+                    bits,
+                    heads: vec![0; 1 << bits],
+                    lens: vec![0; 1 << bits],
+                    next: Vec::new(),
+                }
+            })
+            .collect();
+        Self {
+            lo,
+            len: 0,
+            longest: 0,
+            tables,
+        }
+    }
+
+    /// First slot held.
+    pub fn lo(&self) -> usize {
+        self.lo
+    }
+
+    /// Number of slots held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Length of the longest chain.
+    pub fn longest(&self) -> u32 {
+        self.longest
+    }
+
+    /// Appends slot `lo + len`, whose fingerprint is `fp`.
+    pub fn push(&mut self, fp: u64) {
+        let entry = self.len as u32 + 1;
+        for tab in &mut self.tables {
+            let c = tab.spec.cell(fp, tab.bits);
+            tab.next.push(tab.heads[c]);
+            tab.heads[c] = entry;
+            tab.lens[c] += 1;
+            self.longest = self.longest.max(tab.lens[c]);
+        }
+        self.len += 1;
+    }
+
+    /// Empties the delta (which held slots whose fingerprints are in `fps`) and restarts it at
+    /// slot `lo`. Costs O(len), not O(directory).
+    pub fn clear(&mut self, fps: &[u64], lo: usize) {
+        for &fp in &fps[self.lo..self.lo + self.len] {
+            for tab in &mut self.tables {
+                let c = tab.spec.cell(fp, tab.bits);
+                tab.heads[c] = 0;
+                tab.lens[c] = 0;
+            }
+        }
+        for tab in &mut self.tables {
+            tab.next.clear();
+        }
+        self.lo = lo;
+        self.len = 0;
+        self.longest = 0;
+    }
+
+    /// Offers every slot of table `t` whose cell is within the table's radius of `q`'s.
+    #[inline]
+    pub fn scan<S: Sink>(
+        &self,
+        t: usize,
+        q: u64,
+        slots: Slots<'_>,
+        sink: &mut S,
+    ) -> ControlFlow<()> {
+        let Some(tab) = self.tables.get(t) else {
+            return ControlFlow::Continue(());
+        };
+        if self.len == 0 {
+            return ControlFlow::Continue(());
+        }
+        let cell = tab.spec.cell(q, tab.bits);
+        for_each_probe(cell, tab.bits, tab.spec.radius, |c| {
+            let mut e = tab.heads[c];
+            while e != 0 {
+                let i = e as usize - 1;
+                slots.verify(self.lo + i, q, sink)?;
+                e = tab.next[i];
+            }
+            ControlFlow::Continue(())
+        })
+    }
+
+    /// The slot holding exactly `fp`, if the delta holds one.
+    pub fn find(&self, fp: u64, fps: &[u64]) -> Option<usize> {
+        let tab = self.tables.first()?;
+        let mut e = tab.heads[tab.spec.cell(fp, tab.bits)];
+        while e != 0 {
+            let i = e as usize - 1;
+            if fps[self.lo + i] == fp {
+                return Some(self.lo + i);
+            }
+            e = tab.next[i];
+        }
+        None
+    }
+
+    /// Heap bytes held.
+    pub fn memory_bytes(&self) -> usize {
+        self.tables
+            .iter()
+            .map(|t| (t.heads.capacity() + t.lens.capacity() + t.next.capacity()) * 4)
+            .sum::<usize>()
+            + self.tables.capacity() * size_of::<DeltaTable>()
+    }
+}

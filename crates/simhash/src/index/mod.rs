@@ -1,0 +1,533 @@
+//! The exact near-duplicate index (ALGORITHM.md §5): multi-index hashing over substrings of the
+//! fingerprint, an exact-match layer in front, a mutable delta merged into immutable segments,
+//! ring indexes for oversized cells. The design and its arithmetic are documented on
+//! [`NearIndex`].
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::Fingerprint;
+
+mod delta;
+mod error;
+mod layout;
+mod persist;
+mod search;
+mod segment;
+mod shared;
+#[cfg(test)]
+mod tests;
+
+pub use error::IndexError;
+pub use shared::SharedNearIndex;
+
+use delta::Delta;
+use layout::{Layout, MAX_K};
+use search::{AnySink, NearestSink, OrderKey};
+use segment::Segment;
+
+/// Knobs of the index's internal structure; tests shrink them to exercise every path.
+#[derive(Clone, Debug)]
+pub(crate) struct Tuning {
+    /// The delta holds at most `1 << delta_bits` slots; also its directory width.
+    pub delta_bits: u32,
+    /// The delta is flushed early once one of its chains is longer than this.
+    pub chain_limit: u32,
+    /// The two newest segments merge while the older is at most `fanout` times the newer.
+    pub fanout: usize,
+    /// Cells with more slots than this get a ring index.
+    pub heavy_min: usize,
+    /// A segment of `n` slots has directories of `⌊log2 n⌋ - dir_slack` bits (4 to 8 per cell).
+    pub dir_slack: u32,
+    /// Upper bound on directory bits.
+    pub dir_cap: u32,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Self {
+            delta_bits: 16,
+            chain_limit: 64,
+            fanout: 8,
+            heavy_min: 48,
+            dir_slack: 2,
+            dir_cap: 28,
+        }
+    }
+}
+
+/// An id added to a slot after the one that created it (an identical fingerprint seen again).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Later {
+    pub id: u64,
+    pub key: OrderKey,
+}
+
+/// Why [`NearIndex::insert_if_new`] refused a fingerprint: the nearest stored one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("within {distance} bits of id {id}")]
+pub struct Match {
+    /// The id stored with the nearest fingerprint (the earliest inserted among equals).
+    pub id: u64,
+    /// Its Hamming distance to the query, `0..=k`.
+    pub distance: u32,
+}
+
+/// Counters describing the index's internal state (for benchmarks and monitoring).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct IndexStats {
+    /// Live `(fingerprint, id)` entries, as [`NearIndex::len`].
+    pub ids: usize,
+    /// Distinct live fingerprints.
+    pub distinct: usize,
+    /// Slots allocated, including dead ones (fingerprints whose ids were all removed).
+    pub slots: usize,
+    /// Immutable segments.
+    pub segments: usize,
+    /// Slots in the mutable delta.
+    pub delta: usize,
+    /// Oversized cells carrying a ring index, over all segments and tables.
+    pub heavy_cells: usize,
+    /// As [`NearIndex::memory_bytes`].
+    pub memory_bytes: usize,
+}
+
+/// An exact index answering "is any stored fingerprint within `k` bits of this one?".
+///
+/// Exact means no false negatives and no false positives: a stored fingerprint at distance
+/// exactly `k` matches, one at `k + 1` does not. `k` is fixed at construction, `0..=8`.
+/// Identical fingerprints may be stored under many ids; each id is one entry.
+///
+/// ```
+/// use silhouette_simhash::{Fingerprint, Match, NearIndex};
+///
+/// let mut index = NearIndex::with_params(5, "classic/fnv1/decay=0.45")?;
+/// let page = Fingerprint::new(0x8c3a_5f7e_9ecb_3f35);
+/// assert_eq!(index.insert_if_new(page, 1), Ok(()));
+/// // Five bits away: a near-duplicate of page 1.
+/// let similar = Fingerprint::new(page.bits() ^ 0b1_1111);
+/// assert_eq!(index.insert_if_new(similar, 2), Err(Match { id: 1, distance: 5 }));
+/// assert!(!index.any_within(Fingerprint::new(page.bits() ^ 0b11_1111)));
+/// assert_eq!(index.len(), 1);
+/// # Ok::<(), silhouette_simhash::IndexError>(())
+/// ```
+///
+/// # Choosing `k`
+///
+/// `k` is the largest Hamming distance still called a duplicate. For 64-bit structure
+/// fingerprints the design notes use `k = 5` (about 8% of the bits). Smaller `k` is cheaper and
+/// stricter: `k <= 2` only probes exact substrings (3 cells per query) and suits "same template,
+/// trivially different page"; `k = 3..=5` probe each substring at radius 1 (45 to 67 cells) and is
+/// the useful range for templated sites; `k = 6..=8` need radius 2 on some substrings (277 to 718
+/// cells, so 4 to 11 times the work of `k = 5`) and start to merge pages that merely share a
+/// site frame. Measure on your own pages before raising `k`.
+///
+/// # Design
+///
+/// **Multi-index hashing.** The 64 bits are split into substrings, each keying one table, and
+/// each table is probed at a radius `r_i` around the query's substring. If every substring
+/// differed in more than `r_i` bits the fingerprints would differ in at least `Σ (r_i + 1)` bits,
+/// so with `Σ (r_i + 1) >= k + 1` every pair within `k` shares some substring up to `r_i` bits:
+/// the probes miss nothing. For `k = 5`: three substrings of 21, 21 and 22 bits at radius 1,
+/// i.e. `(1 + 21) + (1 + 21) + (1 + 22) = 67` probed keys. Other `k`: 64 bits at radius 0
+/// (`k = 0`); 32/32 at 0/0 (`k = 1`) and 1/1 (`k = 3`); 21/21/22 at 0/0/0 (`k = 2`), 1/1/0
+/// (`k = 4`), 2/1/1, 2/2/1, 2/2/2 (`k = 6, 7, 8`).
+///
+/// **Tables.** Each table is an array of `u32` slot numbers grouped by cell plus a directory of
+/// `u32` offsets; a cell is the top `d` bits of the substring, `d = ⌊log2 N⌋ - 2` capped at the
+/// substring width, so a cell holds 4 to 8 entries whatever `N` is and the directory costs at
+/// most 1 byte per entry. Bit flips below the directory's resolution land in the same cell, so
+/// at `N = 10M` (`d = 21`) a `k = 5` query reads 66 cells and verifies about
+/// `66 × 10M / 2^21 ≈ 315` candidates with a 64-bit XOR and popcount against the fingerprint
+/// array (at full 22-bit resolution it would be 265, for 16 MB more directory).
+///
+/// **Bytes per fingerprint.** Fingerprint 8 + id 8 + one `u32` per table 12 + directories
+/// (`3 × 4 × 2^d / N`, 2.4 at 10M) + dead bit 0.125 ≈ 30.5 bytes; the arrays grow by 1/16 so
+/// spare capacity adds at most about 1 byte. While the largest segment is rebuilt, another
+/// `16 × N` bytes are held transiently. Duplicate fingerprints cost one slot; each extra id costs
+/// about 24 bytes in a side map.
+///
+/// **Exact-match layer.** Every query and insert first looks the fingerprint up exactly (one
+/// cell of table 0, or one ring of an oversized cell, binary-searched). Identical fingerprints
+/// share one slot; extra ids go to a side list. A distance-0 hit ends `nearest` at once.
+///
+/// **Online inserts.** New slots go into a delta indexed by chained hash directories (O(1) per
+/// insert, at most 65,536 slots). A full delta becomes an immutable segment (a counting sort,
+/// linear); then the two newest segments merge while the older is at most 8 times the newer, so
+/// there are `O(log_8 N)` segments and each slot is rewritten `O(log N)` times: inserts are
+/// amortised `O(log N)`, never a re-sort of everything. A merge happens inside the insert that
+/// triggers it, so inserts have rare pauses proportional to the largest segment merged.
+///
+/// **Skew.** Real fingerprints cluster: many pages differ from a template by a few bits, so a
+/// few cells grow huge. A cell of more than 48 slots gets a ring index: its members sorted by
+/// distance to the cell's majority fingerprint (then by value). By the triangle inequality a
+/// query at distance `dq` from that pivot scans only rings `dq - k ..= dq + k`, so a query far
+/// from the cluster skips it, and an exact lookup binary-searches one ring. The delta instead is
+/// flushed early when one of its chains passes 64 entries.
+///
+/// **Ties.** [`nearest`](Self::nearest) returns, among the stored entries at the smallest
+/// distance, the one inserted first (removals included), so decisions are reproducible; a saved
+/// and reloaded index answers identically.
+///
+/// **Removal.** [`remove`](Self::remove) scans the id array (`O(N)`, about 10 ms at 10M): it is
+/// meant for rare corrections, not the hot path. A fingerprint whose ids are all removed leaves a
+/// dead slot (16 bytes) until the process restarts from a saved file... which keeps it too.
+///
+/// **Threads.** Queries take `&self` and never allocate or lock, so any number of threads can
+/// query one index (it is `Send + Sync`); mutations take `&mut self` and are serialised. For a
+/// crawler, [`SharedNearIndex`] wraps it in a `RwLock`: concurrent queries, one writer at a
+/// time, and `insert_if_new` atomic.
+///
+/// **Cost as `N` grows.** Candidates per query are about `cells × N / 2^d`: constant (a few
+/// hundred) while `d` can still grow, i.e. up to `N ≈ 2^23` = 8M for the 21-bit substrings; past
+/// that, the cells fill up and candidates grow linearly (`≈ 3.1e-5 × N` at `k = 5`, ~3,100 at
+/// 100M), so queries slow down about 10× from 10M to 100M. Memory stays about 30 bytes per
+/// fingerprint. Beyond ~100M a crawl should shard by site or move to 4 tables of 16 bits probed
+/// at radius 1 with `k <= 7`... which is not implemented here.
+#[derive(Debug, Clone)]
+pub struct NearIndex {
+    k: u32,
+    layout: Layout,
+    tuning: Tuning,
+    params: Vec<u8>,
+    /// Fingerprint of each slot; a slot is one distinct fingerprint, numbered by creation.
+    fps: Vec<u64>,
+    /// Earliest live id of each slot.
+    ids: Vec<u64>,
+    /// Bitset of slots without live ids.
+    dead: Vec<u64>,
+    dead_count: usize,
+    segments: Vec<Segment>,
+    delta: Delta,
+    /// Further ids of a slot, in insertion order.
+    later: HashMap<usize, Vec<Later>>,
+    /// Order keys of slots whose earliest live id is not the one that created them.
+    promoted: HashMap<usize, OrderKey>,
+    /// Insertions so far.
+    seq: u64,
+    /// Live entries.
+    live: usize,
+}
+
+impl NearIndex {
+    /// An empty index matching fingerprints within `k` bits, with no parameter string.
+    ///
+    /// # Errors
+    /// [`IndexError::UnsupportedK`] when `k > 8`.
+    pub fn new(k: u32) -> Result<Self, IndexError> {
+        Self::with_params(k, Vec::new())
+    }
+
+    /// An empty index for `k` that records `params`, an opaque description of how its
+    /// fingerprints were made (e.g. `"classic/fnv1/decay=0.45"`), saved with it and checked by
+    /// [`load_expecting`](Self::load_expecting).
+    ///
+    /// # Errors
+    /// [`IndexError::UnsupportedK`] when `k > 8`.
+    pub fn with_params(k: u32, params: impl Into<Vec<u8>>) -> Result<Self, IndexError> {
+        Self::with_tuning(k, params.into(), Tuning::default())
+    }
+
+    pub(crate) fn with_tuning(k: u32, params: Vec<u8>, tuning: Tuning) -> Result<Self, IndexError> {
+        let layout = Layout::for_k(k).ok_or(IndexError::UnsupportedK { k, max: MAX_K })?;
+        let delta = Delta::new(&layout, tuning.delta_bits, 0);
+        Ok(Self {
+            k,
+            layout,
+            tuning,
+            params,
+            fps: Vec::new(),
+            ids: Vec::new(),
+            dead: Vec::new(),
+            dead_count: 0,
+            segments: Vec::new(),
+            delta,
+            later: HashMap::new(),
+            promoted: HashMap::new(),
+            seq: 0,
+            live: 0,
+        })
+    }
+
+    /// The maximum distance that counts as near.
+    #[must_use]
+    pub fn k(&self) -> u32 {
+        self.k
+    }
+
+    /// The parameter string recorded at construction (or read from the file).
+    #[must_use]
+    pub fn params(&self) -> &[u8] {
+        &self.params
+    }
+
+    /// Number of live `(fingerprint, id)` entries.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// Whether no entry is stored.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
+    /// Bytes of heap memory held (capacities, not lengths).
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        let later: usize = self.later.values().map(|v| v.capacity()).sum();
+        (self.fps.capacity() + self.ids.capacity() + self.dead.capacity()) * 8
+            + self
+                .segments
+                .iter()
+                .map(Segment::memory_bytes)
+                .sum::<usize>()
+            + self.segments.capacity() * size_of::<Segment>()
+            + self.delta.memory_bytes()
+            + self.later.capacity() * (size_of::<(usize, Vec<Later>)>() + 1)
+            + later * size_of::<Later>()
+            + self.promoted.capacity() * (size_of::<(usize, OrderKey)>() + 1)
+            + self.params.capacity()
+    }
+
+    /// Counters describing the internal structure.
+    #[must_use]
+    pub fn stats(&self) -> IndexStats {
+        IndexStats {
+            ids: self.live,
+            distinct: self.fps.len() - self.dead_count,
+            slots: self.fps.len(),
+            segments: self.segments.len(),
+            delta: self.delta.len(),
+            heavy_cells: self.segments.iter().map(Segment::heavy_cells).sum(),
+            memory_bytes: self.memory_bytes(),
+        }
+    }
+
+    /// Whether any stored fingerprint lies within `k` bits of `fp`; stops at the first found.
+    #[must_use]
+    pub fn any_within(&self, fp: Fingerprint) -> bool {
+        let mut sink = AnySink {
+            k: self.k,
+            found: false,
+        };
+        self.search(fp.bits(), &mut sink);
+        sink.found
+    }
+
+    /// The stored entry nearest to `fp` within `k` bits, as `(id, distance)`; among equal
+    /// distances, the entry inserted first.
+    #[must_use]
+    pub fn nearest(&self, fp: Fingerprint) -> Option<(u64, u32)> {
+        let mut sink = NearestSink {
+            k: self.k,
+            best: None,
+            promoted: &self.promoted,
+        };
+        self.search(fp.bits(), &mut sink);
+        sink.best.map(|(d, _, s)| (self.ids[s], d))
+    }
+
+    /// The earliest inserted live id stored with exactly `fp`.
+    #[must_use]
+    pub fn exact(&self, fp: Fingerprint) -> Option<u64> {
+        self.find_slot(fp.bits())
+            .filter(|&s| !self.slots().is_dead(s))
+            .map(|s| self.ids[s])
+    }
+
+    /// Stores `fp` under `id`, whether or not a near fingerprint is already stored.
+    pub fn insert(&mut self, fp: Fingerprint, id: u64) {
+        let fp = fp.bits();
+        let key = (self.fps.len() as u64, self.seq + 1);
+        self.seq += 1;
+        self.live += 1;
+        match self.find_slot(fp) {
+            Some(s) if !self.slots().is_dead(s) => {
+                self.later.entry(s).or_default().push(Later { id, key });
+            }
+            Some(s) => {
+                self.set_dead(s, false);
+                self.ids[s] = id;
+                self.promoted.insert(s, key);
+            }
+            None => self.push_slot(fp, id),
+        }
+    }
+
+    /// What the frontier calls for every page: if a stored fingerprint lies within `k` bits of
+    /// `fp`, returns the nearest as [`Match`] (as [`nearest`](Self::nearest) would) and stores
+    /// nothing; otherwise stores `fp` under `id`.
+    ///
+    /// # Errors
+    /// [`Match`] when `fp` is a near-duplicate; the index is then unchanged.
+    pub fn insert_if_new(&mut self, fp: Fingerprint, id: u64) -> Result<(), Match> {
+        if let Some((id, distance)) = self.nearest(fp) {
+            return Err(Match { id, distance });
+        }
+        self.insert(fp, id);
+        Ok(())
+    }
+
+    /// Removes every entry stored under `id` and returns how many there were. Scans all ids:
+    /// `O(N)`.
+    pub fn remove(&mut self, id: u64) -> usize {
+        let mut removed = 0;
+        self.later.retain(|_, ids| {
+            let before = ids.len();
+            ids.retain(|l| l.id != id);
+            removed += before - ids.len();
+            !ids.is_empty()
+        });
+        for s in 0..self.ids.len() {
+            if self.ids[s] != id || self.slots().is_dead(s) {
+                continue;
+            }
+            removed += 1;
+            match self.later.get_mut(&s) {
+                Some(rest) if !rest.is_empty() => {
+                    let next = rest.remove(0);
+                    if rest.is_empty() {
+                        self.later.remove(&s);
+                    }
+                    self.ids[s] = next.id;
+                    self.promoted.insert(s, next.key);
+                }
+                _ => {
+                    self.later.remove(&s);
+                    self.promoted.remove(&s);
+                    self.set_dead(s, true);
+                }
+            }
+        }
+        self.live -= removed;
+        removed
+    }
+
+    /// Writes the index to `path` (via a temporary file renamed into place).
+    ///
+    /// # Errors
+    /// [`IndexError::Io`] naming the path.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<(), IndexError> {
+        persist::save(self, path.as_ref())
+    }
+
+    /// Reads an index saved by [`save`](Self::save). A truncated or corrupt file is an error.
+    ///
+    /// # Errors
+    /// [`IndexError::Io`], [`NotAnIndex`](IndexError::NotAnIndex),
+    /// [`UnsupportedVersion`](IndexError::UnsupportedVersion),
+    /// [`Truncated`](IndexError::Truncated), [`Checksum`](IndexError::Checksum),
+    /// [`Corrupt`](IndexError::Corrupt).
+    pub fn load(path: impl AsRef<Path>) -> Result<Self, IndexError> {
+        persist::load(path.as_ref())
+    }
+
+    /// As [`load`](Self::load), and also refuses a file built for another `k` or with other
+    /// fingerprint parameters.
+    ///
+    /// # Errors
+    /// As [`load`](Self::load), plus [`KMismatch`](IndexError::KMismatch) and
+    /// [`ParamsMismatch`](IndexError::ParamsMismatch).
+    pub fn load_expecting(
+        path: impl AsRef<Path>,
+        k: u32,
+        params: impl AsRef<[u8]>,
+    ) -> Result<Self, IndexError> {
+        let path = path.as_ref();
+        let index = persist::load(path)?;
+        if index.k != k {
+            return Err(IndexError::KMismatch {
+                path: path.to_owned(),
+                expected: k,
+                found: index.k,
+            });
+        }
+        if index.params != params.as_ref() {
+            return Err(IndexError::ParamsMismatch {
+                path: path.to_owned(),
+                expected: String::from_utf8_lossy(params.as_ref()).into_owned(),
+                found: String::from_utf8_lossy(&index.params).into_owned(),
+            });
+        }
+        Ok(index)
+    }
+
+    fn set_dead(&mut self, s: usize, dead: bool) {
+        let (word, bit) = (s >> 6, 1u64 << (s & 63));
+        if let Some(w) = self.dead.get_mut(word) {
+            if (*w & bit != 0) != dead {
+                *w ^= bit;
+                if dead {
+                    self.dead_count += 1;
+                } else {
+                    self.dead_count -= 1;
+                }
+            }
+        }
+    }
+
+    /// Appends a new slot and indexes it in the delta.
+    fn push_slot(&mut self, fp: u64, id: u64) {
+        let n = self.fps.len();
+        if n == self.fps.capacity() {
+            let extra = (n / 16).max(1024);
+            self.fps.reserve_exact(extra);
+            self.ids.reserve_exact(extra);
+        }
+        self.fps.push(fp);
+        self.ids.push(id);
+        if self.dead.len() * 64 <= n {
+            if self.dead.len() == self.dead.capacity() {
+                self.dead.reserve_exact((self.dead.len() / 16).max(64));
+            }
+            self.dead.push(0);
+        }
+        self.delta.push(fp);
+        if self.delta.len() >= 1 << self.tuning.delta_bits
+            || self.delta.longest() > self.tuning.chain_limit
+        {
+            self.flush();
+        }
+    }
+
+    /// Turns the delta into a segment, then merges the newest segments as the policy says.
+    fn flush(&mut self) {
+        let (lo, hi) = (self.delta.lo(), self.fps.len());
+        if hi > lo {
+            let seg = Segment::build(self.slots(), lo, hi, &self.layout, &self.tuning);
+            self.segments.push(seg);
+        }
+        self.delta.clear(&self.fps, hi);
+        while let [.., a, b] = self.segments.as_slice() {
+            if b.len() == 0 {
+                self.segments.pop();
+                continue;
+            }
+            let span = b.hi() - a.lo();
+            if a.len() > self.tuning.fanout * b.len() || span > u32::MAX as usize {
+                break;
+            }
+            let lo = a.lo();
+            let merged = Segment::build(self.slots(), lo, b.hi(), &self.layout, &self.tuning);
+            self.segments.truncate(self.segments.len() - 2);
+            self.segments.push(merged);
+        }
+    }
+
+    /// Rebuilds all segments from the slot arrays (after loading), in spans a `u32` can hold.
+    fn rebuild(&mut self) {
+        self.segments.clear();
+        let n = self.fps.len();
+        let mut lo = 0;
+        while lo < n {
+            let hi = n.min(lo + (1 << 31));
+            let seg = Segment::build(self.slots(), lo, hi, &self.layout, &self.tuning);
+            self.segments.push(seg);
+            lo = hi;
+        }
+        self.delta = Delta::new(&self.layout, self.tuning.delta_bits, n);
+    }
+}

@@ -1,0 +1,155 @@
+//! The query path shared by every structure: the slot arrays a scan verifies against, the sinks
+//! that collect what a scan finds, and the search order (exact layer, then every table).
+
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+
+use super::NearIndex;
+
+/// Read-only view of the per-slot arrays: fingerprints and the dead bitset.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Slots<'a> {
+    /// Fingerprint of every slot (one slot per distinct fingerprint).
+    pub fps: &'a [u64],
+    /// Bit `s` set: slot `s` holds no live id any more.
+    pub dead: &'a [u64],
+}
+
+impl Slots<'_> {
+    /// Whether slot `s` is dead (a slot past the bitset counts as live).
+    #[inline]
+    pub fn is_dead(&self, s: usize) -> bool {
+        self.dead
+            .get(s >> 6)
+            .is_some_and(|word| (word >> (s & 63)) & 1 == 1)
+    }
+
+    /// Verifies the candidate slot `s` against query `q` and offers it to `sink` when it is live
+    /// and within the sink's bound.
+    #[inline]
+    pub fn verify<S: Sink>(&self, s: usize, q: u64, sink: &mut S) -> ControlFlow<()> {
+        let d = (self.fps[s] ^ q).count_ones();
+        if d <= sink.bound() && !self.is_dead(s) {
+            sink.offer(s, d)
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+}
+
+/// What a scan reports candidates to.
+pub(crate) trait Sink {
+    /// Candidates farther than this are of no interest.
+    fn bound(&self) -> u32;
+    /// A live slot at `distance <= bound()`; `Break` stops the search.
+    fn offer(&mut self, slot: usize, distance: u32) -> ControlFlow<()>;
+}
+
+/// Stops at the first live slot within `k`.
+#[derive(Debug)]
+pub(crate) struct AnySink {
+    pub k: u32,
+    pub found: bool,
+}
+
+impl Sink for AnySink {
+    #[inline]
+    fn bound(&self) -> u32 {
+        self.k
+    }
+
+    #[inline]
+    fn offer(&mut self, _slot: usize, _distance: u32) -> ControlFlow<()> {
+        self.found = true;
+        ControlFlow::Break(())
+    }
+}
+
+/// Insertion-order key of the earliest live id of a slot: `(slot + 1, 0)` for the id that
+/// created the slot, `(slots existing then, seq + 1)` for an id added later (see `mod.rs`).
+pub(crate) type OrderKey = (u64, u64);
+
+/// The order key of `slot` given the promoted map.
+#[inline]
+pub(crate) fn order_key(promoted: &HashMap<usize, OrderKey>, slot: usize) -> OrderKey {
+    if promoted.is_empty() {
+        return (slot as u64 + 1, 0);
+    }
+    promoted.get(&slot).copied().unwrap_or((slot as u64 + 1, 0))
+}
+
+/// Keeps the nearest live slot; among equal distances the one whose earliest id came first.
+#[derive(Debug)]
+pub(crate) struct NearestSink<'a> {
+    pub k: u32,
+    pub best: Option<(u32, OrderKey, usize)>,
+    pub promoted: &'a HashMap<usize, OrderKey>,
+}
+
+impl Sink for NearestSink<'_> {
+    #[inline]
+    fn bound(&self) -> u32 {
+        self.best.map_or(self.k, |(d, _, _)| d)
+    }
+
+    #[inline]
+    fn offer(&mut self, slot: usize, distance: u32) -> ControlFlow<()> {
+        let key = order_key(self.promoted, slot);
+        let better = match self.best {
+            None => true,
+            Some((d, best_key, _)) => (distance, key) < (d, best_key),
+        };
+        if better {
+            self.best = Some((distance, key, slot));
+        }
+        // Fingerprints are unique per slot, so nothing can beat or tie a distance of 0.
+        if distance == 0 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+}
+
+impl NearIndex {
+    /// The slot arrays, for scans.
+    pub(crate) fn slots(&self) -> Slots<'_> {
+        Slots {
+            fps: &self.fps,
+            dead: &self.dead,
+        }
+    }
+
+    /// Runs `sink` over every live slot within its bound of `q` (and possibly some more, each
+    /// offered at most a few times): the exact layer first, then every table of the delta and of
+    /// every segment, newest first.
+    pub(crate) fn search<S: Sink>(&self, q: u64, sink: &mut S) {
+        let slots = self.slots();
+        if let Some(s) = self.find_slot(q) {
+            if !slots.is_dead(s) && sink.offer(s, 0).is_break() {
+                return;
+            }
+        }
+        for t in 0..self.layout.tables().len() {
+            if self.delta.scan(t, q, slots, sink).is_break() {
+                return;
+            }
+            for seg in self.segments.iter().rev() {
+                if seg.scan(t, q, slots, sink).is_break() {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The slot holding `fp`, live or dead, if it is indexed: the exact-match layer.
+    pub(crate) fn find_slot(&self, fp: u64) -> Option<usize> {
+        if let Some(s) = self.delta.find(fp, &self.fps) {
+            return Some(s);
+        }
+        self.segments
+            .iter()
+            .rev()
+            .find_map(|seg| seg.find(fp, &self.fps))
+    }
+}
