@@ -215,6 +215,34 @@ impl FetchError {
         }
     }
 
+    /// The same error about another URL (a robots.txt failure reported for
+    /// the page that needed it).
+    pub(crate) fn with_url(mut self, new: Url) -> Self {
+        let url = match &mut self {
+            Self::UnsupportedScheme { url, .. }
+            | Self::NoHost { url }
+            | Self::Timeout { url, .. }
+            | Self::TooLarge { url, .. }
+            | Self::HeadersTooLarge { url, .. }
+            | Self::TooManyRedirects { url, .. }
+            | Self::RedirectLoop { url }
+            | Self::RedirectRejected { url }
+            | Self::InvalidRedirect { url, .. }
+            | Self::RobotsDisallowed { url }
+            | Self::RobotsUnavailable { url, .. }
+            | Self::BlockedAddress { url, .. }
+            | Self::HostBackoff { url, .. }
+            | Self::Dns { url, .. }
+            | Self::Connect { url, .. }
+            | Self::Tls { url, .. }
+            | Self::HttpStatus { url, .. }
+            | Self::BodyInterrupted { url, .. }
+            | Self::Protocol { url, .. } => url,
+        };
+        *url = new;
+        self
+    }
+
     /// A short stable name for storage and statistics, e.g.
     /// `"timeout_idle"`, `"too_large"`, `"http_status"`.
     pub fn code(&self) -> &'static str {

@@ -165,6 +165,26 @@ fn chain_message(err: &(dyn StdError + 'static)) -> String {
     message
 }
 
+/// `true` if this I/O error, or one it wraps, is `InvalidData`: how
+/// tokio-rustls reports TLS failures (the wrapper's `source()` skips the
+/// wrapped I/O error, so look inside explicitly).
+fn is_invalid_data(err: &io::Error) -> bool {
+    let mut current = err;
+    for _ in 0..8 {
+        if current.kind() == io::ErrorKind::InvalidData {
+            return true;
+        }
+        match current
+            .get_ref()
+            .and_then(|e| e.downcast_ref::<io::Error>())
+        {
+            Some(inner) => current = inner,
+            None => return false,
+        }
+    }
+    false
+}
+
 /// Maps a reqwest error onto the typed outcome.
 fn classify(err: &reqwest::Error, url: &Url, config: &FetchConfig, phase: Phase) -> FetchError {
     let url = url.clone();
@@ -191,9 +211,7 @@ fn classify(err: &reqwest::Error, url: &Url, config: &FetchConfig, phase: Phase)
                 limit: config.max_header_bytes,
             };
         }
-        if let Some(io_err) = e.downcast_ref::<io::Error>() {
-            invalid_data |= io_err.kind() == io::ErrorKind::InvalidData;
-        }
+        invalid_data |= e.downcast_ref::<io::Error>().is_some_and(is_invalid_data);
         source = e.source();
     }
     let message = chain_message(err);

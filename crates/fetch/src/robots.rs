@@ -75,7 +75,10 @@ impl Inner {
         let mut guard = slot.lock().await;
         let fresh = guard.as_ref().is_some_and(|e| e.expires > Instant::now());
         if !fresh {
-            let (rules, ttl) = self.fetch_robots(url).await?;
+            let (rules, ttl) = self
+                .fetch_robots(url)
+                .await
+                .map_err(|e| e.with_url(url.clone()))?;
             if let Rules::Parsed(robot) = &rules {
                 self.apply_crawl_delay(url, robot);
             }
