@@ -12,6 +12,8 @@ use std::fmt;
 use fnv::FnvHashMap;
 use silhouette_simhash::{Fingerprint, Simhash, fnv1_64};
 
+use crate::profile::{Profile, ProfileEntry};
+
 /// What a feature model sees of one element.
 #[derive(Clone, Copy, Debug)]
 pub struct ElementInfo<'a> {
@@ -166,7 +168,7 @@ impl Features {
 
     /// The decay-free summary of these features.
     pub(crate) fn into_profile(self) -> Profile {
-        let mut entries: Vec<ProfileEntry> = self
+        let entries: Vec<ProfileEntry> = self
             .slots
             .into_iter()
             .map(|s| ProfileEntry {
@@ -180,63 +182,6 @@ impl Features {
                     .collect(),
             })
             .collect();
-        entries.sort_unstable_by(|a, b| a.key.cmp(&b.key));
-        Profile { entries }
-    }
-}
-
-/// One feature of a [`Profile`]: its key and how many times it occurs at each depth.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ProfileEntry {
-    /// The feature key (for `classic`, a lower-case tag name).
-    pub key: Box<str>,
-    /// `(depth, count)` pairs, by increasing depth; counts are never 0.
-    pub counts: Vec<(u32, u32)>,
-}
-
-/// A page's structure without the decay: for every feature, the number of occurrences at
-/// each depth. A few hundred bytes per page; enough to recompute the fingerprint at any
-/// decay without the page (how `silhouette replay` tunes the decay offline).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Profile {
-    entries: Vec<ProfileEntry>,
-}
-
-impl Profile {
-    /// Builds a profile from entries (sorted by key here; counts must be per depth).
-    #[must_use]
-    pub fn from_entries(mut entries: Vec<ProfileEntry>) -> Self {
-        entries.sort_unstable_by(|a, b| a.key.cmp(&b.key));
-        Self { entries }
-    }
-
-    /// The features, in byte order of their keys.
-    #[must_use]
-    pub fn entries(&self) -> &[ProfileEntry] {
-        &self.entries
-    }
-
-    /// The fingerprint at another `decay`, from the counts alone.
-    ///
-    /// Each feature weighs `Σ count·decay^depth`, summed by depth rather than in document
-    /// order, so a bit whose total is within rounding error of 0 may differ from a fresh
-    /// parse; on real pages totals sit far from 0 (see ALGORITHM.md §2 and the eval-dev
-    /// margins) and the result is the same.
-    #[must_use]
-    pub fn fingerprint(&self, decay: f64) -> Fingerprint {
-        let mut powers = vec![1.0f64];
-        let mut acc = Simhash::new();
-        for entry in &self.entries {
-            let mut weight = 0.0;
-            for &(depth, count) in &entry.counts {
-                while powers.len() <= depth as usize {
-                    let last = powers[powers.len() - 1];
-                    powers.push(last * decay);
-                }
-                weight += f64::from(count) * powers[depth as usize];
-            }
-            acc.add(fnv1_64(entry.key.as_bytes()), weight);
-        }
-        acc.finish()
+        Profile::from_entries(entries)
     }
 }

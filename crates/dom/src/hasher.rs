@@ -13,7 +13,8 @@ use silhouette_simhash::Fingerprint;
 
 use crate::config::{ConfigError, FeatureSet, HasherConfig, Limits};
 use crate::encoding::{EncodingSource, sniff};
-use crate::features::{Classic, FeatureModel, Features, Profile, TagPairs};
+use crate::features::{Classic, FeatureModel, Features, TagPairs};
+use crate::profile::Profile;
 use crate::sink::ArenaSink;
 use crate::tree::TreeArena;
 use crate::walk::walk;

@@ -37,12 +37,14 @@ mod config;
 mod encoding;
 mod features;
 mod hasher;
+mod profile;
 mod sink;
 mod tree;
 mod walk;
 
 pub use config::{ConfigError, DEFAULT_DECAY, FeatureSet, HasherConfig, Limits, TimeBudget};
 pub use encoding::EncodingSource;
-pub use features::{Classic, ElementInfo, FeatureModel, Features, Profile, ProfileEntry, TagPairs};
+pub use features::{Classic, ElementInfo, FeatureModel, Features, TagPairs};
 pub use hasher::{DomError, Structure, StructureHasher, Truncation};
+pub use profile::{Profile, ProfileEntry, ProfileError};
 pub use silhouette_simhash::Fingerprint;
