@@ -43,6 +43,20 @@ fn main() {
     };
     let hasher = StructureHasher::new(HasherConfig::default()).expect("default config is valid");
     let decay = hasher.decay();
+    // `SILHOUETTE_BENCH_ONLY=ours` (or `tokenizer`, `rcdom`) runs one variant, for a profiler.
+    if let Ok(only) = std::env::var("SILHOUETTE_BENCH_ONLY") {
+        for _ in 0..rounds {
+            for p in &pages {
+                match only.as_str() {
+                    "ours" => drop(black_box(hasher.hash(&p.bytes).expect("parses"))),
+                    "tokenizer" => drop(black_box(common::tokenize(&p.bytes))),
+                    "rcdom" => drop(black_box(common::rcdom_fingerprint(&p.bytes, decay))),
+                    other => panic!("SILHOUETTE_BENCH_ONLY={other}: ours, tokenizer or rcdom"),
+                }
+            }
+        }
+        return;
+    }
     let (mut ours, mut tok, mut rc) = (Vec::new(), Vec::new(), Vec::new());
     // One warm-up round, not counted.
     for round in 0..=rounds {
