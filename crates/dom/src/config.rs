@@ -92,6 +92,9 @@ pub struct Limits {
     pub time_budget: Option<TimeBudget>,
     /// Parse at most this many bytes of a page.
     pub max_input_bytes: usize,
+    /// Collect at most this many distinct link targets per page into
+    /// [`Structure::links`](crate::Structure::links); 0 (the default) collects none.
+    pub max_links: usize,
 }
 
 impl Default for Limits {
@@ -101,6 +104,7 @@ impl Default for Limits {
             max_nodes: 2_000_000,
             time_budget: Some(TimeBudget::default()),
             max_input_bytes: 32 * 1024 * 1024,
+            max_links: 0,
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::config::{ConfigError, FeatureSet, HasherConfig, Limits};
 use crate::encoding::{EncodingSource, sniff};
 use crate::features::{Classic, FeatureModel, Features, TagPairs};
 use crate::profile::Profile;
-use crate::sink::ArenaSink;
+use crate::sink::{ArenaSink, Links};
 use crate::tree::TreeArena;
 use crate::walk::walk;
 
@@ -90,6 +90,12 @@ pub struct Structure {
     pub encoding_source: EncodingSource,
     /// The decay-free feature counts, to recompute the fingerprint at another decay.
     pub profile: Profile,
+    /// Link targets as written in the page (`<a href>`, `<area href>`, `<frame src>`,
+    /// `<iframe src>`, `<link rel=next|prev href>`), unresolved, without duplicates, in
+    /// document order; empty unless [`Limits::max_links`] is above 0.
+    pub links: Vec<String>,
+    /// The first `<base href>`, as written.
+    pub base: Option<String>,
 }
 
 /// A page could not be fingerprinted at all.
@@ -199,8 +205,13 @@ impl StructureHasher {
     ) -> Result<Structure, DomError> {
         let (encoding, encoding_source, bom) = sniff(bytes, content_type);
         let arena = RefCell::new(TreeArena::with_capacity(bytes.len().min(1 << 20) / 48 + 16));
+        let links = RefCell::new(Links::new(self.limits.max_links));
+        let sink = ArenaSink {
+            arena: &arena,
+            links: (self.limits.max_links > 0).then_some(&links),
+        };
         let parsed = catch_unwind(AssertUnwindSafe(|| {
-            parse(&arena, &bytes[bom..], encoding, &self.limits)
+            parse(sink, &bytes[bom..], encoding, &self.limits)
         }));
         let mut truncated = parsed.map_err(|panic| DomError::Parser {
             message: panic
@@ -216,6 +227,7 @@ impl StructureHasher {
             });
         }
         let arena = arena.into_inner();
+        let links = links.into_inner();
         let mut features = Features::new(self.decay);
         let elements = walk(&arena, self.model.as_ref(), &mut features);
         drop(arena);
@@ -226,13 +238,15 @@ impl StructureHasher {
             encoding,
             encoding_source,
             profile: features.into_profile(),
+            links: links.hrefs,
+            base: links.base,
         })
     }
 }
 
 /// Feeds `bytes` to html5ever chunk by chunk; returns why it stopped early, if it did.
 fn parse(
-    arena: &RefCell<TreeArena>,
+    sink: ArenaSink<'_>,
     bytes: &[u8],
     encoding: &'static Encoding,
     limits: &Limits,
@@ -240,7 +254,8 @@ fn parse(
     let start = Instant::now();
     let input = &bytes[..bytes.len().min(limits.max_input_bytes)];
     let budget = limits.time_budget.map(|b| b.for_len(input.len()));
-    let mut parser = parse_document(ArenaSink { arena }, ParseOpts::default());
+    let arena = sink.arena;
+    let mut parser = parse_document(sink, ParseOpts::default());
     let mut decoder = encoding.new_decoder_without_bom_handling();
     let mut text = String::with_capacity(CHUNK * 3 + 16);
     let mut chunks = input.chunks(CHUNK).peekable();

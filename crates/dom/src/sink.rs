@@ -30,6 +30,61 @@ impl ElemName for OwnedName {
 #[derive(Debug)]
 pub(crate) struct ArenaSink<'a> {
     pub(crate) arena: &'a RefCell<TreeArena>,
+    /// Where links go, when the caller wants them.
+    pub(crate) links: Option<&'a RefCell<Links>>,
+}
+
+/// The link targets of a page, as written (unresolved), in the order the parser met them.
+#[derive(Debug, Default)]
+pub(crate) struct Links {
+    pub(crate) hrefs: Vec<String>,
+    pub(crate) base: Option<String>,
+    pub(crate) max: usize,
+    seen: std::collections::HashSet<String>,
+}
+
+impl Links {
+    pub(crate) fn new(max: usize) -> Self {
+        Self {
+            max,
+            ..Self::default()
+        }
+    }
+
+    /// Notes the link attributes of a new HTML element (clones made by the tree builder
+    /// repeat them: duplicates are kept once).
+    fn element(&mut self, local: &LocalName, attrs: &[Attribute]) {
+        let attr = |name: &str| {
+            attrs
+                .iter()
+                .find(|a| a.name.ns.is_empty() && &*a.name.local == name)
+        };
+        let href = match &**local {
+            "a" | "area" => attr("href"),
+            "frame" | "iframe" => attr("src"),
+            "link" => attr("rel")
+                .filter(|rel| {
+                    rel.value
+                        .split_ascii_whitespace()
+                        .any(|t| t.eq_ignore_ascii_case("next") || t.eq_ignore_ascii_case("prev"))
+                })
+                .and(attr("href")),
+            "base" => {
+                if self.base.is_none() {
+                    self.base = attr("href").map(|a| a.value.to_string());
+                }
+                None
+            }
+            _ => None,
+        };
+        if let Some(href) = href
+            && self.hrefs.len() < self.max
+            && !self.seen.contains(&*href.value)
+        {
+            self.seen.insert(href.value.to_string());
+            self.hrefs.push(href.value.to_string());
+        }
+    }
 }
 
 impl ArenaSink<'_> {
@@ -72,12 +127,13 @@ impl TreeSink for ArenaSink<'_> {
         }
     }
 
-    fn create_element(
-        &self,
-        name: QualName,
-        _attrs: Vec<Attribute>,
-        flags: ElementFlags,
-    ) -> NodeId {
+    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> NodeId {
+        if let Some(links) = self.links
+            && !attrs.is_empty()
+            && name.ns == html5ever::ns!(html)
+        {
+            links.borrow_mut().element(&name.local, &attrs);
+        }
         let mut arena = self.arena.borrow_mut();
         let id = arena.create_element(Ns::from_namespace(&name.ns), name.local, flags.template);
         if flags.mathml_annotation_xml_integration_point

@@ -139,3 +139,44 @@ fn other_feature_model_differs_but_is_stable() {
     assert_ne!(a.fingerprint, classic.fingerprint);
     assert!(hasher.params().starts_with("structure/tag-pairs/"));
 }
+
+#[test]
+fn links_are_collected_on_request() {
+    use silhouette_dom::Limits;
+    let page =
+        b"<base href='/root/'><a href='a.html'>a</a><p><a href=\"b.html\">b<b>x</p>y</b></a>\
+                 <area href=map.html><iframe src=frame.html></iframe><link rel='Next' href=n.html>\
+                 <link rel=stylesheet href=s.css><a>no href</a><a href='a.html'>again</a>\
+                 <svg><a href='svg.html'/></svg>";
+    let off = StructureHasher::default().hash(page).expect("parses");
+    assert!(off.links.is_empty());
+    let config = HasherConfig {
+        limits: Limits {
+            max_links: 100,
+            ..Limits::default()
+        },
+        ..HasherConfig::default()
+    };
+    let on = StructureHasher::new(config)
+        .expect("valid")
+        .hash(page)
+        .expect("parses");
+    assert_eq!(
+        on.links,
+        ["a.html", "b.html", "map.html", "frame.html", "n.html"]
+    );
+    assert_eq!(on.base.as_deref(), Some("/root/"));
+    assert_eq!(on.fingerprint, off.fingerprint);
+    let capped = HasherConfig {
+        limits: Limits {
+            max_links: 2,
+            ..Limits::default()
+        },
+        ..HasherConfig::default()
+    };
+    let capped = StructureHasher::new(capped)
+        .expect("valid")
+        .hash(page)
+        .expect("parses");
+    assert_eq!(capped.links, ["a.html", "b.html"]);
+}
