@@ -162,6 +162,7 @@ impl Settings {
                 max_nodes,
                 time_budget,
                 max_input_bytes,
+                max_links: 0,
             },
         };
         hasher
