@@ -169,6 +169,15 @@ impl TreeArena {
     fn note_depth(&mut self, parent: NodeId, child: NodeId) {
         let d = self.depth[parent as usize].saturating_add(1);
         self.depth[child as usize] = d;
+        // A template's contents (the node right after it) sit at its depth, so what is
+        // appended to them counts one deeper: nested templates must not hide from the guard.
+        if self
+            .nodes
+            .get(child as usize + 1)
+            .is_some_and(|n| n.kind == Kind::TemplateContents)
+        {
+            self.depth[child as usize + 1] = d;
+        }
         self.max_depth_seen = self.max_depth_seen.max(d);
     }
 
