@@ -2,6 +2,8 @@
 
 mod args;
 mod compare;
+#[path = "demo/site.rs"]
+mod demo_site;
 mod fingerprint;
 mod inputs;
 mod settings;
