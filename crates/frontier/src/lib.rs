@@ -2,8 +2,14 @@
 #![deny(missing_docs)]
 
 mod canon;
+mod scope;
+mod traps;
 
 pub use canon::{
     CanonConfig, CanonConfigError, CanonError, DEFAULT_STRIP_PARAMS, canonicalize, parse_canonical,
     resolve_link,
 };
+pub use scope::{
+    Budget, OutOfScope, Scope, ScopeConfig, ScopeError, ScopeMode, registrable_domain,
+};
+pub use traps::{Trap, TrapConfig, TrapGuard};
