@@ -30,11 +30,6 @@ struct Expect {
     elements: Option<u64>,
 }
 
-const COMPLETE: Expect = Expect {
-    truncated: None,
-    elements: None,
-};
-
 const fn truncated(kind: &'static str) -> Expect {
     Expect {
         truncated: Some(kind),
