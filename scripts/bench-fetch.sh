@@ -6,11 +6,11 @@
 # serving /usr/share/doc/python3.11/html, then runs the fetch_bench example
 # (rate limits off) at 16 and 64 concurrent requests and stops nginx.
 #
-# Usage: scripts/bench-fetch.sh [REQUESTS]   (default 5000 fetches per run)
+# Usage: scripts/bench-fetch.sh [REQUESTS]   (default 20000 fetches per run)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-REQUESTS="${1:-5000}"
+REQUESTS="${1:-20000}"
 DOCROOT=/usr/share/doc/python3.11/html
 NGINX=/usr/sbin/nginx
 
