@@ -309,7 +309,10 @@ fn normalize_escapes(s: &str) -> Cow<'_, str> {
     while i < bytes.len() {
         if let Some(value) = escape_at(&bytes[i..]) {
             out.push_str(&s[start..i]);
-            if is_unreserved(value) {
+            // Decoding must not complete an escape with what precedes it
+            // (`%0%61` must not become `%0a`), or a second pass would differ.
+            if is_unreserved(value) && !(value.is_ascii_hexdigit() && ends_in_partial_escape(&out))
+            {
                 out.push(char::from(value));
             } else {
                 out.push('%');
@@ -327,6 +330,15 @@ fn normalize_escapes(s: &str) -> Cow<'_, str> {
         Cow::Borrowed(s)
     } else {
         Cow::Owned(out)
+    }
+}
+
+/// Whether `s` ends with `%` or `%` and one hex digit.
+fn ends_in_partial_escape(s: &str) -> bool {
+    match s.as_bytes() {
+        [.., b'%'] => true,
+        [.., b'%', digit] => digit.is_ascii_hexdigit(),
+        _ => false,
     }
 }
 

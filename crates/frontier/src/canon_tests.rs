@@ -186,6 +186,15 @@ fn percent_encoding_normalisation() {
             "http://example.com/?q=%7e%2f&%61=1",
             "http://example.com/?a=1&q=~%2F",
         ),
+        // Decoding never makes a new escape out of what precedes it.
+        (
+            "http://example.com/%0%61/%%41b",
+            "http://example.com/%0%61/%%41b",
+        ),
+        (
+            "http://example.com/?q=%2%62%63",
+            "http://example.com/?q=%2%62c",
+        ),
         // Malformed escapes are left alone.
         ("http://example.com/%zz%4", "http://example.com/%zz%4"),
         ("http://example.com/?q=%", "http://example.com/?q=%"),

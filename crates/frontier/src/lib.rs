@@ -3,6 +3,7 @@
 
 mod canon;
 mod scope;
+mod seen;
 mod traps;
 
 pub use canon::{
@@ -12,4 +13,5 @@ pub use canon::{
 pub use scope::{
     Budget, OutOfScope, Scope, ScopeConfig, ScopeError, ScopeMode, registrable_domain,
 };
+pub use seen::{SeenSet, UrlKey};
 pub use traps::{Trap, TrapConfig, TrapGuard};
