@@ -264,6 +264,10 @@ mod tests {
         let bad = Url::parse("http://127.0.0.2:8080/").ok();
         let bad6 = Url::parse("http://[::1]:8080/").ok();
         let domain = Url::parse("http://example.com/").ok();
+        // WHATWG URL parsing turns odd IPv4 spellings into addresses.
+        let hex = Url::parse("http://0x7f.2:8080/").ok();
+        assert!(hex.is_some_and(|u| u.host_str() == Some("127.0.0.2")
+            && matches!(list.check_url(&u), Err(FetchError::BlockedAddress { .. }))));
         assert!(ok.is_some_and(|u| list.check_url(&u).is_ok()));
         assert!(domain.is_some_and(|u| list.check_url(&u).is_ok()));
         assert!(

@@ -366,6 +366,42 @@ async fn retry_after_429_delays_the_next_request() {
 }
 
 #[tokio::test]
+async fn long_retry_after_is_handed_back_not_waited() {
+    let server = Server::start(|path| match path {
+        "/later" => full("503 Service Unavailable", &[("Retry-After", "3600")], ""),
+        _ => html("<html>ok</html>"),
+    })
+    .await;
+    let f = fetcher(config()); // max_host_wait: 10 s, max_retries: 2
+    let out = get(&f, &server.url("/later")).await;
+    assert_eq!(
+        err(&out),
+        &FetchError::HttpStatus {
+            url: server.url("/later"),
+            status: 503,
+            retry_after: Some(Duration::from_secs(3600)),
+        }
+    );
+    assert_eq!(out.attempts, 1, "no retry inside the hour");
+    // The whole host is now backing off: nothing is sent.
+    let out = get(&f, &server.url("/fine")).await;
+    match err(&out) {
+        FetchError::HostBackoff { retry_after, .. } => {
+            assert!(*retry_after > Duration::from_secs(3000));
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+    assert_eq!(out.attempts, 0);
+    assert_eq!(server.count("/fine"), 0);
+    assert_eq!(
+        err(&out)
+            .retry_after()
+            .map(|d| d > Duration::from_secs(3000)),
+        Some(true)
+    );
+}
+
+#[tokio::test]
 async fn retry_after_429_then_success_on_retry() {
     let calls = std::sync::atomic::AtomicUsize::new(0);
     let server = Server::start(move |path| match path {
