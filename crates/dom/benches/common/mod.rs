@@ -1,5 +1,6 @@
-//! Shared by the `throughput`, `ratios` and `heap` bench binaries: the corpus and the two
-//! baselines `silhouette-dom` is measured against.
+//! Shared by the `throughput`, `ratios` and `heap` bench binaries (the corpus and the two
+//! baselines `silhouette-dom` is measured against) and by `tests/props.rs` (the rcdom walk,
+//! as an independent oracle).
 //!
 //! - [`tokenize`]: html5ever's tokenizer alone, with a no-op `TokenSink`, fed exactly as
 //!   `StructureHasher::hash` feeds its parser (4 KiB of bytes at a time, decoded by
@@ -143,6 +144,13 @@ pub fn rcdom_fingerprint(bytes: &[u8], decay: f64) -> (Fingerprint, u64) {
     let mut parser = parse_document(RcDom::default(), ParseOpts::default());
     feed_decoded(bytes, |t| parser.process(t));
     let dom = parser.finish();
+    fingerprint_of(&dom.document, decay)
+}
+
+/// The same, with the whole page handed to the parser at once (no chunks, no decoder): the
+/// oracle of `tests/props.rs`.
+pub fn rcdom_fingerprint_whole(text: &str, decay: f64) -> (Fingerprint, u64) {
+    let dom = parse_document(RcDom::default(), ParseOpts::default()).one(text);
     fingerprint_of(&dom.document, decay)
 }
 
