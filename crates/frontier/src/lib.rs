@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 
 mod canon;
+mod queue;
 mod scope;
 mod seen;
 mod traps;
@@ -10,6 +11,7 @@ pub use canon::{
     CanonConfig, CanonConfigError, CanonError, DEFAULT_STRIP_PARAMS, canonicalize, parse_canonical,
     resolve_link,
 };
+pub use queue::{HostQueues, QueueEntry};
 pub use scope::{
     Budget, OutOfScope, Scope, ScopeConfig, ScopeError, ScopeMode, registrable_domain,
 };
