@@ -402,10 +402,10 @@ proptest! {
     fn arbitrary_text_never_panics(input in "\\PC{0,40}", href in "\\PC{0,20}") {
         let config = CanonConfig::default();
         let _ = parse_canonical(&input, &config);
-        if let Ok(base) = Url::parse("http://example.com/a/b") {
-            if let Some(url) = resolve_link(&base, &href) {
-                prop_assert!(canonicalize(&url, &config).is_ok(), "{}", url);
-            }
+        if let Ok(base) = Url::parse("http://example.com/a/b")
+            && let Some(url) = resolve_link(&base, &href)
+        {
+            prop_assert!(canonicalize(&url, &config).is_ok(), "{}", url);
         }
     }
 }

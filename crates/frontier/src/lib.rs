@@ -1,4 +1,65 @@
-//! x
+//! The crawl frontier of silhouette: which URLs to fetch, and in what order.
+//!
+//! This is the URL layer, pure and without IO. A link found on a page goes
+//! through, in order:
+//!
+//! 1. [`resolve_link`]: the `href` made absolute; `javascript:`, `mailto:`,
+//!    `data:`, fragment-only and other non-HTTP links dropped.
+//! 2. [`canonicalize`] (with a [`CanonConfig`]): one spelling per page — no
+//!    fragment, no tracking or session parameters, sorted query, normalised
+//!    escapes, on top of what the `url` crate already does (lower-case scheme
+//!    and host, punycode, no default port, no dot segments). Paths keep their
+//!    case.
+//! 3. [`SeenSet`]: a 128-bit [`UrlKey`] per URL queued so far (under 40 bytes
+//!    per URL; see `BENCHMARKS.md`).
+//! 4. [`Scope::check`] (from a [`ScopeConfig`]): same host (default), same
+//!    registrable domain or any; include/exclude regexes; maximum depth.
+//!    [`OutOfScope`] says why not.
+//! 5. [`TrapGuard::check`] (from a [`TrapConfig`]): length, path depth,
+//!    repeated segments and runs, query parameters. [`Trap`] says why not.
+//! 6. [`Budget::try_take`]: the page limits, in total and per host.
+//! 7. [`HostQueues::push`]: one queue per host, breadth-first within a host;
+//!    [`HostQueues::pop_ready`] takes the hosts in turn and skips the ones
+//!    that must wait ([`HostQueues::set_next_allowed`], [`HostQueues::hold`]),
+//!    so one slow or huge host never blocks the rest.
+//!
+//! Calendar-like traps (each URL plausible on its own, but no end to them)
+//! are contained by the depth limit and the per-host budget.
+//!
+//! ```
+//! use std::time::Instant;
+//! use silhouette_frontier::{
+//!     Budget, CanonConfig, HostQueues, QueueEntry, Scope, ScopeConfig, SeenSet, TrapGuard,
+//!     canonicalize, parse_canonical, resolve_link,
+//! };
+//!
+//! let canon = CanonConfig::default();
+//! let config = ScopeConfig { max_depth: Some(5), max_pages_per_host: Some(1000), ..ScopeConfig::default() };
+//! let scope = Scope::new(&config)?;
+//! let mut budget = Budget::new(&config);
+//! let traps = TrapGuard::default();
+//! let mut seen = SeenSet::new();
+//! let mut queues = HostQueues::new();
+//!
+//! let seed = parse_canonical("HTTP://Example.com:80/index.html#top", &canon)?;
+//! assert_eq!(seed.as_str(), "http://example.com/index.html");
+//!
+//! let links = ["b.html?utm_source=x&z=1&a=2", "#top", "mailto:me@example.com",
+//!              "http://other.example/", "./b.html?a=2&z=1"];
+//! for href in links {
+//!     let Some(link) = resolve_link(&seed, href) else { continue };
+//!     let Ok(url) = canonicalize(&link, &canon) else { continue };
+//!     if !seen.insert(&url) { continue }           // already queued
+//!     if scope.check(&url, &seed, 1).is_err() { continue }
+//!     if traps.check(&url).is_err() { continue }
+//!     if budget.try_take(&url).is_err() { continue }
+//!     queues.push(QueueEntry::new(url, 1, Some(seed.clone())));
+//! }
+//! let next = queues.pop_ready(Instant::now()).map(|e| e.url.to_string());
+//! assert_eq!(next.as_deref(), Some("http://example.com/b.html?a=2&z=1"));
+//! assert!(queues.is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![deny(missing_docs)]
 
 mod canon;
