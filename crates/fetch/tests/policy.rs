@@ -11,7 +11,7 @@ use silhouette_fetch::{
 };
 use url::Url;
 
-use server::{Reply, Server, full, head, html, not_found, redirect};
+use server::{Reply, Server, full, head, html, keep_alive_head, not_found, redirect};
 
 fn config() -> FetchConfig {
     FetchConfig {
@@ -339,4 +339,27 @@ async fn concurrency_caps_hold() {
             server.max_in_flight()
         );
     }
+}
+
+#[tokio::test]
+async fn connections_are_reused() {
+    let server = Server::start_keep_alive(|path| {
+        let (status, body) = if path == "/robots.txt" {
+            ("404 Not Found", "")
+        } else {
+            ("200 OK", "<html>kept alive</html>")
+        };
+        Reply::Full {
+            head: keep_alive_head(status, &[("Content-Type", "text/html")]),
+            body: body.into(),
+        }
+    })
+    .await;
+    let f = fetcher(config());
+    for i in 0..10 {
+        let out = get(&f, &server.url(&format!("/k{i}"))).await;
+        assert!(out.page().is_some(), "{:?}", out.result);
+    }
+    assert_eq!(server.hits().len(), 11, "robots.txt and ten pages");
+    assert_eq!(server.connections(), 1, "one pooled connection");
 }

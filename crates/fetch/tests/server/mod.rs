@@ -55,6 +55,7 @@ pub struct Server {
     pub addr: SocketAddr,
     hits: Arc<Mutex<Vec<Hit>>>,
     max_in_flight: Arc<AtomicUsize>,
+    connections: Arc<AtomicUsize>,
     task: JoinHandle<()>,
 }
 
@@ -65,7 +66,12 @@ impl Drop for Server {
 }
 
 pub fn head(status: &str, headers: &[(&str, &str)]) -> String {
-    let mut head = format!("HTTP/1.1 {status}\r\nConnection: close\r\n");
+    format!("{}Connection: close\r\n", keep_alive_head(status, headers))
+}
+
+/// A response head without `Connection: close`.
+pub fn keep_alive_head(status: &str, headers: &[(&str, &str)]) -> String {
+    let mut head = format!("HTTP/1.1 {status}\r\n");
     for (name, value) in headers {
         head.push_str(name);
         head.push_str(": ");
@@ -105,22 +111,39 @@ impl Server {
         Self::start_arc(Arc::new(handler)).await
     }
 
+    /// Like [`Server::start`], but serves many requests per connection
+    /// (replies must be `Full` with a head built by [`keep_alive_head`]).
+    pub async fn start_keep_alive(handler: impl Fn(&str) -> Reply + Send + Sync + 'static) -> Self {
+        Self::start_with(Arc::new(handler), true).await
+    }
+
     async fn start_arc(handler: Arc<Handler>) -> Self {
+        Self::start_with(handler, false).await
+    }
+
+    async fn start_with(handler: Arc<Handler>, keep_alive: bool) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("addr");
         let hits = Arc::new(Mutex::new(Vec::new()));
         let in_flight = Arc::new(AtomicUsize::new(0));
         let max_in_flight = Arc::new(AtomicUsize::new(0));
-        let (h, i, m) = (hits.clone(), in_flight, max_in_flight.clone());
+        let connections = Arc::new(AtomicUsize::new(0));
+        let (h, i, m, c) = (
+            hits.clone(),
+            in_flight,
+            max_in_flight.clone(),
+            connections.clone(),
+        );
         let task = tokio::spawn(async move {
             loop {
                 let Ok((stream, _)) = listener.accept().await else {
                     continue;
                 };
+                c.fetch_add(1, Ordering::SeqCst);
                 let (handler, hits, in_flight, max) =
                     (handler.clone(), h.clone(), i.clone(), m.clone());
                 tokio::spawn(async move {
-                    serve(stream, handler, hits, in_flight, max).await;
+                    serve(stream, handler, hits, in_flight, max, keep_alive).await;
                 });
             }
         });
@@ -128,8 +151,14 @@ impl Server {
             addr,
             hits,
             max_in_flight,
+            connections,
             task,
         }
+    }
+
+    /// TCP connections accepted so far.
+    pub fn connections(&self) -> usize {
+        self.connections.load(Ordering::SeqCst)
     }
 
     /// Starts a server that writes a plain HTTP response as soon as a client
@@ -148,6 +177,7 @@ impl Server {
             addr,
             hits: Arc::default(),
             max_in_flight: Arc::default(),
+            connections: Arc::default(),
             task,
         }
     }
@@ -206,18 +236,32 @@ async fn serve(
     hits: Arc<Mutex<Vec<Hit>>>,
     in_flight: Arc<AtomicUsize>,
     max: Arc<AtomicUsize>,
+    keep_alive: bool,
 ) {
-    let Some(path) = read_head(&mut stream).await else {
-        return;
-    };
-    hits.lock().expect("hits").push(Hit {
-        path: path.clone(),
-        at: Instant::now(),
-    });
-    let now = in_flight.fetch_add(1, Ordering::SeqCst) + 1;
-    max.fetch_max(now, Ordering::SeqCst);
-    let _ = respond(&mut stream, handler(&path)).await;
-    in_flight.fetch_sub(1, Ordering::SeqCst);
+    loop {
+        let Some(path) = read_head(&mut stream).await else {
+            return;
+        };
+        hits.lock().expect("hits").push(Hit {
+            path: path.clone(),
+            at: Instant::now(),
+        });
+        let now = in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+        max.fetch_max(now, Ordering::SeqCst);
+        let result = match (keep_alive, handler(&path)) {
+            (true, Reply::Full { head, body }) => {
+                let head = format!("{head}Content-Length: {}\r\n\r\n", body.len());
+                let mut bytes = head.into_bytes();
+                bytes.extend_from_slice(&body);
+                stream.write_all(&bytes).await
+            }
+            (_, reply) => respond(&mut stream, reply).await,
+        };
+        in_flight.fetch_sub(1, Ordering::SeqCst);
+        if !keep_alive || result.is_err() {
+            return;
+        }
+    }
 }
 
 async fn respond(stream: &mut TcpStream, reply: Reply) -> std::io::Result<()> {
