@@ -101,6 +101,9 @@ pub struct FetchConfig {
     pub max_crawl_delay: Duration,
     /// Minimum spacing between requests to one host (a per-host rate limit);
     /// `None` turns rate limiting off (robots `Crawl-delay` still applies).
+    /// A "host" is the host name (or IP) regardless of scheme and port, so
+    /// `http://` and `https://` of one site share their politeness state;
+    /// robots.txt is cached per origin (scheme, host, port).
     pub host_request_interval: Option<Duration>,
     /// Maximum simultaneous requests to one host.
     pub per_host_concurrency: usize,

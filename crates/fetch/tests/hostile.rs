@@ -203,6 +203,8 @@ async fn endless_body_is_too_large() {
             limit: MIB
         }
     );
+    let peak = peak_rss();
+    assert!(peak < 512 * MIB, "peak RSS {peak} bytes");
 }
 
 /// A gzip stream of `blocks` MiB of zeros, built from one compressed MiB
