@@ -57,6 +57,10 @@ fn what_the_url_crate_already_does() {
         ("http://0x7f.1/", "http://127.0.0.1/"),
         // Surrounding whitespace and tabs/newlines inside.
         ("  http://example.com/a\tb\n ", "http://example.com/ab"),
+        // Credentials are kept (canonicalisation never changes the resource).
+        ("http://User:Pw@Example.com/", "http://User:Pw@example.com/"),
+        // A trailing dot in the host is kept: it is another name for HTTP.
+        ("http://Example.com./a", "http://example.com./a"),
         // Spaces and non-ASCII in the path are escaped.
         (
             "http://example.com/a b/é",

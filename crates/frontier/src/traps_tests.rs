@@ -60,6 +60,11 @@ fn default_limits() {
             params(17).as_str(),
             Err(Trap::TooManyQueryParams { count: 17, max: 16 }),
         ),
+        // A calendar trap looks fine one URL at a time: depth and budgets contain it.
+        (
+            "http://example.com/calendar?month=2999-12&view=month",
+            Ok(()),
+        ),
         // Empty pairs are not parameters.
         ("http://example.com/?a&&&b&", Ok(())),
     ] {
