@@ -24,6 +24,37 @@ pub enum ScopeMode {
     Any,
 }
 
+impl ScopeMode {
+    /// The name used in configuration: `same-host`, `same-domain`, `any`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::SameHost => "same-host",
+            Self::SameDomain => "same-domain",
+            Self::Any => "any",
+        }
+    }
+}
+
+impl std::fmt::Display for ScopeMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for ScopeMode {
+    type Err = ScopeError;
+
+    /// Parses the names of [`ScopeMode::as_str`].
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        [Self::SameHost, Self::SameDomain, Self::Any]
+            .into_iter()
+            .find(|mode| mode.as_str() == s)
+            .ok_or_else(|| ScopeError::UnknownMode {
+                value: s.to_owned(),
+            })
+    }
+}
+
 /// The scope rules as plain data. [`Scope::new`] checks them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ScopeConfig {
@@ -47,6 +78,12 @@ pub struct ScopeConfig {
 #[derive(Debug, Clone, Error)]
 #[non_exhaustive]
 pub enum ScopeError {
+    /// A mode name that is not `same-host`, `same-domain` or `any`.
+    #[error("scope: unknown mode {value:?} (expected same-host, same-domain or any)")]
+    UnknownMode {
+        /// The name as given.
+        value: String,
+    },
     /// A pattern that does not compile.
     #[error("scope: {list} pattern {pattern:?} is not a valid regex: {source}")]
     BadPattern {

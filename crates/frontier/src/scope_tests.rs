@@ -228,18 +228,17 @@ fn bad_patterns_are_named() {
             exclude,
             ..ScopeConfig::default()
         };
-        match Scope::new(&config) {
-            Err(err @ ScopeError::BadPattern { .. }) => {
-                let ScopeError::BadPattern {
-                    list: l,
-                    pattern: p,
-                    ..
-                } = &err;
-                assert_eq!((*l, p.as_str()), (list, pattern));
-                assert!(err.to_string().contains(pattern), "{err}");
-            }
-            Ok(_) => panic!("{pattern:?} compiled"),
+        let err = Scope::new(&config).err();
+        let message = err.as_ref().map(ToString::to_string).unwrap_or_default();
+        match err {
+            Some(ScopeError::BadPattern {
+                list: l,
+                pattern: p,
+                ..
+            }) => assert_eq!((l, p.as_str()), (list, pattern)),
+            other => panic!("{pattern:?}: {other:?}"),
         }
+        assert!(message.contains(pattern), "{message}");
     }
 }
 
@@ -283,4 +282,19 @@ fn budgets() {
     }
     assert_eq!(unlimited.pages(), 1000);
     assert!(!unlimited.is_spent());
+}
+
+#[test]
+fn mode_names() {
+    for mode in [ScopeMode::SameHost, ScopeMode::SameDomain, ScopeMode::Any] {
+        assert_eq!(mode.as_str().parse::<ScopeMode>().ok(), Some(mode));
+        assert_eq!(mode.to_string(), mode.as_str());
+    }
+    match "same_host".parse::<ScopeMode>() {
+        Err(err @ ScopeError::UnknownMode { .. }) => assert_eq!(
+            err.to_string(),
+            "scope: unknown mode \"same_host\" (expected same-host, same-domain or any)"
+        ),
+        other => panic!("{other:?}"),
+    }
 }
