@@ -63,18 +63,22 @@
 #![deny(missing_docs)]
 
 mod canon;
+mod dedup;
 mod queue;
 mod scope;
 mod seen;
+mod store;
 mod traps;
 
 pub use canon::{
     CanonConfig, CanonConfigError, CanonError, DEFAULT_STRIP_PARAMS, canonicalize, parse_canonical,
     resolve_link,
 };
+pub use dedup::{Dedup, DedupConfig, DedupError, DedupScope, OnDuplicate, Verdict};
 pub use queue::{HostQueues, QueueEntry};
 pub use scope::{
     Budget, OutOfScope, Scope, ScopeConfig, ScopeError, ScopeMode, registrable_domain,
 };
 pub use seen::{SeenSet, UrlKey};
+pub use store::{PageRecord, QueuedUrl, StateError, Store, StoredRecord};
 pub use traps::{Trap, TrapConfig, TrapGuard};

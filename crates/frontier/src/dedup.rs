@@ -1,0 +1,401 @@
+//! Dedup decisions: exact duplicate → structure near-duplicate → kept (ALGORITHM.md §5).
+
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+
+use silhouette_simhash::{Fingerprint, IndexError, NearIndex};
+
+/// Which pages a page is compared with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DedupScope {
+    /// Every page kept so far, on any host.
+    #[default]
+    Global,
+    /// The pages kept so far on the same host.
+    Host,
+}
+
+/// What happens to a duplicate page.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OnDuplicate {
+    /// Not emitted, links not followed.
+    #[default]
+    Drop,
+    /// Not emitted, links followed (every page is fetched, as other crawlers do).
+    FollowLinks,
+    /// Emitted with its decision, links followed.
+    Keep,
+}
+
+macro_rules! named {
+    ($ty:ident, $key:literal, $($variant:ident = $name:literal),+) => {
+        impl $ty {
+            /// The name used in `config.toml`.
+            #[must_use]
+            pub const fn name(self) -> &'static str {
+                match self { $(Self::$variant => $name),+ }
+            }
+        }
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+        impl FromStr for $ty {
+            type Err = DedupError;
+            fn from_str(s: &str) -> Result<Self, DedupError> {
+                match s {
+                    $($name => Ok(Self::$variant),)+
+                    _ => Err(DedupError::Name { key: $key, value: s.to_owned(), allowed: &[$($name),+] }),
+                }
+            }
+        }
+    };
+}
+named!(DedupScope, "dedup-scope", Global = "global", Host = "host");
+named!(
+    OnDuplicate,
+    "on-duplicate",
+    Drop = "drop",
+    FollowLinks = "follow-links",
+    Keep = "keep"
+);
+
+/// The dedup settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DedupConfig {
+    /// Largest Hamming distance still called a near-duplicate (0..=8).
+    pub threshold: u32,
+    /// Which pages a page is compared with.
+    pub scope: DedupScope,
+    /// Pages kept per structure cluster (at least 1).
+    pub cluster_budget: u32,
+    /// Pages with fewer elements are never judged by structure (too little signal).
+    pub min_elements: u64,
+    /// What happens to duplicates.
+    pub on_duplicate: OnDuplicate,
+}
+
+impl Default for DedupConfig {
+    fn default() -> Self {
+        Self {
+            threshold: 5,
+            scope: DedupScope::Global,
+            cluster_budget: 1,
+            min_elements: 10,
+            on_duplicate: OnDuplicate::Drop,
+        }
+    }
+}
+
+/// A dedup setting that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DedupError {
+    /// An unknown name for an enumerated setting.
+    #[error("{key} = {value:?}: must be one of {}", quoted(allowed))]
+    Name {
+        /// The setting.
+        key: &'static str,
+        /// The rejected value.
+        value: String,
+        /// The names allowed.
+        allowed: &'static [&'static str],
+    },
+    /// The threshold is outside what the index supports.
+    #[error("threshold = {value}: must be a whole number from 0 to 8")]
+    Threshold {
+        /// The rejected value.
+        value: u32,
+    },
+    /// A cluster budget of 0 would drop every page.
+    #[error("cluster-budget = 0: must be at least 1")]
+    ClusterBudget,
+}
+
+fn quoted(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("{n:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The verdict on one page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Kept: the first pages of cluster `cluster` (the id of its first page).
+    Kept {
+        /// The cluster's first page.
+        cluster: u64,
+    },
+    /// Kept without a structure judgement: fewer than `min-elements` elements.
+    KeptUnjudged,
+    /// Byte-identical to a kept page.
+    ExactDuplicate {
+        /// That page.
+        of: u64,
+    },
+    /// Within `threshold` bits of a cluster that has used its budget.
+    NearDuplicate {
+        /// The cluster's first page.
+        of: u64,
+        /// Hamming distance to it.
+        distance: u32,
+    },
+}
+
+impl Verdict {
+    /// Whether the page is a duplicate (exact or near).
+    #[must_use]
+    pub const fn is_duplicate(self) -> bool {
+        matches!(
+            self,
+            Self::ExactDuplicate { .. } | Self::NearDuplicate { .. }
+        )
+    }
+
+    /// The decision's name in records: `kept`, `exact-duplicate` or `near-duplicate`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Kept { .. } | Self::KeptUnjudged => "kept",
+            Self::ExactDuplicate { .. } => "exact-duplicate",
+            Self::NearDuplicate { .. } => "near-duplicate",
+        }
+    }
+}
+
+/// The dedup state of a crawl: kept bodies, cluster representatives and budgets.
+#[derive(Debug)]
+pub struct Dedup {
+    config: DedupConfig,
+    params: String,
+    exact: HashMap<u128, u64>,
+    global: Option<NearIndex>,
+    per_host: HashMap<String, NearIndex>,
+    kept_in_cluster: HashMap<u64, u32>,
+}
+
+impl Dedup {
+    /// Empty dedup state; `params` names the fingerprint parameters (ALGORITHM.md §6).
+    ///
+    /// # Errors
+    /// A threshold above 8 or a cluster budget of 0.
+    pub fn new(config: DedupConfig, params: &str) -> Result<Self, DedupError> {
+        if config.cluster_budget == 0 {
+            return Err(DedupError::ClusterBudget);
+        }
+        // Built in both scopes: it checks the threshold once, here.
+        let index = Self::index(config.threshold, params)?;
+        let global = (config.scope == DedupScope::Global).then_some(index);
+        Ok(Self {
+            config,
+            params: params.to_owned(),
+            exact: HashMap::new(),
+            global,
+            per_host: HashMap::new(),
+            kept_in_cluster: HashMap::new(),
+        })
+    }
+
+    fn index(threshold: u32, params: &str) -> Result<NearIndex, DedupError> {
+        NearIndex::with_params(threshold, params.as_bytes())
+            .map_err(|_: IndexError| DedupError::Threshold { value: threshold })
+    }
+
+    /// The settings.
+    #[must_use]
+    pub const fn config(&self) -> &DedupConfig {
+        &self.config
+    }
+
+    /// Judges page `id` (ids must increase with crawl order) and records it if kept.
+    ///
+    /// `fingerprint` is `None` for a page that could not be fingerprinted; it is then judged
+    /// on its bytes only.
+    pub fn judge(
+        &mut self,
+        id: u64,
+        host: &str,
+        body_hash: u128,
+        fingerprint: Option<Fingerprint>,
+        elements: u64,
+    ) -> Verdict {
+        if let Some(&of) = self.exact.get(&body_hash) {
+            return Verdict::ExactDuplicate { of };
+        }
+        let verdict = match fingerprint.filter(|_| elements >= self.config.min_elements) {
+            None => Verdict::KeptUnjudged,
+            Some(fp) => {
+                let threshold = self.config.threshold;
+                let params = &self.params;
+                let index = match &mut self.global {
+                    Some(index) => index,
+                    None => self.per_host.entry(host.to_owned()).or_insert_with(|| {
+                        Self::index(threshold, params).unwrap_or_else(|_| unreachable_index())
+                    }),
+                };
+                match index.insert_if_new(fp, id) {
+                    Ok(()) => {
+                        self.kept_in_cluster.insert(id, 1);
+                        Verdict::Kept { cluster: id }
+                    }
+                    Err(m) => {
+                        let kept = self.kept_in_cluster.entry(m.id).or_insert(1);
+                        if *kept < self.config.cluster_budget {
+                            *kept += 1;
+                            Verdict::Kept { cluster: m.id }
+                        } else {
+                            Verdict::NearDuplicate {
+                                of: m.id,
+                                distance: m.distance,
+                            }
+                        }
+                    }
+                }
+            }
+        };
+        self.exact.insert(body_hash, id);
+        verdict
+    }
+
+    /// Kept pages' bodies remembered, structure clusters started.
+    #[must_use]
+    pub fn counts(&self) -> (usize, usize) {
+        (self.exact.len(), self.kept_in_cluster.len())
+    }
+}
+
+/// `Dedup::new` validated the threshold with the same arguments: this cannot fail.
+fn unreachable_index() -> NearIndex {
+    #[allow(clippy::expect_used, reason = "k = 0 is always supported")]
+    NearIndex::new(0).expect("k = 0 is supported")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fp(bits: u64) -> Option<Fingerprint> {
+        Some(Fingerprint::new(bits))
+    }
+
+    /// Pages (host, body hash, fingerprint bits, elements) judged in order; the verdicts.
+    fn check(config: DedupConfig, pages: &[(&str, u128, u64, u64)], expected: &[Verdict]) {
+        let mut d = Dedup::new(config, "test").expect("valid");
+        let got: Vec<Verdict> = pages
+            .iter()
+            .enumerate()
+            .map(|(i, &(host, body, bits, elements))| {
+                d.judge(i as u64 + 1, host, body, fp(bits), elements)
+            })
+            .collect();
+        assert_eq!(got, expected);
+    }
+
+    const BASE: u64 = 0x8c3a_5f7e_9ecb_3f35;
+
+    #[test]
+    fn order_of_checks() {
+        use Verdict::*;
+        let c = DedupConfig::default();
+        check(
+            c,
+            &[
+                ("a", 1, BASE, 50),
+                ("a", 1, BASE ^ 0xffff, 50), // same bytes: exact, whatever the structure
+                ("a", 2, BASE ^ 0b11111, 50), // 5 bits: near
+                ("a", 3, BASE ^ 0b111111, 50), // 6 bits: a new cluster
+                ("b", 4, BASE ^ 0b1, 50),    // global scope: other hosts count
+                ("a", 5, BASE, 3),           // too few elements: kept unjudged
+                ("a", 5, BASE ^ 0xff00, 3),  // ... but still exact-checked
+            ],
+            &[
+                Kept { cluster: 1 },
+                ExactDuplicate { of: 1 },
+                NearDuplicate { of: 1, distance: 5 },
+                Kept { cluster: 4 },
+                NearDuplicate { of: 1, distance: 1 },
+                KeptUnjudged,
+                ExactDuplicate { of: 6 },
+            ],
+        );
+    }
+
+    #[test]
+    fn host_scope_and_budget() {
+        use Verdict::*;
+        let host = DedupConfig {
+            scope: DedupScope::Host,
+            ..DedupConfig::default()
+        };
+        check(
+            host,
+            &[
+                ("a", 1, BASE, 50),
+                ("b", 2, BASE, 50),
+                ("b", 3, BASE ^ 1, 50),
+            ],
+            &[
+                Kept { cluster: 1 },
+                Kept { cluster: 2 },
+                NearDuplicate { of: 2, distance: 1 },
+            ],
+        );
+        let budget = DedupConfig {
+            cluster_budget: 3,
+            ..DedupConfig::default()
+        };
+        check(
+            budget,
+            &[
+                ("a", 1, BASE, 50),
+                ("a", 2, BASE ^ 1, 50),
+                ("a", 3, BASE ^ 2, 50),
+                ("a", 4, BASE ^ 4, 50),
+            ],
+            &[
+                Kept { cluster: 1 },
+                Kept { cluster: 1 },
+                Kept { cluster: 1 },
+                NearDuplicate { of: 1, distance: 1 },
+            ],
+        );
+    }
+
+    #[test]
+    fn settings() {
+        assert_eq!(
+            "follow-links".parse::<OnDuplicate>(),
+            Ok(OnDuplicate::FollowLinks)
+        );
+        assert_eq!(
+            "Drop".parse::<OnDuplicate>().map_err(|e| e.to_string()),
+            Err(
+                r#"on-duplicate = "Drop": must be one of "drop", "follow-links", "keep""#
+                    .to_owned()
+            )
+        );
+        assert_eq!("host".parse::<DedupScope>(), Ok(DedupScope::Host));
+        let bad = DedupConfig {
+            threshold: 9,
+            ..DedupConfig::default()
+        };
+        assert_eq!(
+            Dedup::new(bad, "p").map(|_| ()),
+            Err(DedupError::Threshold { value: 9 })
+        );
+        let bad = DedupConfig {
+            cluster_budget: 0,
+            ..DedupConfig::default()
+        };
+        assert_eq!(
+            Dedup::new(bad, "p").map(|_| ()),
+            Err(DedupError::ClusterBudget)
+        );
+    }
+}

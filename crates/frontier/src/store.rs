@@ -1,0 +1,612 @@
+//! Crawl state in SQLite: discovered URLs, page records, parameters, host backoff.
+//!
+//! One database file per crawl (`STATE/crawl.sqlite`, WAL mode). Every page's record and the
+//! URLs found on it are written in the same transaction, so a crawl killed at any moment
+//! resumes with each URL either fully recorded (links queued) or still queued — never half.
+//! Records that go to the JSONL output are numbered (`out_seq`) in commit order, which is how
+//! a resumed crawl writes each of them exactly once (see [`Store::records_after`]).
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+/// The schema version this build writes and reads.
+const SCHEMA_VERSION: i64 = 1;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS urls (
+    id INTEGER PRIMARY KEY,
+    url TEXT NOT NULL UNIQUE,
+    host TEXT NOT NULL,
+    depth INTEGER NOT NULL,
+    referrer INTEGER,
+    done INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS urls_queued ON urls (done, id);
+CREATE TABLE IF NOT EXISTS pages (
+    id INTEGER PRIMARY KEY REFERENCES urls (id),
+    seq INTEGER NOT NULL UNIQUE,
+    out_seq INTEGER UNIQUE,
+    final_url TEXT,
+    status INTEGER,
+    content_type TEXT,
+    bytes INTEGER,
+    fetch_ms INTEGER,
+    fingerprint INTEGER,
+    elements INTEGER,
+    truncated TEXT,
+    decision TEXT NOT NULL,
+    duplicate_of INTEGER,
+    distance INTEGER,
+    error TEXT,
+    body_hash BLOB,
+    profile BLOB
+);
+CREATE TABLE IF NOT EXISTS hosts (host TEXT PRIMARY KEY, not_before_ms INTEGER NOT NULL);
+";
+
+/// The state database could not be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StateError {
+    /// SQLite failed (disk full, permissions, corruption…).
+    #[error("crawl state {path}: {source}")]
+    Sqlite {
+        /// The database file.
+        path: PathBuf,
+        /// What SQLite said.
+        source: rusqlite::Error,
+    },
+    /// The state directory could not be created.
+    #[error("crawl state directory {path}: {source}")]
+    Dir {
+        /// The directory.
+        path: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// The state was written with other fingerprint or dedup parameters.
+    #[error(
+        "crawl state {path} was made with {key} = {stored:?}, this run has {key} = {wanted:?}: \
+         resume with the same settings, or start a new state directory (`silhouette replay` \
+         shows what other settings would decide)"
+    )]
+    Mismatch {
+        /// The database file.
+        path: PathBuf,
+        /// The parameter.
+        key: String,
+        /// Its stored value.
+        stored: String,
+        /// This run's value.
+        wanted: String,
+    },
+    /// The database was written by another schema version.
+    #[error(
+        "crawl state {path} has schema version {found}, this build reads version {SCHEMA_VERSION}"
+    )]
+    Version {
+        /// The database file.
+        path: PathBuf,
+        /// The version found.
+        found: String,
+    },
+}
+
+/// A URL waiting to be fetched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueuedUrl {
+    /// Its id (discovery order).
+    pub id: u64,
+    /// The canonical URL.
+    pub url: String,
+    /// Its host.
+    pub host: String,
+    /// Link depth from a seed (seeds are 0).
+    pub depth: u32,
+}
+
+/// What the crawl learned about one URL.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PageRecord {
+    /// The URL's id.
+    pub id: u64,
+    /// Final URL after redirects, if fetched.
+    pub final_url: Option<String>,
+    /// HTTP status, if a response came.
+    pub status: Option<u16>,
+    /// The response's content type.
+    pub content_type: Option<String>,
+    /// Body bytes read.
+    pub bytes: Option<u64>,
+    /// Fetch time in milliseconds.
+    pub fetch_ms: Option<u64>,
+    /// Structure fingerprint, for HTML pages.
+    pub fingerprint: Option<u64>,
+    /// Element count, for HTML pages.
+    pub elements: Option<u64>,
+    /// Why the fingerprint covers part of the page only.
+    pub truncated: Option<String>,
+    /// `kept`, `near-duplicate`, `exact-duplicate`, `not-html`, `error`, …
+    pub decision: String,
+    /// The id of the page it duplicates.
+    pub duplicate_of: Option<u64>,
+    /// Hamming distance to that page.
+    pub distance: Option<u32>,
+    /// The error, for failed fetches.
+    pub error: Option<String>,
+    /// 128-bit hash of the body.
+    pub body_hash: Option<u128>,
+    /// The structure profile (opaque bytes).
+    pub profile: Option<Vec<u8>>,
+    /// Whether the record goes to the JSONL output.
+    pub emitted: bool,
+}
+
+/// A stored record with the URLs it refers to, as the output and the tools read it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredRecord {
+    /// The page's record.
+    pub page: PageRecord,
+    /// Its URL.
+    pub url: String,
+    /// Its host.
+    pub host: String,
+    /// Its depth.
+    pub depth: u32,
+    /// The URL of the page that linked to it.
+    pub referrer: Option<String>,
+    /// The URL of the page it duplicates.
+    pub duplicate_of_url: Option<String>,
+    /// Crawl order.
+    pub seq: u64,
+    /// Output order, if emitted.
+    pub out_seq: Option<u64>,
+}
+
+/// The state database of one crawl.
+#[derive(Debug)]
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+    in_tx: bool,
+    next_seq: u64,
+    next_out_seq: u64,
+}
+
+fn to_i64(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+fn to_u64(v: i64) -> u64 {
+    u64::try_from(v).unwrap_or(0)
+}
+
+impl Store {
+    /// Opens (creating if needed) the state in `dir`; `params` are `(key, value)` pairs that
+    /// must match a resumed state exactly. Returns the store and whether it was resumed.
+    ///
+    /// # Errors
+    /// The directory or database cannot be used, or `params` differ from the stored ones.
+    pub fn open(dir: &Path, params: &[(&str, String)]) -> Result<(Self, bool), StateError> {
+        std::fs::create_dir_all(dir).map_err(|source| StateError::Dir {
+            path: dir.to_owned(),
+            source,
+        })?;
+        let path = dir.join("crawl.sqlite");
+        let err = |source| StateError::Sqlite {
+            path: path.clone(),
+            source,
+        };
+        let conn = Connection::open(&path).map_err(err)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(err)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(err)?;
+        conn.execute_batch(SCHEMA).map_err(err)?;
+        let mut store = Self {
+            conn,
+            path,
+            in_tx: false,
+            next_seq: 1,
+            next_out_seq: 1,
+        };
+        let resumed = store.meta("schema")?.is_some();
+        if resumed {
+            let found = store.meta("schema")?.unwrap_or_default();
+            if found != SCHEMA_VERSION.to_string() {
+                return Err(StateError::Version {
+                    path: store.path.clone(),
+                    found,
+                });
+            }
+            for (key, wanted) in params {
+                let stored = store.meta(key)?.unwrap_or_default();
+                if stored != *wanted {
+                    return Err(StateError::Mismatch {
+                        path: store.path.clone(),
+                        key: (*key).to_owned(),
+                        stored,
+                        wanted: wanted.clone(),
+                    });
+                }
+            }
+            let (seq, out): (Option<i64>, Option<i64>) = store
+                .conn
+                .query_row("SELECT MAX(seq), MAX(out_seq) FROM pages", [], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+                .map_err(|e| store.err(e))?;
+            store.next_seq = to_u64(seq.unwrap_or(0)) + 1;
+            store.next_out_seq = to_u64(out.unwrap_or(0)) + 1;
+        } else {
+            store.begin()?;
+            store.set_meta("schema", &SCHEMA_VERSION.to_string())?;
+            for (key, value) in params {
+                store.set_meta(key, value)?;
+            }
+            store.commit()?;
+        }
+        Ok((store, resumed))
+    }
+
+    fn err(&self, source: rusqlite::Error) -> StateError {
+        StateError::Sqlite {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    /// The database file.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A stored parameter.
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn meta(&self, key: &str) -> Result<Option<String>, StateError> {
+        self.conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()
+            .map_err(|e| self.err(e))
+    }
+
+    /// Stores a parameter.
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<(), StateError> {
+        self.conn
+            .execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+                [key, value],
+            )
+            .map(drop)
+            .map_err(|e| self.err(e))
+    }
+
+    /// Starts a transaction if none is open: writes until [`commit`](Self::commit) land together.
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn begin(&mut self) -> Result<(), StateError> {
+        if !self.in_tx {
+            self.conn
+                .execute_batch("BEGIN IMMEDIATE")
+                .map_err(|e| self.err(e))?;
+            self.in_tx = true;
+        }
+        Ok(())
+    }
+
+    /// Commits the open transaction, if any. On failure (e.g. a full disk) the transaction is
+    /// rolled back: the state is as it was at the previous commit.
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn commit(&mut self) -> Result<(), StateError> {
+        if self.in_tx {
+            self.in_tx = false;
+            if let Err(e) = self.conn.execute_batch("COMMIT") {
+                let _ = self.conn.execute_batch("ROLLBACK");
+                return Err(self.err(e));
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds a URL if it is new; returns its id if it was.
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn add_url(
+        &mut self,
+        url: &str,
+        host: &str,
+        depth: u32,
+        referrer: Option<u64>,
+    ) -> Result<Option<u64>, StateError> {
+        self.begin()?;
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "INSERT OR IGNORE INTO urls (url, host, depth, referrer) VALUES (?1, ?2, ?3, ?4)",
+            )
+            .map_err(|e| self.err(e))?;
+        let n = stmt
+            .execute(params![url, host, depth, referrer.map(to_i64)])
+            .map_err(|e| self.err(e))?;
+        drop(stmt);
+        Ok((n == 1).then(|| to_u64(self.conn.last_insert_rowid())))
+    }
+
+    /// Records what became of a URL (and marks it done); returns the record's output
+    /// sequence number if it is emitted.
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn record(&mut self, page: &PageRecord) -> Result<Option<u64>, StateError> {
+        self.begin()?;
+        let seq = self.next_seq;
+        let out_seq = page.emitted.then_some(self.next_out_seq);
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "INSERT INTO pages (id, seq, out_seq, final_url, status, content_type, bytes, fetch_ms, \
+                 fingerprint, elements, truncated, decision, duplicate_of, distance, error, body_hash, profile) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+            )
+            .map_err(|e| self.err(e))?;
+        stmt.execute(params![
+            to_i64(page.id),
+            to_i64(seq),
+            out_seq.map(to_i64),
+            page.final_url,
+            page.status,
+            page.content_type,
+            page.bytes.map(to_i64),
+            page.fetch_ms.map(to_i64),
+            page.fingerprint.map(|f| f as i64),
+            page.elements.map(to_i64),
+            page.truncated,
+            page.decision,
+            page.duplicate_of.map(to_i64),
+            page.distance,
+            page.error,
+            page.body_hash.map(|h| h.to_be_bytes().to_vec()),
+            page.profile,
+        ])
+        .map_err(|e| self.err(e))?;
+        drop(stmt);
+        self.conn
+            .prepare_cached("UPDATE urls SET done = 1 WHERE id = ?1")
+            .and_then(|mut s| s.execute([to_i64(page.id)]))
+            .map_err(|e| self.err(e))?;
+        self.next_seq += 1;
+        if out_seq.is_some() {
+            self.next_out_seq += 1;
+        }
+        Ok(out_seq)
+    }
+
+    /// URLs not yet recorded, in discovery order.
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn queued(&self) -> Result<Vec<QueuedUrl>, StateError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, url, host, depth FROM urls WHERE done = 0 ORDER BY id")
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok(QueuedUrl {
+                    id: to_u64(r.get(0)?),
+                    url: r.get(1)?,
+                    host: r.get(2)?,
+                    depth: r.get(3)?,
+                })
+            })
+            .map_err(|e| self.err(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
+    }
+
+    /// Every URL ever discovered (for the seen set), in discovery order.
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn for_each_url(&self, mut f: impl FnMut(u64, &str)) -> Result<(), StateError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, url FROM urls ORDER BY id")
+            .map_err(|e| self.err(e))?;
+        let mut rows = stmt.query([]).map_err(|e| self.err(e))?;
+        while let Some(row) = rows.next().map_err(|e| self.err(e))? {
+            let url: String = row.get(1).map_err(|e| self.err(e))?;
+            f(to_u64(row.get(0).map_err(|e| self.err(e))?), &url);
+        }
+        Ok(())
+    }
+
+    /// Every record in crawl order (`after_out_seq = None`), or the emitted ones after an
+    /// output sequence number, in output order.
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn records(
+        &self,
+        after_out_seq: Option<u64>,
+        mut f: impl FnMut(StoredRecord),
+    ) -> Result<(), StateError> {
+        let base = "SELECT p.id, p.seq, p.out_seq, p.final_url, p.status, p.content_type, p.bytes, p.fetch_ms, \
+                    p.fingerprint, p.elements, p.truncated, p.decision, p.duplicate_of, p.distance, p.error, \
+                    p.body_hash, p.profile, u.url, u.host, u.depth, r.url, d.url \
+                    FROM pages p JOIN urls u ON u.id = p.id LEFT JOIN urls r ON r.id = u.referrer \
+                    LEFT JOIN urls d ON d.id = p.duplicate_of";
+        let sql = match after_out_seq {
+            None => format!("{base} ORDER BY p.seq"),
+            Some(_) => format!("{base} WHERE p.out_seq > ?1 ORDER BY p.out_seq"),
+        };
+        let mut stmt = self.conn.prepare(&sql).map_err(|e| self.err(e))?;
+        let mut rows = match after_out_seq {
+            None => stmt.query([]),
+            Some(n) => stmt.query([to_i64(n)]),
+        }
+        .map_err(|e| self.err(e))?;
+        while let Some(r) = rows.next().map_err(|e| self.err(e))? {
+            let rec = (|| -> rusqlite::Result<StoredRecord> {
+                let hash: Option<Vec<u8>> = r.get(15)?;
+                Ok(StoredRecord {
+                    page: PageRecord {
+                        id: to_u64(r.get(0)?),
+                        final_url: r.get(3)?,
+                        status: r.get(4)?,
+                        content_type: r.get(5)?,
+                        bytes: r.get::<_, Option<i64>>(6)?.map(to_u64),
+                        fetch_ms: r.get::<_, Option<i64>>(7)?.map(to_u64),
+                        fingerprint: r.get::<_, Option<i64>>(8)?.map(|f| f as u64),
+                        elements: r.get::<_, Option<i64>>(9)?.map(to_u64),
+                        truncated: r.get(10)?,
+                        decision: r.get(11)?,
+                        duplicate_of: r.get::<_, Option<i64>>(12)?.map(to_u64),
+                        distance: r.get(13)?,
+                        error: r.get(14)?,
+                        body_hash: hash
+                            .and_then(|h| <[u8; 16]>::try_from(h.as_slice()).ok())
+                            .map(u128::from_be_bytes),
+                        profile: r.get(16)?,
+                        emitted: r.get::<_, Option<i64>>(2)?.is_some(),
+                    },
+                    seq: to_u64(r.get(1)?),
+                    out_seq: r.get::<_, Option<i64>>(2)?.map(to_u64),
+                    url: r.get(17)?,
+                    host: r.get(18)?,
+                    depth: r.get(19)?,
+                    referrer: r.get(20)?,
+                    duplicate_of_url: r.get(21)?,
+                })
+            })()
+            .map_err(|e| self.err(e))?;
+            f(rec);
+        }
+        Ok(())
+    }
+
+    /// The URL of a URL id.
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn url(&self, id: u64) -> Result<Option<String>, StateError> {
+        self.conn
+            .prepare_cached("SELECT url FROM urls WHERE id = ?1")
+            .and_then(|mut s| s.query_row([to_i64(id)], |r| r.get(0)).optional())
+            .map_err(|e| self.err(e))
+    }
+
+    /// Numbers of URLs discovered and recorded.
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn counts(&self) -> Result<(u64, u64), StateError> {
+        self.conn
+            .query_row(
+                "SELECT (SELECT COUNT(*) FROM urls), (SELECT COUNT(*) FROM pages)",
+                [],
+                |r| Ok((to_u64(r.get(0)?), to_u64(r.get(1)?))),
+            )
+            .map_err(|e| self.err(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params() -> Vec<(&'static str, String)> {
+        vec![(
+            "fingerprint",
+            "structure/classic/fnv1-64/decay=0.45".to_owned(),
+        )]
+    }
+
+    #[test]
+    fn urls_records_and_resume() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (mut s, resumed) = Store::open(dir.path(), &params()).expect("opens");
+        assert!(!resumed);
+        let a = s
+            .add_url("http://a/", "a", 0, None)
+            .expect("ok")
+            .expect("new");
+        let b = s
+            .add_url("http://a/b", "a", 1, Some(a))
+            .expect("ok")
+            .expect("new");
+        assert_eq!(s.add_url("http://a/b", "a", 1, Some(a)).expect("ok"), None);
+        let rec = PageRecord {
+            id: a,
+            decision: "kept".into(),
+            emitted: true,
+            body_hash: Some(7 << 100),
+            ..PageRecord::default()
+        };
+        assert_eq!(s.record(&rec).expect("ok"), Some(1));
+        s.commit().expect("commits");
+        // Uncommitted work is lost when the process dies: simulate by dropping mid-transaction.
+        let c = s
+            .add_url("http://a/c", "a", 1, Some(a))
+            .expect("ok")
+            .expect("new");
+        assert!(c > b);
+        drop(s);
+
+        let (s, resumed) = Store::open(dir.path(), &params()).expect("reopens");
+        assert!(resumed);
+        let queued: Vec<String> = s.queued().expect("ok").into_iter().map(|q| q.url).collect();
+        assert_eq!(queued, ["http://a/b"]);
+        let mut got = Vec::new();
+        s.records(None, |r| got.push(r)).expect("ok");
+        assert_eq!(got.len(), 1);
+        assert_eq!(
+            (got[0].url.as_str(), got[0].out_seq, got[0].page.body_hash),
+            ("http://a/", Some(1), Some(7 << 100))
+        );
+        assert_eq!(s.counts().expect("ok"), (2, 1));
+    }
+
+    #[test]
+    fn other_parameters_are_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        drop(Store::open(dir.path(), &params()).expect("opens"));
+        let other = vec![(
+            "fingerprint",
+            "structure/classic/fnv1-64/decay=0.6".to_owned(),
+        )];
+        let err = Store::open(dir.path(), &other)
+            .expect_err("refused")
+            .to_string();
+        assert!(
+            err.contains("was made with fingerprint = \"structure/classic/fnv1-64/decay=0.45\""),
+            "{err}"
+        );
+        assert!(
+            err.contains("this run has fingerprint = \"structure/classic/fnv1-64/decay=0.6\""),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn unusable_directory_is_an_error() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("file");
+        std::fs::write(&file, b"x").expect("write");
+        let err = Store::open(&file.join("state"), &params())
+            .expect_err("not a directory")
+            .to_string();
+        assert!(err.starts_with("crawl state directory "), "{err}");
+    }
+}
