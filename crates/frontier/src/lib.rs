@@ -64,6 +64,7 @@
 
 mod canon;
 mod dedup;
+mod frontier;
 mod queue;
 mod scope;
 mod seen;
@@ -75,6 +76,10 @@ pub use canon::{
     resolve_link,
 };
 pub use dedup::{Dedup, DedupConfig, DedupError, DedupScope, OnDuplicate, Verdict};
+pub use frontier::{
+    Completed, Fetched, Frontier, FrontierConfig, FrontierError, HtmlPage, Job, SeedError,
+    body_hash,
+};
 pub use queue::{HostQueues, QueueEntry};
 pub use scope::{
     Budget, OutOfScope, Scope, ScopeConfig, ScopeError, ScopeMode, registrable_domain,

@@ -344,12 +344,12 @@ impl Store {
         Ok((n == 1).then(|| to_u64(self.conn.last_insert_rowid())))
     }
 
-    /// Records what became of a URL (and marks it done); returns the record's output
-    /// sequence number if it is emitted.
+    /// Records what became of a URL (and marks it done); returns the record's crawl sequence
+    /// number and, if it is emitted, its output sequence number.
     ///
     /// # Errors
     /// SQLite failed.
-    pub fn record(&mut self, page: &PageRecord) -> Result<Option<u64>, StateError> {
+    pub fn record(&mut self, page: &PageRecord) -> Result<(u64, Option<u64>), StateError> {
         self.begin()?;
         let seq = self.next_seq;
         let out_seq = page.emitted.then_some(self.next_out_seq);
@@ -390,7 +390,35 @@ impl Store {
         if out_seq.is_some() {
             self.next_out_seq += 1;
         }
-        Ok(out_seq)
+        Ok((seq, out_seq))
+    }
+
+    /// Adds a URL that needs no fetch (the target of a redirect already followed).
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn add_done_url(&mut self, url: &str, host: &str, depth: u32) -> Result<(), StateError> {
+        self.begin()?;
+        self.conn
+            .prepare_cached(
+                "INSERT OR IGNORE INTO urls (url, host, depth, done) VALUES (?1, ?2, ?3, 1)",
+            )
+            .and_then(|mut s| s.execute(params![url, host, depth]))
+            .map(drop)
+            .map_err(|e| self.err(e))
+    }
+
+    /// The URL of the page that linked to URL `id`.
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn referrer_url(&self, id: u64) -> Result<Option<String>, StateError> {
+        self.conn
+            .prepare_cached(
+                "SELECT r.url FROM urls u JOIN urls r ON r.id = u.referrer WHERE u.id = ?1",
+            )
+            .and_then(|mut s| s.query_row([to_i64(id)], |r| r.get(0)).optional())
+            .map_err(|e| self.err(e))
     }
 
     /// URLs not yet recorded, in discovery order.
@@ -554,7 +582,7 @@ mod tests {
             body_hash: Some(7 << 100),
             ..PageRecord::default()
         };
-        assert_eq!(s.record(&rec).expect("ok"), Some(1));
+        assert_eq!(s.record(&rec).expect("ok"), (1, Some(1)));
         s.commit().expect("commits");
         // Uncommitted work is lost when the process dies: simulate by dropping mid-transaction.
         let c = s

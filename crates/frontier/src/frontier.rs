@@ -1,0 +1,622 @@
+//! [`Frontier`]: what to fetch next, what a fetched page means, and the state that survives
+//! a crash. It owns the queues, the seen set, scope, traps, budgets, dedup and the store.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use silhouette_simhash::Fingerprint;
+use siphasher::sip128::{Hasher128, SipHasher13};
+use url::Url;
+
+use crate::{
+    Budget, CanonConfig, CanonError, Dedup, DedupConfig, DedupError, HostQueues, OnDuplicate,
+    PageRecord, QueueEntry, Scope, ScopeConfig, ScopeError, ScopeMode, SeenSet, StateError, Store,
+    StoredRecord, TrapConfig, TrapGuard, UrlKey, Verdict, canonicalize, parse_canonical,
+    registrable_domain, resolve_link,
+};
+
+/// Everything the frontier needs to know, as plain values.
+#[derive(Clone, Debug, Default)]
+pub struct FrontierConfig {
+    /// URL canonicalisation.
+    pub canon: CanonConfig,
+    /// Scope, depth and page budgets.
+    pub scope: ScopeConfig,
+    /// Crawler-trap guards.
+    pub traps: TrapConfig,
+    /// Dedup decisions.
+    pub dedup: DedupConfig,
+    /// Fetches in flight per host at most.
+    pub per_host_in_flight: usize,
+    /// How often a URL whose host asked to wait is put back before it is recorded as an error.
+    pub max_requeues: u32,
+}
+
+/// The frontier could not start.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum FrontierError {
+    /// The crawl state.
+    #[error(transparent)]
+    State(#[from] StateError),
+    /// A scope setting.
+    #[error(transparent)]
+    Scope(#[from] ScopeError),
+    /// A dedup setting.
+    #[error(transparent)]
+    Dedup(#[from] DedupError),
+}
+
+/// One URL to fetch.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// The URL's id in the state.
+    pub id: u64,
+    /// The canonical URL.
+    pub url: Url,
+    /// Link depth from a seed.
+    pub depth: u32,
+}
+
+/// The HTML-specific part of a fetched page.
+#[derive(Clone, Debug, Default)]
+pub struct HtmlPage {
+    /// Structure fingerprint.
+    pub fingerprint: Option<Fingerprint>,
+    /// Element count.
+    pub elements: u64,
+    /// Why the fingerprint covers part of the page only.
+    pub truncated: Option<String>,
+    /// The decay-free structure profile (opaque bytes).
+    pub profile: Vec<u8>,
+    /// Link targets as written.
+    pub links: Vec<String>,
+    /// The document's `<base href>`, as written.
+    pub base: Option<String>,
+}
+
+/// What fetching a [`Job`] gave.
+#[derive(Clone, Debug)]
+pub enum Fetched {
+    /// A 2xx response.
+    Page {
+        /// The URL finally reached.
+        final_url: Url,
+        /// HTTP status.
+        status: u16,
+        /// Content type header.
+        content_type: Option<String>,
+        /// Body length.
+        bytes: u64,
+        /// Fetch time.
+        fetch_ms: u64,
+        /// Hash of the body ([`body_hash`]).
+        body_hash: u128,
+        /// Set for HTML pages.
+        html: Option<HtmlPage>,
+    },
+    /// No page: an error, robots, a refused redirect.
+    Failed {
+        /// The last URL reached or refused.
+        final_url: Url,
+        /// HTTP status, if a response came.
+        status: Option<u16>,
+        /// Fetch time.
+        fetch_ms: u64,
+        /// The decision: `error`, `robots-disallowed`, `out-of-scope`.
+        decision: &'static str,
+        /// The error, one line.
+        error: String,
+    },
+    /// The host asked to wait: fetch again after this long.
+    Later {
+        /// How long.
+        after: Duration,
+        /// The error, recorded if the URL is put back too often.
+        error: String,
+    },
+}
+
+/// What [`Frontier::complete`] did.
+#[derive(Clone, Debug)]
+pub struct Completed {
+    /// The record, if the URL was recorded (`None` when it was put back).
+    pub record: Option<StoredRecord>,
+    /// New URLs queued from its links.
+    pub queued: usize,
+}
+
+/// 128-bit hash of a page body, for exact-duplicate detection (SipHash-1-3, fixed keys).
+#[must_use]
+pub fn body_hash(bytes: &[u8]) -> u128 {
+    let mut h = SipHasher13::new_with_keys(0x7369_6c68_6f75_6574, 0x7465_2d62_6f64_7921);
+    std::hash::Hasher::write(&mut h, bytes);
+    h.finish128().as_u128()
+}
+
+/// The crawl frontier.
+#[derive(Debug)]
+pub struct Frontier {
+    config: FrontierConfig,
+    store: Store,
+    queues: HostQueues<u64>,
+    seen: SeenSet,
+    scope: Scope,
+    traps: TrapGuard,
+    budget: Budget,
+    dedup: Dedup,
+    seeds: Vec<Url>,
+    in_flight: HashMap<String, usize>,
+    in_flight_total: usize,
+    requeues: HashMap<u64, u32>,
+    stats: HashMap<&'static str, u64>,
+}
+
+impl Frontier {
+    /// Opens the state in `dir` (resuming it if it exists) with `params` that a resumed state
+    /// must match (fingerprint parameters, dedup settings). Returns whether it resumed.
+    ///
+    /// # Errors
+    /// The state cannot be used or was made with other parameters; a setting is invalid.
+    pub fn open(
+        dir: &Path,
+        config: FrontierConfig,
+        params: &[(&str, String)],
+    ) -> Result<(Self, bool), FrontierError> {
+        let fingerprint_params = params
+            .iter()
+            .find(|(k, _)| *k == "fingerprint")
+            .map_or("", |(_, v)| v.as_str());
+        let dedup = Dedup::new(config.dedup, fingerprint_params)?;
+        let scope = Scope::new(&config.scope)?;
+        let (store, resumed) = Store::open(dir, params)?;
+        let mut frontier = Self {
+            traps: TrapGuard::new(config.traps.clone()),
+            budget: Budget::new(&config.scope),
+            config,
+            store,
+            queues: HostQueues::new(),
+            seen: SeenSet::new(),
+            scope,
+            dedup,
+            seeds: Vec::new(),
+            in_flight: HashMap::new(),
+            in_flight_total: 0,
+            requeues: HashMap::new(),
+            stats: HashMap::new(),
+        };
+        if resumed {
+            frontier.restore()?;
+        }
+        Ok((frontier, resumed))
+    }
+
+    /// Rebuilds the in-memory state from the store: seen set, budgets, seeds, queues, and
+    /// the dedup state by judging the recorded pages again in crawl order.
+    fn restore(&mut self) -> Result<(), FrontierError> {
+        let mut urls = Vec::new();
+        self.store
+            .for_each_url(|id, url| urls.push((id, url.to_owned())))?;
+        for (_, url) in &urls {
+            self.seen.insert_key(UrlKey::of_str(url));
+            if let Ok(parsed) = Url::parse(url) {
+                let _ = self.budget.try_take(&parsed);
+            }
+        }
+        if let Some(seeds) = self.store.meta("seeds")? {
+            self.seeds = seeds.lines().filter_map(|s| Url::parse(s).ok()).collect();
+        }
+        let mut records = Vec::new();
+        self.store.records(None, |r| records.push(r))?;
+        for r in records {
+            *self
+                .stats
+                .entry(decision_key(&r.page.decision))
+                .or_insert(0) += 1;
+            if let (Some(hash), true) = (
+                r.page.body_hash,
+                matches!(
+                    &*r.page.decision,
+                    "kept" | "near-duplicate" | "exact-duplicate"
+                ),
+            ) {
+                let fp = r.page.fingerprint.map(Fingerprint::new);
+                let _ =
+                    self.dedup
+                        .judge(r.page.id, &r.host, hash, fp, r.page.elements.unwrap_or(0));
+            }
+        }
+        for q in self.store.queued()? {
+            if let Ok(url) = Url::parse(&q.url) {
+                self.queues.push(QueueEntry {
+                    url,
+                    depth: q.depth,
+                    referrer: None,
+                    payload: q.id,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The store, for reports.
+    #[must_use]
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Adds a seed URL (depth 0). Returns `Ok(false)` if it was already known.
+    ///
+    /// # Errors
+    /// The URL cannot be parsed or is not http(s); the state cannot be written.
+    pub fn add_seed(&mut self, input: &str) -> Result<bool, SeedError> {
+        let url = parse_canonical(input.trim(), &self.config.canon).map_err(SeedError::Url)?;
+        if !self.seeds.contains(&url) {
+            self.seeds.push(url.clone());
+            let list: Vec<&str> = self.seeds.iter().map(Url::as_str).collect();
+            self.store
+                .set_meta("seeds", &list.join("\n"))
+                .map_err(SeedError::State)?;
+        }
+        if !self.seen.insert_key(UrlKey::of(&url)) {
+            return Ok(false);
+        }
+        let _ = self.budget.try_take(&url);
+        let host = url.host_str().unwrap_or_default().to_owned();
+        if let Some(id) = self
+            .store
+            .add_url(url.as_str(), &host, 0, None)
+            .map_err(SeedError::State)?
+        {
+            self.queues.push(QueueEntry {
+                url,
+                depth: 0,
+                referrer: None,
+                payload: id,
+            });
+        }
+        Ok(true)
+    }
+
+    /// The seeds.
+    #[must_use]
+    pub fn seeds(&self) -> &[Url] {
+        &self.seeds
+    }
+
+    /// The next URL to fetch, if a host is ready.
+    pub fn next_job(&mut self, now: Instant) -> Option<Job> {
+        let entry = self.queues.pop_ready(now)?;
+        let host = entry.url.host_str().unwrap_or_default().to_owned();
+        let n = self.in_flight.entry(host.clone()).or_insert(0);
+        *n += 1;
+        self.in_flight_total += 1;
+        if *n >= self.config.per_host_in_flight.max(1) {
+            self.queues.hold(&host);
+        }
+        Some(Job {
+            id: entry.payload,
+            url: entry.url,
+            depth: entry.depth,
+        })
+    }
+
+    /// When the next host becomes ready, if one is waiting.
+    #[must_use]
+    pub fn next_ready_at(&self, now: Instant) -> Option<Instant> {
+        self.queues.next_ready_at(now)
+    }
+
+    /// URLs queued, not counting those in flight.
+    #[must_use]
+    pub fn queued(&self) -> usize {
+        self.queues.len()
+    }
+
+    /// Fetches in flight.
+    #[must_use]
+    pub const fn in_flight(&self) -> usize {
+        self.in_flight_total
+    }
+
+    /// Records per decision so far (this run and the resumed ones).
+    #[must_use]
+    pub fn decision_counts(&self) -> &HashMap<&'static str, u64> {
+        &self.stats
+    }
+
+    fn release(&mut self, host: &str, not_before: Instant) {
+        if let Some(n) = self.in_flight.get_mut(host) {
+            *n = n.saturating_sub(1);
+        }
+        self.in_flight_total = self.in_flight_total.saturating_sub(1);
+        let at = self
+            .queues
+            .next_allowed(host)
+            .map_or(not_before, |t| t.max(not_before));
+        self.queues.set_next_allowed(host, at);
+    }
+
+    /// Gives a job back unfetched (e.g. the crawl is stopping): it stays queued in the state.
+    pub fn abandon(&mut self, job: Job) {
+        let host = job.url.host_str().unwrap_or_default().to_owned();
+        self.release(&host, Instant::now());
+    }
+
+    /// Records what fetching `job` gave, judges the page, queues its links.
+    ///
+    /// # Errors
+    /// The state cannot be written.
+    pub fn complete(
+        &mut self,
+        job: Job,
+        fetched: Fetched,
+        now: Instant,
+    ) -> Result<Completed, StateError> {
+        let host = job.url.host_str().unwrap_or_default().to_owned();
+        if let Fetched::Later { after, error } = &fetched {
+            let n = self.requeues.entry(job.id).or_insert(0);
+            *n += 1;
+            if *n <= self.config.max_requeues {
+                self.release(&host, now + *after);
+                self.queues.push(QueueEntry {
+                    url: job.url,
+                    depth: job.depth,
+                    referrer: None,
+                    payload: job.id,
+                });
+                return Ok(Completed {
+                    record: None,
+                    queued: 0,
+                });
+            }
+            let fetched = Fetched::Failed {
+                final_url: job.url.clone(),
+                status: None,
+                fetch_ms: 0,
+                decision: "error",
+                error: format!("gave up after {n} waits: {error}"),
+            };
+            self.release(&host, now);
+            return self.record(job, fetched);
+        }
+        self.release(&host, now);
+        self.record(job, fetched)
+    }
+
+    fn record(&mut self, job: Job, fetched: Fetched) -> Result<Completed, StateError> {
+        self.requeues.remove(&job.id);
+        let mut rec = PageRecord {
+            id: job.id,
+            ..PageRecord::default()
+        };
+        let mut follow: Option<(Url, HtmlPage)> = None;
+        match fetched {
+            Fetched::Page {
+                final_url,
+                status,
+                content_type,
+                bytes,
+                fetch_ms,
+                body_hash,
+                html,
+            } => {
+                rec.final_url = Some(final_url.to_string());
+                rec.status = Some(status);
+                rec.content_type = content_type;
+                rec.bytes = Some(bytes);
+                rec.fetch_ms = Some(fetch_ms);
+                rec.body_hash = Some(body_hash);
+                self.note_alias(&job, &final_url)?;
+                match html {
+                    None => rec.decision = "not-html".to_owned(),
+                    Some(page) => {
+                        rec.fingerprint = page.fingerprint.map(Fingerprint::bits);
+                        rec.elements = Some(page.elements);
+                        rec.truncated.clone_from(&page.truncated);
+                        rec.profile = Some(page.profile.clone());
+                        let verdict = self.dedup.judge(
+                            job.id,
+                            final_url.host_str().unwrap_or_default(),
+                            body_hash,
+                            page.fingerprint,
+                            page.elements,
+                        );
+                        rec.decision = verdict.name().to_owned();
+                        match verdict {
+                            Verdict::ExactDuplicate { of } => rec.duplicate_of = Some(of),
+                            Verdict::NearDuplicate { of, distance } => {
+                                rec.duplicate_of = Some(of);
+                                rec.distance = Some(distance);
+                            }
+                            Verdict::Kept { .. } | Verdict::KeptUnjudged => {}
+                        }
+                        let on_dup = self.dedup.config().on_duplicate;
+                        rec.emitted = !verdict.is_duplicate() || on_dup == OnDuplicate::Keep;
+                        if !verdict.is_duplicate() || on_dup != OnDuplicate::Drop {
+                            follow = Some((final_url, page));
+                        }
+                    }
+                }
+                if rec.decision == "not-html" {
+                    rec.emitted = true;
+                }
+            }
+            Fetched::Failed {
+                final_url,
+                status,
+                fetch_ms,
+                decision,
+                error,
+            } => {
+                rec.final_url = Some(final_url.to_string());
+                rec.status = status;
+                rec.fetch_ms = Some(fetch_ms);
+                rec.decision = decision.to_owned();
+                rec.error = Some(error);
+                rec.emitted = true;
+            }
+            Fetched::Later { .. } => {}
+        }
+        *self.stats.entry(decision_key(&rec.decision)).or_insert(0) += 1;
+        let (seq, out_seq) = self.store.record(&rec)?;
+        let queued = match follow {
+            Some((base, page)) => self.queue_links(&job, &base, &page)?,
+            None => 0,
+        };
+        let record = self.stored(job, rec, seq, out_seq)?;
+        Ok(Completed {
+            record: Some(record),
+            queued,
+        })
+    }
+
+    /// The final URL of a redirect is known too: never fetch it again as a link.
+    fn note_alias(&mut self, job: &Job, final_url: &Url) -> Result<(), StateError> {
+        if *final_url == job.url {
+            return Ok(());
+        }
+        if let Ok(canon) = canonicalize(final_url, &self.config.canon)
+            && self.seen.insert_key(UrlKey::of(&canon))
+        {
+            self.store.add_done_url(
+                canon.as_str(),
+                canon.host_str().unwrap_or_default(),
+                job.depth,
+            )?;
+        }
+        Ok(())
+    }
+
+    fn queue_links(
+        &mut self,
+        job: &Job,
+        page_url: &Url,
+        page: &HtmlPage,
+    ) -> Result<usize, StateError> {
+        let base = page
+            .base
+            .as_deref()
+            .and_then(|b| page_url.join(b.trim()).ok())
+            .unwrap_or_else(|| page_url.clone());
+        let depth = job.depth + 1;
+        let mut queued = 0;
+        for href in &page.links {
+            let Some(url) = resolve_link(&base, href) else {
+                continue;
+            };
+            let Ok(url) = canonicalize(&url, &self.config.canon) else {
+                continue;
+            };
+            let key = UrlKey::of(&url);
+            if self.seen.contains_key(key)
+                || !self.in_scope(&url, depth)
+                || self.traps.check(&url).is_err()
+            {
+                continue;
+            }
+            if self.budget.try_take(&url).is_err() {
+                continue;
+            }
+            self.seen.insert_key(key);
+            let host = url.host_str().unwrap_or_default().to_owned();
+            if let Some(id) = self
+                .store
+                .add_url(url.as_str(), &host, depth, Some(job.id))?
+            {
+                self.queues.push(QueueEntry {
+                    url,
+                    depth,
+                    referrer: None,
+                    payload: id,
+                });
+                queued += 1;
+            }
+        }
+        Ok(queued)
+    }
+
+    /// In scope of at least one seed.
+    fn in_scope(&self, url: &Url, depth: u32) -> bool {
+        let mode = self.scope.mode();
+        self.seeds.iter().any(|seed| {
+            let candidate = match mode {
+                ScopeMode::SameHost => seed.host_str() == url.host_str(),
+                ScopeMode::SameDomain => {
+                    registrable_domain(seed).is_some()
+                        && registrable_domain(seed) == registrable_domain(url)
+                        || seed.host_str() == url.host_str()
+                }
+                _ => true,
+            };
+            candidate && self.scope.check(url, seed, depth).is_ok()
+        })
+    }
+
+    /// Whether a redirect target is in scope (for the fetcher's redirect policy).
+    #[must_use]
+    pub fn redirect_in_scope(&self, url: &Url, depth: u32) -> bool {
+        self.in_scope(url, depth)
+    }
+
+    fn stored(
+        &self,
+        job: Job,
+        page: PageRecord,
+        seq: u64,
+        out_seq: Option<u64>,
+    ) -> Result<StoredRecord, StateError> {
+        let duplicate_of_url = match page.duplicate_of {
+            Some(id) => self.store.url(id)?,
+            None => None,
+        };
+        Ok(StoredRecord {
+            referrer: self.store.referrer_url(job.id)?,
+            url: job.url.to_string(),
+            host: job.url.host_str().unwrap_or_default().to_owned(),
+            depth: job.depth,
+            duplicate_of_url,
+            seq,
+            out_seq,
+            page,
+        })
+    }
+
+    /// Makes everything recorded so far durable.
+    ///
+    /// # Errors
+    /// The state cannot be written (e.g. a full disk): what was not committed is lost and
+    /// those URLs are fetched again by a resumed crawl.
+    pub fn commit(&mut self) -> Result<(), StateError> {
+        self.store.commit()
+    }
+}
+
+fn decision_key(decision: &str) -> &'static str {
+    match decision {
+        "kept" => "kept",
+        "near-duplicate" => "near-duplicate",
+        "exact-duplicate" => "exact-duplicate",
+        "not-html" => "not-html",
+        "robots-disallowed" => "robots-disallowed",
+        "out-of-scope" => "out-of-scope",
+        _ => "error",
+    }
+}
+
+/// A seed that cannot be crawled.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SeedError {
+    /// Not an http(s) URL.
+    #[error(transparent)]
+    Url(CanonError),
+    /// The state cannot be written.
+    #[error(transparent)]
+    State(StateError),
+}
+
+#[cfg(test)]
+#[path = "frontier_tests.rs"]
+mod tests;
