@@ -23,6 +23,8 @@ struct DeltaTable {
 pub(crate) struct Delta {
     lo: usize,
     len: usize,
+    /// Fingerprints of slots `lo..lo + len`.
+    fps: Vec<u64>,
     longest: u32,
     tables: Vec<DeltaTable>,
 }
@@ -47,6 +49,7 @@ impl Delta {
         Self {
             lo,
             len: 0,
+            fps: Vec::new(),
             longest: 0,
             tables,
         }
@@ -77,13 +80,18 @@ impl Delta {
             tab.lens[c] += 1;
             self.longest = self.longest.max(tab.lens[c]);
         }
+        self.fps.push(fp);
         self.len += 1;
     }
 
-    /// Empties the delta (which held slots whose fingerprints are in `fps`) and restarts it at
-    /// slot `lo`. Costs O(len), not O(directory).
-    pub fn clear(&mut self, fps: &[u64], lo: usize) {
-        for &fp in &fps[self.lo..self.lo + self.len] {
+    /// The `(fingerprint, slot)` pairs held.
+    pub fn entries(&self) -> impl Iterator<Item = (u64, usize)> + '_ {
+        self.fps.iter().enumerate().map(|(i, &f)| (f, self.lo + i))
+    }
+
+    /// Empties the delta and restarts it at slot `lo`. Costs O(len), not O(directory).
+    pub fn clear(&mut self, lo: usize) {
+        for &fp in &self.fps {
             for tab in &mut self.tables {
                 let c = tab.spec.cell(fp, tab.bits);
                 tab.heads[c] = 0;
@@ -93,32 +101,40 @@ impl Delta {
         for tab in &mut self.tables {
             tab.next.clear();
         }
+        self.fps.clear();
         self.lo = lo;
         self.len = 0;
         self.longest = 0;
     }
 
-    /// Offers every slot of table `t` whose cell is within the table's radius of `q`'s.
+    /// Offers every slot in a cell within some table's radius of `q`'s.
+    pub fn search<S: Sink>(&self, q: u64, slots: Slots<'_>, sink: &mut S) -> ControlFlow<()> {
+        if self.len == 0 {
+            return ControlFlow::Continue(());
+        }
+        for tab in &self.tables {
+            self.scan(tab, q, slots, sink)?;
+        }
+        ControlFlow::Continue(())
+    }
+
     #[inline]
-    pub fn scan<S: Sink>(
+    fn scan<S: Sink>(
         &self,
-        t: usize,
+        tab: &DeltaTable,
         q: u64,
         slots: Slots<'_>,
         sink: &mut S,
     ) -> ControlFlow<()> {
-        let Some(tab) = self.tables.get(t) else {
-            return ControlFlow::Continue(());
-        };
-        if self.len == 0 {
-            return ControlFlow::Continue(());
-        }
         let cell = tab.spec.cell(q, tab.bits);
         for_each_probe(cell, tab.bits, tab.spec.radius, |c| {
             let mut e = tab.heads[c];
             while e != 0 {
                 let i = e as usize - 1;
-                slots.verify(self.lo + i, q, sink)?;
+                let d = (self.fps[i] ^ q).count_ones();
+                if d <= sink.bound() && !slots.is_dead(self.lo + i) {
+                    sink.offer(self.lo + i, d)?;
+                }
                 e = tab.next[i];
             }
             ControlFlow::Continue(())
@@ -126,12 +142,12 @@ impl Delta {
     }
 
     /// The slot holding exactly `fp`, if the delta holds one.
-    pub fn find(&self, fp: u64, fps: &[u64]) -> Option<usize> {
+    pub fn find(&self, fp: u64) -> Option<usize> {
         let tab = self.tables.first()?;
         let mut e = tab.heads[tab.spec.cell(fp, tab.bits)];
         while e != 0 {
             let i = e as usize - 1;
-            if fps[self.lo + i] == fp {
+            if self.fps[i] == fp {
                 return Some(self.lo + i);
             }
             e = tab.next[i];
@@ -145,6 +161,7 @@ impl Delta {
             .iter()
             .map(|t| (t.heads.capacity() + t.lens.capacity() + t.next.capacity()) * 4)
             .sum::<usize>()
+            + self.fps.capacity() * 8
             + self.tables.capacity() * size_of::<DeltaTable>()
     }
 }

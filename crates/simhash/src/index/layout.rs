@@ -38,11 +38,17 @@ impl TableSpec {
     /// The cell of `fp` in a directory of `bits` bits: the top `bits` bits of the substring.
     #[inline]
     pub fn cell(self, fp: u64, bits: u32) -> usize {
+        self.cell_of_substring(self.substring(fp), bits)
+    }
+
+    /// The cell of a substring value in a directory of `bits` bits.
+    #[inline]
+    pub fn cell_of_substring(self, sub: u64, bits: u32) -> usize {
         if bits == 0 {
             return 0;
         }
         // `bits <= width` is an invariant of every directory, so the shift is below 64.
-        (self.substring(fp) >> (self.width - bits)) as usize
+        (sub >> (self.width - bits)) as usize
     }
 }
 
@@ -93,6 +99,44 @@ impl Layout {
     /// The tables, in probe order. Table 0 doubles as the exact-match layer.
     pub fn tables(&self) -> &[TableSpec] {
         &self.tables
+    }
+
+    /// The 32 bits that table `t >= 1` stores of each fingerprint instead of a slot number: all
+    /// of substring 0 (so the primary table's cell can be found from them), then the top bits
+    /// of the remaining substring. Substring 0 sits in the low bits.
+    #[inline]
+    pub fn part(&self, t: usize, fp: u64) -> u32 {
+        let Some(first) = self.tables.first() else {
+            return 0;
+        };
+        let low = first.substring(fp) as u32;
+        let rest = 32u32.saturating_sub(first.width);
+        if rest == 0 {
+            return low;
+        }
+        match self
+            .tables
+            .iter()
+            .enumerate()
+            .find(|&(i, _)| i != 0 && i != t)
+        {
+            Some((_, other)) => {
+                let top = (other.substring(fp) >> (other.width - rest)) as u32;
+                low | top << first.width
+            }
+            None => low,
+        }
+    }
+
+    /// Substring 0 of a fingerprint, recovered from its [`part`](Self::part).
+    #[inline]
+    pub fn substring0_of_part(&self, part: u32) -> u64 {
+        let w = self.tables.first().map_or(32, |t| t.width).min(32);
+        if w >= 32 {
+            u64::from(part)
+        } else {
+            u64::from(part & ((1u32 << w) - 1))
+        }
     }
 }
 
@@ -187,6 +231,31 @@ mod tests {
             check(k, probes);
         }
         assert_eq!(Layout::for_k(9), None);
+    }
+
+    #[test]
+    fn parts_hold_substring_0_and_32_bits_in_all() {
+        for k in 1..=8 {
+            let layout = Layout::for_k(k).expect("supported k");
+            let first = layout.tables()[0];
+            for t in 1..layout.tables().len() {
+                // Each bit of the fingerprint changes at most one bit of the part; 32 do.
+                let moved = (0..64)
+                    .filter(|&b| layout.part(t, 1 << b) != 0)
+                    .inspect(|&b| assert_eq!(layout.part(t, 1 << b).count_ones(), 1))
+                    .count();
+                assert_eq!(moved, 32, "k={k} t={t}");
+                let fp = 0x0123_4567_89ab_cdefu64;
+                let sub0 = layout.substring0_of_part(layout.part(t, fp));
+                assert_eq!(sub0, first.substring(fp), "k={k} t={t}");
+                // No bit of table t's own substring is stored.
+                let own = layout.tables()[t];
+                assert_eq!(
+                    layout.part(t, fp & !(((1u64 << own.width) - 1) << own.offset)),
+                    layout.part(t, fp)
+                );
+            }
+        }
     }
 
     #[test]

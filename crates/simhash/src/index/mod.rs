@@ -191,9 +191,8 @@ pub struct NearIndex {
     layout: Layout,
     tuning: Tuning,
     params: Vec<u8>,
-    /// Fingerprint of each slot; a slot is one distinct fingerprint, numbered by creation.
-    fps: Vec<u64>,
-    /// Earliest live id of each slot.
+    /// Earliest live id of each slot; a slot is one distinct fingerprint, numbered by
+    /// creation. The fingerprints themselves live in the segments' primary tables and the delta.
     ids: Vec<u64>,
     /// Bitset of slots without live ids.
     dead: Vec<u64>,
@@ -237,7 +236,6 @@ impl NearIndex {
             layout,
             tuning,
             params,
-            fps: Vec::new(),
             ids: Vec::new(),
             dead: Vec::new(),
             dead_count: 0,
@@ -278,7 +276,7 @@ impl NearIndex {
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         let later: usize = self.later.values().map(|v| v.capacity()).sum();
-        (self.fps.capacity() + self.ids.capacity() + self.dead.capacity()) * 8
+        (self.ids.capacity() + self.dead.capacity()) * 8
             + self
                 .segments
                 .iter()
@@ -297,8 +295,8 @@ impl NearIndex {
     pub fn stats(&self) -> IndexStats {
         IndexStats {
             ids: self.live,
-            distinct: self.fps.len() - self.dead_count,
-            slots: self.fps.len(),
+            distinct: self.ids.len() - self.dead_count,
+            slots: self.ids.len(),
             segments: self.segments.len(),
             delta: self.delta.len(),
             heavy_cells: self.segments.iter().map(Segment::heavy_cells).sum(),
@@ -341,7 +339,7 @@ impl NearIndex {
     /// Stores `fp` under `id`, whether or not a near fingerprint is already stored.
     pub fn insert(&mut self, fp: Fingerprint, id: u64) {
         let fp = fp.bits();
-        let key = (self.fps.len() as u64, self.seq + 1);
+        let key = (self.ids.len() as u64, self.seq + 1);
         self.seq += 1;
         self.live += 1;
         match self.find_slot(fp) {
@@ -457,27 +455,24 @@ impl NearIndex {
 
     fn set_dead(&mut self, s: usize, dead: bool) {
         let (word, bit) = (s >> 6, 1u64 << (s & 63));
-        if let Some(w) = self.dead.get_mut(word) {
-            if (*w & bit != 0) != dead {
-                *w ^= bit;
-                if dead {
-                    self.dead_count += 1;
-                } else {
-                    self.dead_count -= 1;
-                }
+        if let Some(w) = self.dead.get_mut(word)
+            && (*w & bit != 0) != dead
+        {
+            *w ^= bit;
+            if dead {
+                self.dead_count += 1;
+            } else {
+                self.dead_count -= 1;
             }
         }
     }
 
     /// Appends a new slot and indexes it in the delta.
     fn push_slot(&mut self, fp: u64, id: u64) {
-        let n = self.fps.len();
-        if n == self.fps.capacity() {
-            let extra = (n / 16).max(1024);
-            self.fps.reserve_exact(extra);
-            self.ids.reserve_exact(extra);
+        let n = self.ids.len();
+        if n == self.ids.capacity() {
+            self.ids.reserve_exact((n / 16).max(1024));
         }
-        self.fps.push(fp);
         self.ids.push(id);
         if self.dead.len() * 64 <= n {
             if self.dead.len() == self.dead.capacity() {
@@ -493,14 +488,21 @@ impl NearIndex {
         }
     }
 
+    /// The live `(fingerprint, slot)` pairs of `entries`.
+    fn live(&self, entries: impl Iterator<Item = (u64, usize)>) -> Vec<(u64, usize)> {
+        let slots = self.slots();
+        entries.filter(|&(_, s)| !slots.is_dead(s)).collect()
+    }
+
     /// Turns the delta into a segment, then merges the newest segments as the policy says.
     fn flush(&mut self) {
-        let (lo, hi) = (self.delta.lo(), self.fps.len());
+        let (lo, hi) = (self.delta.lo(), self.ids.len());
         if hi > lo {
-            let seg = Segment::build(self.slots(), lo, hi, &self.layout, &self.tuning);
+            let entries = self.live(self.delta.entries());
+            let seg = Segment::build(&entries, lo, hi, &self.layout, &self.tuning);
             self.segments.push(seg);
         }
-        self.delta.clear(&self.fps, hi);
+        self.delta.clear(hi);
         while let [.., a, b] = self.segments.as_slice() {
             if b.len() == 0 {
                 self.segments.pop();
@@ -510,21 +512,32 @@ impl NearIndex {
             if a.len() > self.tuning.fanout * b.len() || span > u32::MAX as usize {
                 break;
             }
-            let lo = a.lo();
-            let merged = Segment::build(self.slots(), lo, b.hi(), &self.layout, &self.tuning);
+            let (lo, hi) = (a.lo(), b.hi());
+            let mut entries = self.live(a.entries());
+            entries.extend(self.live(b.entries()));
+            let merged = Segment::build(&entries, lo, hi, &self.layout, &self.tuning);
             self.segments.truncate(self.segments.len() - 2);
             self.segments.push(merged);
         }
     }
 
-    /// Rebuilds all segments from the slot arrays (after loading), in spans a `u32` can hold.
-    fn rebuild(&mut self) {
+    /// Every indexed `(fingerprint, slot)` pair, live or dead.
+    pub(crate) fn all_entries(&self) -> impl Iterator<Item = (u64, usize)> + '_ {
+        self.segments
+            .iter()
+            .flat_map(Segment::entries)
+            .chain(self.delta.entries())
+    }
+
+    /// Rebuilds all segments from `fps` (one per slot; after loading), in spans a `u32` holds.
+    fn rebuild(&mut self, fps: &[u64]) {
         self.segments.clear();
-        let n = self.fps.len();
+        let n = fps.len();
         let mut lo = 0;
         while lo < n {
             let hi = n.min(lo + (1 << 31));
-            let seg = Segment::build(self.slots(), lo, hi, &self.layout, &self.tuning);
+            let entries = self.live(fps[lo..hi].iter().copied().zip(lo..hi));
+            let seg = Segment::build(&entries, lo, hi, &self.layout, &self.tuning);
             self.segments.push(seg);
             lo = hi;
         }

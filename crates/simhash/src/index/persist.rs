@@ -151,12 +151,19 @@ fn write_body<W: Write>(index: &NearIndex, w: &mut Writer<W>) -> io::Result<()> 
     w.bytes(&index.k.to_le_bytes())?;
     w.u64(index.params.len() as u64)?;
     w.bytes(&index.params)?;
-    w.u64(index.fps.len() as u64)?;
+    // Slots no table holds any more are dead; their fingerprint is written as 0.
+    let n = index.ids.len();
+    let mut fps = vec![0u64; n];
+    for (fp, s) in index.all_entries() {
+        fps[s] = fp;
+    }
+    w.u64(n as u64)?;
     w.u64(index.seq)?;
     w.u64(index.live as u64)?;
-    w.words(&index.fps)?;
+    w.words(&fps)?;
+    drop(fps);
     w.words(&index.ids)?;
-    w.words(&index.dead[..index.fps.len().div_ceil(64)])?;
+    w.words(&index.dead[..n.div_ceil(64)])?;
     let mut later: Vec<_> = index.later.iter().collect();
     later.sort_unstable_by_key(|(s, _)| **s);
     w.u64(later.len() as u64)?;
@@ -304,8 +311,8 @@ pub(super) fn load(path: &Path) -> Result<NearIndex, IndexError> {
         Ok(_) => return Err(r.corrupt("bytes after the checksum")),
         Err(e) => return Err(r.err(e)),
     }
-    let mut index = validate(raw).map_err(|reason| r.corrupt(reason))?;
-    index.rebuild();
+    let (mut index, fps) = validate(raw).map_err(|reason| r.corrupt(reason))?;
+    index.rebuild(&fps);
     Ok(index)
 }
 
@@ -370,7 +377,7 @@ fn read_body<R: Read>(r: &mut Reader<R>) -> Result<Raw, IndexError> {
 }
 
 /// Checks that `raw` describes a possible index and turns it into one (tables not yet built).
-fn validate(raw: Raw) -> Result<NearIndex, String> {
+fn validate(raw: Raw) -> Result<(NearIndex, Vec<u64>), String> {
     let Raw {
         k,
         params,
@@ -385,13 +392,13 @@ fn validate(raw: Raw) -> Result<NearIndex, String> {
     let mut index = NearIndex::with_tuning(k, params, Tuning::default())
         .map_err(|_| format!("k = {k} is not supported"))?;
     let n = fps.len();
-    if let Some(&last) = dead.last() {
-        if n % 64 != 0 && last >> (n % 64) != 0 {
-            return Err("dead bits set past the last slot".into());
-        }
+    if let Some(&last) = dead.last()
+        && n % 64 != 0
+        && last >> (n % 64) != 0
+    {
+        return Err("dead bits set past the last slot".into());
     }
     let dead_count = dead.iter().map(|w| w.count_ones() as usize).sum::<usize>();
-    index.fps = fps;
     index.ids = ids;
     index.dead = dead;
     index.dead_count = dead_count;
@@ -433,5 +440,5 @@ fn validate(raw: Raw) -> Result<NearIndex, String> {
     }
     index.live = entries;
     index.seq = seq;
-    Ok(index)
+    Ok((index, fps))
 }

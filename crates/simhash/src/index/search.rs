@@ -6,11 +6,9 @@ use std::ops::ControlFlow;
 
 use super::NearIndex;
 
-/// Read-only view of the per-slot arrays: fingerprints and the dead bitset.
+/// Read-only view of the per-slot state a scan needs: the dead bitset.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Slots<'a> {
-    /// Fingerprint of every slot (one slot per distinct fingerprint).
-    pub fps: &'a [u64],
     /// Bit `s` set: slot `s` holds no live id any more.
     pub dead: &'a [u64],
 }
@@ -22,18 +20,6 @@ impl Slots<'_> {
         self.dead
             .get(s >> 6)
             .is_some_and(|word| (word >> (s & 63)) & 1 == 1)
-    }
-
-    /// Verifies the candidate slot `s` against query `q` and offers it to `sink` when it is live
-    /// and within the sink's bound.
-    #[inline]
-    pub fn verify<S: Sink>(&self, s: usize, q: u64, sink: &mut S) -> ControlFlow<()> {
-        let d = (self.fps[s] ^ q).count_ones();
-        if d <= sink.bound() && !self.is_dead(s) {
-            sink.offer(s, d)
-        } else {
-            ControlFlow::Continue(())
-        }
     }
 }
 
@@ -114,42 +100,35 @@ impl Sink for NearestSink<'_> {
 impl NearIndex {
     /// The slot arrays, for scans.
     pub(crate) fn slots(&self) -> Slots<'_> {
-        Slots {
-            fps: &self.fps,
-            dead: &self.dead,
-        }
+        Slots { dead: &self.dead }
     }
 
     /// Runs `sink` over every live slot within its bound of `q` (and possibly some more, each
-    /// offered at most a few times): the exact layer first, then every table of the delta and of
-    /// every segment, newest first.
+    /// offered at most a few times): the exact layer first, then the delta, then every segment,
+    /// newest first.
     pub(crate) fn search<S: Sink>(&self, q: u64, sink: &mut S) {
         let slots = self.slots();
-        if let Some(s) = self.find_slot(q) {
-            if !slots.is_dead(s) && sink.offer(s, 0).is_break() {
-                return;
-            }
+        if let Some(s) = self.find_slot(q)
+            && !slots.is_dead(s)
+            && sink.offer(s, 0).is_break()
+        {
+            return;
         }
-        for t in 0..self.layout.tables().len() {
-            if self.delta.scan(t, q, slots, sink).is_break() {
+        if self.delta.search(q, slots, sink).is_break() {
+            return;
+        }
+        for seg in self.segments.iter().rev() {
+            if seg.search(q, &self.layout, slots, sink).is_break() {
                 return;
-            }
-            for seg in self.segments.iter().rev() {
-                if seg.scan(t, q, slots, sink).is_break() {
-                    return;
-                }
             }
         }
     }
 
     /// The slot holding `fp`, live or dead, if it is indexed: the exact-match layer.
     pub(crate) fn find_slot(&self, fp: u64) -> Option<usize> {
-        if let Some(s) = self.delta.find(fp, &self.fps) {
+        if let Some(s) = self.delta.find(fp) {
             return Some(s);
         }
-        self.segments
-            .iter()
-            .rev()
-            .find_map(|seg| seg.find(fp, &self.fps))
+        self.segments.iter().rev().find_map(|seg| seg.find(fp))
     }
 }
