@@ -47,11 +47,14 @@ impl Ns {
         }
     }
 
-    pub(crate) fn namespace(self) -> Namespace {
+    pub(crate) fn namespace(self) -> &'static Namespace {
+        static HTML: Namespace = ns!(html);
+        static SVG: Namespace = ns!(svg);
+        static MATHML: Namespace = ns!(mathml);
         match self {
-            Self::Html => ns!(html),
-            Self::Svg => ns!(svg),
-            Self::MathMl => ns!(mathml),
+            Self::Html => &HTML,
+            Self::Svg => &SVG,
+            Self::MathMl => &MATHML,
         }
     }
 }
