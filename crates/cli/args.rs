@@ -65,6 +65,54 @@ pub enum Command {
         #[arg(value_name = "PATH")]
         paths: Vec<PathBuf>,
     },
+    /// Crawl from seed URLs, dropping pages whose structure was already seen.
+    ///
+    /// SEEDS are URLs or files of URLs (one per line, `#` comments). On an existing state
+    /// directory the crawl resumes where it stopped.
+    Crawl {
+        #[command(flatten)]
+        flags: FingerprintFlags,
+
+        /// Bits within which two structures count as the same (overrides dedup.threshold).
+        #[arg(long, value_name = "K")]
+        threshold: Option<i64>,
+
+        /// State directory (default: crawl.state-dir of the config, `silhouette-state`).
+        #[arg(long, value_name = "DIR")]
+        state: Option<PathBuf>,
+
+        /// JSONL output file (default: STATE/pages.jsonl; `-` for standard output).
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
+
+        /// Seed URLs or seed files.
+        #[arg(value_name = "SEEDS", required = true)]
+        seeds: Vec<String>,
+    },
+    /// Print the summary of a crawl state: decisions, hosts, errors, largest clusters.
+    Stats {
+        /// The state directory.
+        state: PathBuf,
+    },
+    /// Recompute every decision of a crawl offline at another decay and threshold.
+    Replay {
+        /// The state directory.
+        state: PathBuf,
+
+        /// Decay to replay with (default: fingerprint.decay of the config).
+        #[arg(long, value_name = "D")]
+        decay: Option<f64>,
+
+        /// Threshold to replay with (default: dedup.threshold of the config).
+        #[arg(long, value_name = "K")]
+        threshold: Option<i64>,
+    },
+    /// Serve a built-in demo site on 127.0.0.1, crawl it and show what was kept.
+    Demo {
+        /// State directory (default: a fresh temporary one).
+        #[arg(long, value_name = "DIR")]
+        state: Option<PathBuf>,
+    },
     /// Compare the structure of two HTML files.
     Compare {
         #[command(flatten)]

@@ -2,8 +2,9 @@
 
 mod args;
 mod compare;
-#[path = "demo/site.rs"]
-mod demo_site;
+mod crawl;
+mod crawl_settings;
+mod demo;
 mod fingerprint;
 mod inputs;
 mod settings;
@@ -93,6 +94,82 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ExitCode::SUCCESS
             })
         }
+        Command::Crawl {
+            flags,
+            threshold,
+            state,
+            output,
+            seeds,
+        } => {
+            let options = settings::Options::find(cli.config.as_deref())?;
+            let overrides = Overrides {
+                decay: flags.decay,
+                features: flags.features.clone(),
+                threshold,
+            };
+            let base = Settings::resolve(&options, &overrides)?;
+            let crawl = crawl_settings::CrawlSettings::resolve(&options, base.threshold)?;
+            let hasher = crawl_hasher(&base)?;
+            let state_dir = state.unwrap_or_else(|| crawl.state_dir.clone());
+            let output = match output {
+                Some(p) if p.as_os_str() == "-" => None,
+                Some(p) => Some(p),
+                None => Some(crawl::engine::default_output(&state_dir)),
+            };
+            let seeds = crawl::seeds::from_args(&seeds)?;
+            let report = crawl::engine::run(crawl::engine::CrawlJob {
+                settings: crawl,
+                hasher,
+                state_dir: state_dir.clone(),
+                output,
+                seeds,
+                quiet: false,
+            })?;
+            let store = silhouette_frontier::Store::open_existing(&state_dir)?;
+            let summary = crawl::summary::summarize(&store)?;
+            crawl::summary::print(&summary, &mut io::stderr().lock())?;
+            if report.interrupted {
+                writeln!(
+                    io::stderr(),
+                    "interrupted: run the same command again to resume"
+                )?;
+                return Ok(ExitCode::from(130));
+            }
+            Ok(if report.bad_seeds > 0 {
+                ExitCode::from(EXIT_PARTIAL)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        Command::Stats { state } => {
+            let store = silhouette_frontier::Store::open_existing(&state)?;
+            let summary = crawl::summary::summarize(&store)?;
+            crawl::summary::print(&summary, &mut io::stdout().lock())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Replay {
+            state,
+            decay,
+            threshold,
+        } => {
+            let options = settings::Options::find(cli.config.as_deref())?;
+            let overrides = Overrides {
+                decay,
+                features: None,
+                threshold,
+            };
+            let base = Settings::resolve(&options, &overrides)?;
+            let crawl = crawl_settings::CrawlSettings::resolve(&options, base.threshold)?;
+            let store = silhouette_frontier::Store::open_existing(&state)?;
+            crawl::replay::replay(
+                &store,
+                base.hasher.decay,
+                crawl.frontier.dedup,
+                &mut io::stdout().lock(),
+            )?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Demo { state } => demo_command(cli.config.as_deref(), state),
         Command::Compare {
             flags,
             threshold,
@@ -119,4 +196,84 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// The hasher of a crawl: the configured fingerprint, with link extraction on.
+fn crawl_hasher(base: &Settings) -> Result<StructureHasher> {
+    let mut config = base.hasher;
+    config.limits.max_links = 10_000;
+    Ok(StructureHasher::new(config)?)
+}
+
+fn demo_command(
+    config: Option<&std::path::Path>,
+    state: Option<std::path::PathBuf>,
+) -> Result<ExitCode> {
+    let options = settings::Options::find(config)?;
+    let base = Settings::resolve(&options, &Overrides::default())?;
+    let mut crawl = crawl_settings::CrawlSettings::resolve(&options, base.threshold)?;
+    // The demo server is local: a short interval keeps the demo quick.
+    let interval = std::time::Duration::from_millis(20);
+    crawl.fetch.host_request_interval = Some(
+        crawl
+            .fetch
+            .host_request_interval
+            .map_or(interval, |i| i.min(interval)),
+    );
+    let server = demo::server::start()?;
+    let temp;
+    let state_dir = match state {
+        Some(dir) => dir,
+        None => {
+            temp = tempfile::tempdir().context("cannot create a temporary state directory")?;
+            temp.path().to_path_buf()
+        }
+    };
+    let seed = format!("http://{}/", server.addr);
+    let mut err = io::stderr().lock();
+    writeln!(
+        err,
+        "demo site at {seed} (templates: home, journal, articles, products, listings, an endless calendar, help, soft-404s, broken pages)"
+    )?;
+    writeln!(
+        err,
+        "crawling it with {} (k = {}, on-duplicate = {}); state in {}",
+        base.hasher.decay,
+        base.threshold,
+        crawl.frontier.dedup.on_duplicate,
+        state_dir.display()
+    )?;
+    drop(err);
+    let report = crawl::engine::run(crawl::engine::CrawlJob {
+        settings: crawl,
+        hasher: crawl_hasher(&base)?,
+        state_dir: state_dir.clone(),
+        output: Some(crawl::engine::default_output(&state_dir)),
+        seeds: vec![crawl::seeds::Seed {
+            url: seed,
+            origin: "demo".into(),
+        }],
+        quiet: true,
+    })?;
+    drop(server);
+    let store = silhouette_frontier::Store::open_existing(&state_dir)?;
+    let mut rows = demo::TemplateRows::new();
+    store.records(None, |r| {
+        let row = rows.entry(demo::template(&r.url)).or_default();
+        row.0 += 1;
+        match r.page.decision.as_str() {
+            "kept" => row.1 += 1,
+            "near-duplicate" | "exact-duplicate" => row.2 += 1,
+            _ => row.3 += 1,
+        }
+    })?;
+    let mut out = io::stdout().lock();
+    demo::print_templates(&rows, &mut out)?;
+    writeln!(out)?;
+    crawl::summary::print(&crawl::summary::summarize(&store)?, &mut out)?;
+    Ok(if report.interrupted {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

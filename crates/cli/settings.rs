@@ -19,6 +19,12 @@ pub struct Options {
     pub fingerprint: Option<FingerprintOptions>,
     /// `[dedup]`: when two structures count as the same.
     pub dedup: Option<DedupOptions>,
+    /// `[crawl]`: what to crawl.
+    pub crawl: Option<crate::crawl_settings::CrawlOptions>,
+    /// `[traps]`: crawler-trap guards.
+    pub traps: Option<crate::crawl_settings::TrapOptions>,
+    /// `[fetch]`: politeness and limits of the fetcher.
+    pub fetch: Option<crate::crawl_settings::FetchOptions>,
 }
 
 /// `[fingerprint]`.
@@ -49,6 +55,14 @@ pub struct FingerprintOptions {
 pub struct DedupOptions {
     /// Near-duplicate threshold in bits.
     pub threshold: Option<i64>,
+    /// `global` or `host`.
+    pub dedup_scope: Option<String>,
+    /// Pages kept per structure cluster.
+    pub cluster_budget: Option<i64>,
+    /// Pages with fewer elements are never judged by structure.
+    pub min_elements: Option<i64>,
+    /// `drop`, `follow-links` or `keep`.
+    pub on_duplicate: Option<String>,
 }
 
 /// Validated settings.
@@ -83,6 +97,18 @@ impl Options {
         })
     }
 
+    /// The options of `--config FILE`, else `$SILHOUETTE_CONFIG`, else the built-in defaults.
+    pub fn find(config: Option<&Path>) -> Result<Self> {
+        let env = std::env::var_os("SILHOUETTE_CONFIG").filter(|v| !v.is_empty());
+        match config
+            .map(Path::to_path_buf)
+            .or_else(|| env.map(Into::into))
+        {
+            Some(path) => Self::load(&path),
+            None => Self::parse(DEFAULT_CONFIG, "built-in config.toml"),
+        }
+    }
+
     /// Reads and parses a configuration file.
     pub fn load(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path)
@@ -91,7 +117,7 @@ impl Options {
     }
 }
 
-fn range<T: TryFrom<i64>>(key: &str, value: i64, min: i64, max: i64) -> Result<T> {
+pub fn range<T: TryFrom<i64>>(key: &str, value: i64, min: i64, max: i64) -> Result<T> {
     if value < min || value > max {
         bail!("{key} = {value}: must be a whole number from {min} to {max}");
     }
@@ -101,9 +127,11 @@ fn range<T: TryFrom<i64>>(key: &str, value: i64, min: i64, max: i64) -> Result<T
 impl Settings {
     /// Validates `options` with `overrides` on top; every error names key, value and what is
     /// allowed.
-    pub fn resolve(options: Options, overrides: &Overrides) -> Result<Self> {
-        let fp = options.fingerprint.unwrap_or_default();
-        let dedup = options.dedup.unwrap_or_default();
+    pub fn resolve(options: &Options, overrides: &Overrides) -> Result<Self> {
+        let default_fp = FingerprintOptions::default();
+        let fp = options.fingerprint.as_ref().unwrap_or(&default_fp);
+        let default_dedup = DedupOptions::default();
+        let dedup = options.dedup.as_ref().unwrap_or(&default_dedup);
         let defaults = Limits::default();
 
         let decay = overrides
@@ -173,15 +201,7 @@ impl Settings {
 
     /// Settings from `--config FILE`, else `$SILHOUETTE_CONFIG`, else the built-in defaults.
     pub fn load(config: Option<&Path>, overrides: &Overrides) -> Result<Self> {
-        let env = std::env::var_os("SILHOUETTE_CONFIG").filter(|v| !v.is_empty());
-        let options = match config
-            .map(Path::to_path_buf)
-            .or_else(|| env.map(Into::into))
-        {
-            Some(path) => Options::load(&path)?,
-            None => Options::parse(DEFAULT_CONFIG, "built-in config.toml")?,
-        };
-        Self::resolve(options, overrides)
+        Self::resolve(&Options::find(config)?, overrides)
     }
 }
 
@@ -191,7 +211,7 @@ mod tests {
 
     fn check(toml: &str, expected: Result<&str, &str>) {
         let got = Options::parse(toml, "c.toml")
-            .and_then(|o| Settings::resolve(o, &Overrides::default()));
+            .and_then(|o| Settings::resolve(&o, &Overrides::default()));
         match (got, expected) {
             (Ok(s), Ok(fragment)) => {
                 let shown = format!("{s:?}");
@@ -205,11 +225,11 @@ mod tests {
     #[test]
     fn embedded_defaults_are_the_defaults() {
         let embedded = Settings::resolve(
-            Options::parse(DEFAULT_CONFIG, "built-in").expect("parses"),
+            &Options::parse(DEFAULT_CONFIG, "built-in").expect("parses"),
             &Overrides::default(),
         )
         .expect("valid");
-        let empty = Settings::resolve(Options::default(), &Overrides::default()).expect("valid");
+        let empty = Settings::resolve(&Options::default(), &Overrides::default()).expect("valid");
         assert_eq!(embedded, empty);
         assert_eq!(embedded.hasher, HasherConfig::default());
         assert_eq!(embedded.threshold, 5);
@@ -273,7 +293,7 @@ mod tests {
             features: None,
         };
         let s = Settings::resolve(
-            Options::parse("[fingerprint]\ndecay = 0.6", "c").expect("parses"),
+            &Options::parse("[fingerprint]\ndecay = 0.6", "c").expect("parses"),
             &o,
         )
         .expect("valid");
@@ -282,7 +302,7 @@ mod tests {
             decay: Some(0.0),
             ..Overrides::default()
         };
-        let err = Settings::resolve(Options::default(), &bad).expect_err("invalid");
+        let err = Settings::resolve(&Options::default(), &bad).expect_err("invalid");
         assert!(
             err.to_string().starts_with("fingerprint.decay = 0:"),
             "{err}"

@@ -398,7 +398,11 @@ fn soft_404(path: &str) -> Response {
         html_page(
             "Not found",
             "",
-            &format!("<h1>Sorry</h1><p>No page at <code>{path}</code>.</p>"),
+            &format!(
+                "<div class=oops><h1>Sorry</h1><p>No page at <code>{path}</code>.</p>\
+                 <form action=/search><input name=q><button>Search</button></form>\
+                 <p>Try <a href=/>the home page</a> or <a href=/help/1>help</a>.</p></div>"
+            ),
         ),
     )
 }

@@ -82,6 +82,12 @@ pub enum StateError {
         /// This run's value.
         wanted: String,
     },
+    /// There is no crawl state where one was expected.
+    #[error("no crawl state at {path} (run `silhouette crawl --state DIR` first)")]
+    Missing {
+        /// The database file looked for.
+        path: PathBuf,
+    },
     /// The database was written by another schema version.
     #[error(
         "crawl state {path} has schema version {found}, this build reads version {SCHEMA_VERSION}"
@@ -249,6 +255,37 @@ impl Store {
             store.commit()?;
         }
         Ok((store, resumed))
+    }
+
+    /// Opens an existing state for reading (reports, replay) without checking parameters.
+    ///
+    /// # Errors
+    /// There is no state in `dir`, or it cannot be read.
+    pub fn open_existing(dir: &Path) -> Result<Self, StateError> {
+        let path = dir.join("crawl.sqlite");
+        if !path.is_file() {
+            return Err(StateError::Missing { path });
+        }
+        let conn = Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .map_err(|source| StateError::Sqlite {
+            path: path.clone(),
+            source,
+        })?;
+        let store = Self {
+            conn,
+            path,
+            in_tx: false,
+            next_seq: 0,
+            next_out_seq: 0,
+        };
+        let found = store.meta("schema")?.unwrap_or_default();
+        if found != SCHEMA_VERSION.to_string() {
+            return Err(StateError::Version {
+                path: store.path.clone(),
+                found,
+            });
+        }
+        Ok(store)
     }
 
     fn err(&self, source: rusqlite::Error) -> StateError {

@@ -1,0 +1,342 @@
+//! The crawl loop: the frontier decides, tasks fetch and fingerprint, records are committed
+//! then written.
+
+use std::io::{IsTerminal, Write};
+use std::net::IpAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use silhouette_dom::StructureHasher;
+use silhouette_fetch::{FetchContext, FetchError, Fetcher};
+use silhouette_frontier::{
+    Fetched, Frontier, HtmlPage, Job, ScopeMode, StoredRecord, body_hash, registrable_domain,
+};
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
+use url::Url;
+
+use crate::crawl::output::Output;
+use crate::crawl::progress::Progress;
+use crate::crawl::seeds::Seed;
+use crate::crawl_settings::CrawlSettings;
+
+/// What a crawl run needs.
+#[derive(Debug)]
+pub struct CrawlJob {
+    pub settings: CrawlSettings,
+    pub hasher: StructureHasher,
+    pub state_dir: PathBuf,
+    pub output: Option<PathBuf>,
+    pub seeds: Vec<Seed>,
+    /// Print nothing but errors (the demo prints its own summary).
+    pub quiet: bool,
+}
+
+/// How a crawl ended.
+#[derive(Debug, Default)]
+pub struct RunReport {
+    pub resumed: bool,
+    pub interrupted: bool,
+    pub fetched: u64,
+    pub bad_seeds: usize,
+}
+
+/// The parameters a resumed state must share with this run (ALGORITHM.md §6).
+pub fn state_params(
+    settings: &CrawlSettings,
+    hasher: &StructureHasher,
+) -> Vec<(&'static str, String)> {
+    let d = &settings.frontier.dedup;
+    vec![
+        ("fingerprint", hasher.params()),
+        (
+            "dedup",
+            format!("threshold={} scope={}", d.threshold, d.scope),
+        ),
+    ]
+}
+
+/// Runs a crawl to its end (or Ctrl-C) on a new tokio runtime.
+pub fn run(job: CrawlJob) -> Result<RunReport> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the runtime")?;
+    rt.block_on(crawl(job))
+}
+
+/// Hosts of seeds that are themselves loopback/private addresses: allowed to the fetcher.
+fn private_seed_host(url: &Url) -> Option<String> {
+    let host = url.host_str()?;
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    let private = match bare.parse::<IpAddr>() {
+        Ok(IpAddr::V4(a)) => {
+            a.is_loopback() || a.is_private() || a.is_link_local() || a.is_unspecified()
+        }
+        Ok(IpAddr::V6(a)) => {
+            a.is_loopback() || a.is_unspecified() || (a.segments()[0] & 0xfe00) == 0xfc00
+        }
+        Err(_) => bare.eq_ignore_ascii_case("localhost"),
+    };
+    private.then(|| host.to_owned())
+}
+
+async fn crawl(job: CrawlJob) -> Result<RunReport> {
+    let CrawlJob {
+        settings,
+        hasher,
+        state_dir,
+        output,
+        seeds,
+        quiet,
+    } = job;
+    let params = state_params(&settings, &hasher);
+    let (mut frontier, resumed) = Frontier::open(&state_dir, settings.frontier.clone(), &params)?;
+    let mut report = RunReport {
+        resumed,
+        ..RunReport::default()
+    };
+    let mut out = Output::open(output.as_deref(), frontier.store())?;
+    let mut stderr = std::io::stderr();
+    for seed in &seeds {
+        if let Err(e) = frontier.add_seed(&seed.url) {
+            report.bad_seeds += 1;
+            writeln!(stderr, "error: seed {:?} ({}): {e}", seed.url, seed.origin)?;
+        }
+    }
+    frontier.commit()?;
+    if frontier.seeds().is_empty() {
+        anyhow::bail!("no valid seed: give URLs or a seeds file (one URL per line)");
+    }
+    if resumed && !quiet {
+        writeln!(
+            stderr,
+            "resuming the crawl in {} ({} URLs queued)",
+            state_dir.display(),
+            frontier.queued()
+        )?;
+    }
+
+    let mut fetch_config = settings.fetch.clone();
+    fetch_config
+        .address_policy
+        .allowed_hosts
+        .extend(frontier.seeds().iter().filter_map(private_seed_host));
+    let fetcher = Fetcher::new(fetch_config).context("cannot start the fetcher")?;
+    let ctx = redirect_context(frontier.seeds(), settings.frontier.scope.mode);
+    let cpu = Arc::new(Semaphore::new(
+        std::thread::available_parallelism().map_or(2, |n| n.get()),
+    ));
+
+    let mut progress = Progress::new(!quiet && std::io::stderr().is_terminal(), quiet);
+    let mut tasks: JoinSet<(Job, Fetched)> = JoinSet::new();
+    let mut pending: Vec<StoredRecord> = Vec::new();
+    let mut last_commit = Instant::now();
+    let interrupt = Arc::new(tokio::sync::Notify::new());
+    {
+        let interrupt = Arc::clone(&interrupt);
+        tokio::spawn(async move {
+            while tokio::signal::ctrl_c().await.is_ok() {
+                interrupt.notify_one();
+            }
+        });
+    }
+
+    loop {
+        let now = Instant::now();
+        while !report.interrupted && tasks.len() < settings.concurrency {
+            let Some(job) = frontier.next_job(now) else {
+                break;
+            };
+            let (fetcher, hasher, ctx, cpu) = (
+                fetcher.clone(),
+                hasher.clone(),
+                ctx.clone(),
+                Arc::clone(&cpu),
+            );
+            tasks.spawn(async move {
+                let fetched = fetch_one(&fetcher, &hasher, &ctx, &cpu, &job).await;
+                (job, fetched)
+            });
+        }
+        if tasks.is_empty() {
+            let Some(at) = frontier
+                .next_ready_at(Instant::now())
+                .filter(|_| !report.interrupted)
+            else {
+                break;
+            };
+            tokio::select! {
+                () = tokio::time::sleep_until(at.into()) => {}
+                () = interrupt.notified() => report.interrupted = true,
+            }
+            continue;
+        }
+        tokio::select! {
+            joined = tasks.join_next() => match joined {
+                Some(Ok((job, fetched))) => {
+                    report.fetched += 1;
+                    let done = frontier.complete(job, fetched, Instant::now())?;
+                    pending.extend(done.record);
+                }
+                Some(Err(e)) => writeln!(stderr, "error: a fetch task failed: {e}")?,
+                None => {}
+            },
+            () = interrupt.notified() => {
+                if report.interrupted {
+                    // Second Ctrl-C: what is committed stays consistent; the rest is refetched.
+                    writeln!(stderr, "interrupted again: exiting now")?;
+                    std::process::exit(130);
+                }
+                report.interrupted = true;
+                writeln!(stderr, "stopping: {} fetches in flight are dropped and stay queued (Ctrl-C again to quit at once)", tasks.len())?;
+                tasks.abort_all();
+            }
+            () = tokio::time::sleep(Duration::from_millis(250)) => {}
+        }
+        if pending.len() >= 512 || last_commit.elapsed() >= Duration::from_millis(200) {
+            flush(&mut frontier, &mut out, &mut pending)?;
+            last_commit = Instant::now();
+            progress.tick(&frontier, report.fetched);
+        }
+    }
+    flush(&mut frontier, &mut out, &mut pending)?;
+    progress.finish(&frontier, report.fetched);
+    Ok(report)
+}
+
+/// Commits the state, then writes the records it made durable.
+fn flush(frontier: &mut Frontier, out: &mut Output, pending: &mut Vec<StoredRecord>) -> Result<()> {
+    frontier.commit().context("cannot save the crawl state (nothing after the last save is lost: those URLs are fetched again on resume)")?;
+    out.write(pending)?;
+    pending.clear();
+    Ok(())
+}
+
+/// Redirects may not leave the seeds' scope (host or registrable domain).
+fn redirect_context(seeds: &[Url], mode: ScopeMode) -> FetchContext {
+    let hosts: Vec<String> = seeds
+        .iter()
+        .filter_map(|s| s.host_str().map(str::to_owned))
+        .collect();
+    let domains: Vec<String> = seeds
+        .iter()
+        .filter_map(|s| registrable_domain(s).map(str::to_owned))
+        .collect();
+    FetchContext::new().with_redirect_policy(move |to: &Url| match mode {
+        ScopeMode::SameHost => to.host_str().is_some_and(|h| hosts.iter().any(|s| s == h)),
+        ScopeMode::SameDomain => {
+            to.host_str().is_some_and(|h| hosts.iter().any(|s| s == h))
+                || registrable_domain(to).is_some_and(|d| domains.iter().any(|s| s == d))
+        }
+        _ => true,
+    })
+}
+
+async fn fetch_one(
+    fetcher: &Fetcher,
+    hasher: &StructureHasher,
+    ctx: &FetchContext,
+    cpu: &Semaphore,
+    job: &Job,
+) -> Fetched {
+    let outcome = fetcher.fetch(&job.url, ctx).await;
+    let fetch_ms = outcome.elapsed_ms();
+    match outcome.result {
+        Ok(page) => {
+            let hash = body_hash(&page.body);
+            let html = if page.is_html {
+                let _permit = cpu.acquire().await;
+                let (hasher, body, ct) =
+                    (hasher.clone(), page.body.clone(), page.content_type.clone());
+                let parsed = tokio::task::spawn_blocking(move || {
+                    hasher.hash_with_content_type(&body, ct.as_deref())
+                })
+                .await;
+                Some(match parsed {
+                    Ok(Ok(s)) => HtmlPage {
+                        fingerprint: Some(s.fingerprint),
+                        elements: s.elements,
+                        truncated: s.truncated.map(|t| t.to_string()),
+                        profile: s.profile.to_bytes(),
+                        links: s.links,
+                        base: s.base,
+                    },
+                    Ok(Err(e)) => HtmlPage {
+                        truncated: Some(e.to_string()),
+                        ..HtmlPage::default()
+                    },
+                    Err(e) => HtmlPage {
+                        truncated: Some(format!("fingerprinting failed: {e}")),
+                        ..HtmlPage::default()
+                    },
+                })
+            } else {
+                None
+            };
+            Fetched::Page {
+                final_url: outcome.final_url,
+                status: page.status,
+                content_type: page.content_type,
+                bytes: page.body.len() as u64,
+                fetch_ms,
+                body_hash: hash,
+                html,
+            }
+        }
+        Err(e) => failed(&e, outcome.final_url, fetch_ms),
+    }
+}
+
+fn failed(e: &FetchError, final_url: Url, fetch_ms: u64) -> Fetched {
+    let error = format!("{}: {e}", e.code());
+    match e {
+        FetchError::HostBackoff { retry_after, .. }
+        | FetchError::RobotsUnavailable { retry_after, .. } => Fetched::Later {
+            after: *retry_after,
+            error,
+        },
+        FetchError::HttpStatus {
+            retry_after: Some(after),
+            ..
+        } => Fetched::Later {
+            after: *after,
+            error,
+        },
+        FetchError::RobotsDisallowed { .. } => Fetched::Failed {
+            final_url,
+            status: None,
+            fetch_ms,
+            decision: "robots-disallowed",
+            error,
+        },
+        FetchError::RedirectRejected { .. } => Fetched::Failed {
+            final_url,
+            status: None,
+            fetch_ms,
+            decision: "out-of-scope",
+            error,
+        },
+        FetchError::HttpStatus { status, .. } => Fetched::Failed {
+            final_url,
+            status: Some(*status),
+            fetch_ms,
+            decision: "error",
+            error,
+        },
+        _ => Fetched::Failed {
+            final_url,
+            status: None,
+            fetch_ms,
+            decision: "error",
+            error,
+        },
+    }
+}
+
+/// The default output file of a state directory.
+pub fn default_output(state_dir: &Path) -> PathBuf {
+    state_dir.join("pages.jsonl")
+}

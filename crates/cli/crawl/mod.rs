@@ -1,0 +1,8 @@
+//! `silhouette crawl`, `stats` and `replay`.
+
+pub mod engine;
+pub mod output;
+pub mod progress;
+pub mod replay;
+pub mod seeds;
+pub mod summary;

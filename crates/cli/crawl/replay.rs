@@ -1,0 +1,180 @@
+//! `silhouette replay STATE --decay D --threshold K`: every decision of a crawl, recomputed
+//! offline from the stored structure profiles, and what would change.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::Write;
+
+use anyhow::{Context, Result};
+use silhouette_dom::Profile;
+use silhouette_frontier::{Dedup, DedupConfig, Store, Verdict};
+
+#[derive(Debug)]
+struct Page {
+    id: u64,
+    url: String,
+    host: String,
+    old: String,
+    old_cluster: u64,
+    new: &'static str,
+    new_cluster: u64,
+}
+
+/// The cluster a verdict puts a page in: its own id, or the page it matched.
+fn cluster_of(id: u64, v: Verdict) -> u64 {
+    match v {
+        Verdict::Kept { cluster } => cluster,
+        Verdict::KeptUnjudged => id,
+        Verdict::ExactDuplicate { of } | Verdict::NearDuplicate { of, .. } => of,
+    }
+}
+
+/// Replays the judged pages of `store` with `config` at `decay`, printing the comparison.
+pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Write) -> Result<()> {
+    let original = store
+        .meta("fingerprint")?
+        .unwrap_or_else(|| "unknown".to_owned());
+    let params = format!("replay/decay={decay}");
+    let mut dedup = Dedup::new(config, &params).map_err(|e| anyhow::anyhow!("dedup.{e}"))?;
+    let mut pages: Vec<Page> = Vec::new();
+    let mut unreadable = 0u64;
+    let mut failure: Option<anyhow::Error> = None;
+    store
+        .records(None, |r| {
+            if failure.is_some()
+                || !matches!(
+                    &*r.page.decision,
+                    "kept" | "near-duplicate" | "exact-duplicate"
+                )
+            {
+                return;
+            }
+            let Some(hash) = r.page.body_hash else { return };
+            let fp = match r.page.profile.as_deref().map(Profile::from_bytes) {
+                Some(Ok(p)) if r.page.fingerprint.is_some() => Some(p.fingerprint(decay)),
+                Some(Err(_)) => {
+                    unreadable += 1;
+                    None
+                }
+                _ => None,
+            };
+            let v = dedup.judge(r.page.id, &r.host, hash, fp, r.page.elements.unwrap_or(0));
+            pages.push(Page {
+                id: r.page.id,
+                old_cluster: r.page.duplicate_of.unwrap_or(r.page.id),
+                url: r.url,
+                host: r.host,
+                old: r.page.decision,
+                new: v.name(),
+                new_cluster: cluster_of(r.page.id, v),
+            });
+        })
+        .context("cannot read the crawl state")?;
+    if let Some(e) = failure.take() {
+        return Err(e);
+    }
+    // An exact duplicate belongs to the cluster of the page it copies.
+    let resolve = |map: &HashMap<u64, u64>, mut c: u64| {
+        for _ in 0..4 {
+            match map.get(&c) {
+                Some(&next) if next != c => c = next,
+                _ => break,
+            }
+        }
+        c
+    };
+    let old_map: HashMap<u64, u64> = pages.iter().map(|p| (p.id, p.old_cluster)).collect();
+    let new_map: HashMap<u64, u64> = pages.iter().map(|p| (p.id, p.new_cluster)).collect();
+    let url_of: HashMap<u64, &str> = pages.iter().map(|p| (p.id, p.url.as_str())).collect();
+
+    writeln!(
+        out,
+        "replay of {} judged pages: recorded with {original}; now decay={decay}, threshold={}",
+        pages.len(),
+        config.threshold
+    )?;
+    let kept = |d: &str| d == "kept";
+    let (old_kept, new_kept) = (
+        pages.iter().filter(|p| kept(&p.old)).count(),
+        pages.iter().filter(|p| kept(p.new)).count(),
+    );
+    writeln!(
+        out,
+        "kept: {old_kept} -> {new_kept}; dropped: {} -> {}",
+        pages.len() - old_kept,
+        pages.len() - new_kept
+    )?;
+
+    let mut per_host: BTreeMap<&str, (u64, u64, u64)> = BTreeMap::new();
+    for p in &pages {
+        let row = per_host.entry(&p.host).or_default();
+        row.0 += 1;
+        row.1 += u64::from(kept(&p.old));
+        row.2 += u64::from(kept(p.new));
+    }
+    writeln!(out, "per host (pages, kept before -> after):")?;
+    for (host, (n, before, after)) in &per_host {
+        writeln!(out, "  {host:<30} {n:>7}  {before:>7} -> {after:<7}")?;
+    }
+
+    let mut old_members: HashMap<u64, HashSet<u64>> = HashMap::new();
+    let mut new_members: HashMap<u64, HashSet<u64>> = HashMap::new();
+    for p in &pages {
+        let (o, n) = (
+            resolve(&old_map, p.old_cluster),
+            resolve(&new_map, p.new_cluster),
+        );
+        old_members.entry(n).or_default().insert(o);
+        new_members.entry(o).or_default().insert(n);
+    }
+    let mut merged: Vec<(usize, u64)> = old_members
+        .iter()
+        .filter(|(_, olds)| olds.len() > 1)
+        .map(|(c, olds)| (olds.len(), *c))
+        .collect();
+    let mut split: Vec<(usize, u64)> = new_members
+        .iter()
+        .filter(|(_, news)| news.len() > 1)
+        .map(|(c, news)| (news.len(), *c))
+        .collect();
+    merged.sort_unstable_by(|a, b| b.cmp(a));
+    split.sort_unstable_by(|a, b| b.cmp(a));
+    writeln!(
+        out,
+        "clusters merged: {} (a new cluster holding pages of several old ones)",
+        merged.len()
+    )?;
+    for (n, c) in merged.iter().take(5) {
+        writeln!(
+            out,
+            "  {n} old clusters now one, first page {}",
+            url_of.get(c).unwrap_or(&"?")
+        )?;
+    }
+    writeln!(
+        out,
+        "clusters split: {} (an old cluster whose pages now fall in several)",
+        split.len()
+    )?;
+    for (n, c) in split.iter().take(5) {
+        writeln!(
+            out,
+            "  into {n}: old cluster of {}",
+            url_of.get(c).unwrap_or(&"?")
+        )?;
+    }
+    let changed: Vec<&Page> = pages
+        .iter()
+        .filter(|p| kept(&p.old) != kept(p.new))
+        .collect();
+    writeln!(out, "decisions changed: {}", changed.len())?;
+    for p in changed.iter().take(10) {
+        writeln!(out, "  {} -> {}  {}", p.old, p.new, p.url)?;
+    }
+    if unreadable > 0 {
+        writeln!(
+            out,
+            "warning: {unreadable} pages had an unreadable structure profile and were judged on their bytes only"
+        )?;
+    }
+    Ok(())
+}

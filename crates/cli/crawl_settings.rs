@@ -1,0 +1,395 @@
+//! The `[crawl]`, `[traps]`, `[fetch]` and crawl-side `[dedup]` settings: options → checked
+//! values → the frontier's and the fetcher's plain config structs.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Result, anyhow, bail};
+use serde::Deserialize;
+use silhouette_fetch::{AddressPolicy, FetchConfig};
+use silhouette_frontier::{
+    CanonConfig, DedupConfig, DedupScope, FrontierConfig, OnDuplicate, ScopeConfig, ScopeMode,
+    TrapConfig,
+};
+
+use crate::settings::{DedupOptions, Options, range};
+
+/// `[crawl]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CrawlOptions {
+    /// `same-host`, `same-domain` or `any`.
+    pub scope: Option<String>,
+    /// Regexes; when any is given, a URL must match one.
+    pub include: Option<Vec<String>>,
+    /// Regexes; a URL matching one is out of scope.
+    pub exclude: Option<Vec<String>>,
+    /// Link depth from a seed at most (0: seeds only).
+    pub max_depth: Option<i64>,
+    /// URLs crawled at most in all (0: no limit).
+    pub max_pages: Option<i64>,
+    /// URLs crawled at most per host (0: no limit).
+    pub max_pages_per_host: Option<i64>,
+    /// Fetches in flight at once.
+    pub concurrency: Option<i64>,
+    /// Where the crawl state goes when `--state` is not given.
+    pub state_dir: Option<String>,
+    /// Query parameters removed from URLs (exact names, or prefixes ending in `*`).
+    pub strip_params: Option<Vec<String>>,
+    /// Times a URL whose host asks to wait is put back before it is recorded as an error.
+    pub max_requeues: Option<i64>,
+}
+
+/// `[traps]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct TrapOptions {
+    /// URLs longer than this are traps.
+    pub max_url_length: Option<i64>,
+    /// Paths with more segments are traps.
+    pub max_path_depth: Option<i64>,
+    /// A path segment repeated more often is a trap.
+    pub max_segment_occurrences: Option<i64>,
+    /// A run of segments repeated more often is a trap.
+    pub max_run_repeats: Option<i64>,
+    /// URLs with more query parameters are traps.
+    pub max_query_params: Option<i64>,
+}
+
+/// `[fetch]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FetchOptions {
+    /// The User-Agent header.
+    pub user_agent: Option<String>,
+    /// The name matched against robots.txt groups.
+    pub robots_agent: Option<String>,
+    /// Minimum time between two requests to one host, in ms (0: no rate limit).
+    pub request_interval_ms: Option<i64>,
+    /// Requests in flight per host.
+    pub per_host_concurrency: Option<i64>,
+    /// Longest `Crawl-delay` honoured, in seconds.
+    pub max_crawl_delay_secs: Option<i64>,
+    /// Connect timeout, seconds.
+    pub connect_timeout_secs: Option<i64>,
+    /// Time to the first response byte, seconds.
+    pub first_byte_timeout_secs: Option<i64>,
+    /// Longest pause between body chunks, seconds.
+    pub idle_timeout_secs: Option<i64>,
+    /// Longest time for one request, seconds.
+    pub total_timeout_secs: Option<i64>,
+    /// Largest body read, after decompression.
+    pub max_body_bytes: Option<i64>,
+    /// Redirects followed at most.
+    pub max_redirects: Option<i64>,
+    /// Retries of connect errors and 5xx.
+    pub max_retries: Option<i64>,
+    /// Allow connections to loopback/private addresses reached from public seeds.
+    pub allow_private_addresses: Option<bool>,
+}
+
+/// Checked crawl settings.
+#[derive(Clone, Debug)]
+pub struct CrawlSettings {
+    /// The frontier's configuration.
+    pub frontier: FrontierConfig,
+    /// The fetcher's configuration.
+    pub fetch: FetchConfig,
+    /// Fetches in flight at once.
+    pub concurrency: usize,
+    /// Default state directory.
+    pub state_dir: PathBuf,
+}
+
+fn opt_limit(key: &str, v: Option<i64>, default: Option<u64>) -> Result<Option<u64>> {
+    match v {
+        None => Ok(default),
+        Some(0) => Ok(None),
+        Some(v) => range::<u64>(key, v, 0, i64::MAX).map(Some),
+    }
+}
+
+fn secs(key: &str, v: Option<i64>, default: Duration) -> Result<Duration> {
+    v.map_or(Ok(default), |v| {
+        range::<u64>(key, v, 1, 86_400).map(Duration::from_secs)
+    })
+}
+
+impl CrawlSettings {
+    /// Checks the crawl sections of `options`; `threshold` is the checked `[dedup] threshold`.
+    pub fn resolve(options: &Options, threshold: u32) -> Result<Self> {
+        let crawl = options
+            .crawl
+            .as_ref()
+            .map_or_else(CrawlOptions::default, clone_crawl);
+        let default_dedup = DedupOptions::default();
+        let dedup = options.dedup.as_ref().unwrap_or(&default_dedup);
+        let traps = options.traps.as_ref();
+        let fetch = options.fetch.as_ref();
+
+        if threshold > 8 {
+            bail!("dedup.threshold = {threshold}: a crawl supports a whole number from 0 to 8");
+        }
+        let dedup_config = DedupConfig {
+            threshold,
+            scope: match &dedup.dedup_scope {
+                None => DedupScope::default(),
+                Some(s) => s.parse().map_err(|e| anyhow!("dedup.{e}"))?,
+            },
+            cluster_budget: dedup
+                .cluster_budget
+                .map_or(Ok(1), |v| range("dedup.cluster-budget", v, 1, 1_000_000))?,
+            min_elements: dedup
+                .min_elements
+                .map_or(Ok(10), |v| range("dedup.min-elements", v, 0, 1_000_000_000))?,
+            on_duplicate: match &dedup.on_duplicate {
+                None => OnDuplicate::default(),
+                Some(s) => s.parse().map_err(|e| anyhow!("dedup.{e}"))?,
+            },
+        };
+
+        let mode = match crawl.scope.as_deref() {
+            None => ScopeMode::default(),
+            Some(s) => s.parse().map_err(|_| {
+                anyhow!(
+                    "crawl.scope = {s:?}: must be one of \"same-host\", \"same-domain\", \"any\""
+                )
+            })?,
+        };
+        let scope = ScopeConfig {
+            mode,
+            include: crawl.include.clone().unwrap_or_default(),
+            exclude: crawl.exclude.clone().unwrap_or_default(),
+            max_depth: match crawl.max_depth {
+                None => Some(30),
+                Some(v) => Some(range("crawl.max-depth", v, 0, 100_000)?),
+            },
+            max_pages: opt_limit("crawl.max-pages", crawl.max_pages, None)?,
+            max_pages_per_host: opt_limit(
+                "crawl.max-pages-per-host",
+                crawl.max_pages_per_host,
+                None,
+            )?,
+        };
+        silhouette_frontier::Scope::new(&scope).map_err(|e| anyhow!("crawl.{e}"))?;
+        let canon = CanonConfig {
+            strip_params: crawl
+                .strip_params
+                .clone()
+                .unwrap_or_else(|| CanonConfig::default().strip_params),
+            ..CanonConfig::default()
+        };
+        canon
+            .validate()
+            .map_err(|e| anyhow!("crawl.strip-params: {e}"))?;
+
+        let d = TrapConfig::default();
+        let t = |key: &str, v: Option<i64>, default: usize| -> Result<usize> {
+            v.map_or(Ok(default), |v| {
+                range(&format!("traps.{key}"), v, 1, 1_000_000)
+            })
+        };
+        let trap_config = TrapConfig {
+            max_url_length: t(
+                "max-url-length",
+                traps.and_then(|o| o.max_url_length),
+                d.max_url_length,
+            )?,
+            max_path_depth: t(
+                "max-path-depth",
+                traps.and_then(|o| o.max_path_depth),
+                d.max_path_depth,
+            )?,
+            max_segment_occurrences: t(
+                "max-segment-occurrences",
+                traps.and_then(|o| o.max_segment_occurrences),
+                d.max_segment_occurrences,
+            )?,
+            max_run_repeats: t(
+                "max-run-repeats",
+                traps.and_then(|o| o.max_run_repeats),
+                d.max_run_repeats,
+            )?,
+            max_query_params: t(
+                "max-query-params",
+                traps.and_then(|o| o.max_query_params),
+                d.max_query_params,
+            )?,
+        };
+
+        let f = FetchConfig::default();
+        let get = |pick: fn(&FetchOptions) -> Option<i64>| fetch.and_then(pick);
+        let per_host = get(|o| o.per_host_concurrency).map_or(Ok(f.per_host_concurrency), |v| {
+            range("fetch.per-host-concurrency", v, 1, 1024)
+        })?;
+        let concurrency = crawl
+            .concurrency
+            .map_or(Ok(32), |v| range("crawl.concurrency", v, 1, 4096))?;
+        let fetch_config = FetchConfig {
+            user_agent: fetch
+                .and_then(|o| o.user_agent.clone())
+                .unwrap_or(f.user_agent.clone()),
+            robots_agent: fetch
+                .and_then(|o| o.robots_agent.clone())
+                .unwrap_or(f.robots_agent.clone()),
+            host_request_interval: match get(|o| o.request_interval_ms) {
+                None => f.host_request_interval,
+                Some(0) => None,
+                Some(v) => Some(Duration::from_millis(range(
+                    "fetch.request-interval-ms",
+                    v,
+                    0,
+                    3_600_000,
+                )?)),
+            },
+            per_host_concurrency: per_host,
+            global_concurrency: concurrency,
+            max_crawl_delay: secs(
+                "fetch.max-crawl-delay-secs",
+                get(|o| o.max_crawl_delay_secs),
+                f.max_crawl_delay,
+            )?,
+            connect_timeout: secs(
+                "fetch.connect-timeout-secs",
+                get(|o| o.connect_timeout_secs),
+                f.connect_timeout,
+            )?,
+            first_byte_timeout: secs(
+                "fetch.first-byte-timeout-secs",
+                get(|o| o.first_byte_timeout_secs),
+                f.first_byte_timeout,
+            )?,
+            idle_timeout: secs(
+                "fetch.idle-timeout-secs",
+                get(|o| o.idle_timeout_secs),
+                f.idle_timeout,
+            )?,
+            total_timeout: secs(
+                "fetch.total-timeout-secs",
+                get(|o| o.total_timeout_secs),
+                f.total_timeout,
+            )?,
+            max_body_bytes: get(|o| o.max_body_bytes).map_or(Ok(f.max_body_bytes), |v| {
+                range("fetch.max-body-bytes", v, 1, i64::MAX)
+            })?,
+            max_redirects: get(|o| o.max_redirects).map_or(Ok(f.max_redirects), |v| {
+                range("fetch.max-redirects", v, 0, 100)
+            })?,
+            max_retries: get(|o| o.max_retries)
+                .map_or(Ok(f.max_retries), |v| range("fetch.max-retries", v, 0, 100))?,
+            address_policy: if fetch
+                .and_then(|o| o.allow_private_addresses)
+                .unwrap_or(false)
+            {
+                AddressPolicy::allow_all()
+            } else {
+                AddressPolicy::default()
+            },
+            ..f
+        };
+        fetch_config.validate().map_err(|e| anyhow!("fetch: {e}"))?;
+
+        Ok(Self {
+            frontier: FrontierConfig {
+                canon,
+                scope,
+                traps: trap_config,
+                dedup: dedup_config,
+                per_host_in_flight: per_host,
+                max_requeues: crawl
+                    .max_requeues
+                    .map_or(Ok(3), |v| range("crawl.max-requeues", v, 0, 1000))?,
+            },
+            fetch: fetch_config,
+            concurrency,
+            state_dir: PathBuf::from(
+                crawl
+                    .state_dir
+                    .clone()
+                    .unwrap_or_else(|| "silhouette-state".to_owned()),
+            ),
+        })
+    }
+}
+
+fn clone_crawl(c: &CrawlOptions) -> CrawlOptions {
+    CrawlOptions {
+        scope: c.scope.clone(),
+        include: c.include.clone(),
+        exclude: c.exclude.clone(),
+        max_depth: c.max_depth,
+        max_pages: c.max_pages,
+        max_pages_per_host: c.max_pages_per_host,
+        concurrency: c.concurrency,
+        state_dir: c.state_dir.clone(),
+        strip_params: c.strip_params.clone(),
+        max_requeues: c.max_requeues,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::{Overrides, Settings};
+
+    fn check(toml: &str, expected: Result<&str, &str>) {
+        let got = Options::parse(toml, "c.toml").and_then(|o| {
+            let s = Settings::resolve(&o, &Overrides::default())?;
+            CrawlSettings::resolve(&o, s.threshold)
+        });
+        match (got, expected) {
+            (Ok(s), Ok(fragment)) => {
+                let shown = format!("{s:?}");
+                assert!(
+                    shown.contains(fragment),
+                    "{toml:?}: {fragment} not in {shown}"
+                );
+            }
+            (Err(e), Err(msg)) => assert_eq!(e.to_string(), msg, "{toml:?}"),
+            (got, _) => panic!("{toml:?}: unexpected {got:?}"),
+        }
+    }
+
+    #[test]
+    fn crawl_values_and_errors() {
+        check("", Ok("on_duplicate: Drop"));
+        check(
+            "[dedup]\non-duplicate = \"follow-links\"\ncluster-budget = 3",
+            Ok("cluster_budget: 3"),
+        );
+        check("[dedup]\ndedup-scope = \"host\"", Ok("scope: Host"));
+        check(
+            "[crawl]\nscope = \"same-domain\"\nmax-pages = 0",
+            Ok("max_pages: None"),
+        );
+        check(
+            "[fetch]\nrequest-interval-ms = 0",
+            Ok("host_request_interval: None"),
+        );
+        check("[crawl]\nconcurrency = 8", Ok("concurrency: 8"));
+        check(
+            "[dedup]\non-duplicate = \"skip\"",
+            Err(r#"dedup.on-duplicate = "skip": must be one of "drop", "follow-links", "keep""#),
+        );
+        check(
+            "[dedup]\nthreshold = 9",
+            Err("dedup.threshold = 9: a crawl supports a whole number from 0 to 8"),
+        );
+        check(
+            "[dedup]\ncluster-budget = 0",
+            Err("dedup.cluster-budget = 0: must be a whole number from 1 to 1000000"),
+        );
+        check(
+            "[crawl]\nscope = \"site\"",
+            Err(r#"crawl.scope = "site": must be one of "same-host", "same-domain", "any""#),
+        );
+        check(
+            "[fetch]\nidle-timeout-secs = 0",
+            Err("fetch.idle-timeout-secs = 0: must be a whole number from 1 to 86400"),
+        );
+        let bad_regex = Options::parse("[crawl]\nexclude = [\"(\"]", "c")
+            .and_then(|o| CrawlSettings::resolve(&o, 5));
+        let err = bad_regex.expect_err("bad pattern").to_string();
+        assert!(err.starts_with("crawl.") && err.contains("\"(\""), "{err}");
+    }
+}
