@@ -272,8 +272,10 @@ mod tests {
             ),
         );
         check(
-            "[crawl]\n",
-            Err("c.toml:1: unknown field `crawl`, expected `fingerprint` or `dedup`"),
+            "[crawling]\n",
+            Err(
+                "c.toml:1: unknown field `crawling`, expected one of `fingerprint`, `dedup`, `crawl`, `traps`, `fetch`",
+            ),
         );
         check(
             "[fingerprint]\ndecay = \"x\"",
