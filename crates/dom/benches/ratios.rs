@@ -8,7 +8,8 @@
 //! `ours / rcdom` with the targets (≥ 0.70, ≥ 1.40), for both clocks.
 //!
 //! `cargo bench -p silhouette-dom --bench ratios` (rounds: `SILHOUETTE_BENCH_ROUNDS`, default 7;
-//! `SILHOUETTE_BENCH_ONLY=ours|tokenizer|rcdom` runs one variant only, for a profiler).
+//! `SILHOUETTE_BENCH_ONLY=ours|tokenizer|rcdom` runs one variant only, for a profiler, with no
+//! time budget).
 
 #![allow(
     clippy::print_stdout,
@@ -59,7 +60,13 @@ fn main() {
             .and_then(|s| s.parse().ok())
             .unwrap_or(7)
     };
-    let hasher = StructureHasher::new(HasherConfig::default()).expect("default config is valid");
+    let only = std::env::var("SILHOUETTE_BENCH_ONLY").ok();
+    let mut config = HasherConfig::default();
+    if only.is_some() {
+        // Under a profiler (valgrind: ~50x slower) the time budget would cut pages short.
+        config.limits.time_budget = None;
+    }
+    let hasher = StructureHasher::new(config).expect("default config is valid");
     let decay = hasher.decay();
     let run = |variant: usize| {
         for p in &pages {
@@ -74,7 +81,7 @@ fn main() {
             }
         }
     };
-    if let Ok(only) = std::env::var("SILHOUETTE_BENCH_ONLY") {
+    if let Some(only) = only {
         let variant = match only.as_str() {
             "ours" => 0,
             "tokenizer" => 1,
