@@ -110,7 +110,7 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
     if frontier.seeds().is_empty() {
         anyhow::bail!("no valid seed: give URLs or a seeds file (one URL per line)");
     }
-    if resumed && !quiet {
+    if report.resumed && !quiet {
         writeln!(
             stderr,
             "resuming the crawl in {} ({} URLs queued)",

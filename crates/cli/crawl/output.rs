@@ -82,10 +82,10 @@ impl Output {
             .as_ref()
             .map_or_else(|| "standard output".to_owned(), |p| p.display().to_string());
         for r in records.iter().filter(|r| r.out_seq.is_some()) {
-            serde_json::to_writer(&mut self.sink, &json(r))
-                .with_context(|| format!("cannot write to {name}"))?;
+            let mut line = json(r);
+            line.push('\n');
             self.sink
-                .write_all(b"\n")
+                .write_all(line.as_bytes())
                 .with_context(|| format!("cannot write to {name}"))?;
             self.written += 1;
         }
@@ -95,24 +95,125 @@ impl Output {
     }
 }
 
-/// The JSON object of a record.
-pub fn json(r: &StoredRecord) -> serde_json::Value {
+/// One output line, fields in a fixed order.
+#[derive(serde::Serialize)]
+struct JsonRecord<'a> {
+    url: &'a str,
+    final_url: Option<&'a str>,
+    status: Option<u16>,
+    depth: u32,
+    referrer: Option<&'a str>,
+    content_type: Option<&'a str>,
+    bytes: Option<u64>,
+    fetch_ms: Option<u64>,
+    fingerprint: Option<String>,
+    elements: Option<u64>,
+    truncated: Option<&'a str>,
+    decision: &'a str,
+    duplicate_of: Option<&'a str>,
+    distance: Option<u32>,
+    error: Option<&'a str>,
+}
+
+/// The JSON line of a record (without the newline).
+pub fn json(r: &StoredRecord) -> String {
     let p = &r.page;
-    serde_json::json!({
-        "url": r.url,
-        "final_url": p.final_url,
-        "status": p.status,
-        "depth": r.depth,
-        "referrer": r.referrer,
-        "content_type": p.content_type,
-        "bytes": p.bytes,
-        "fetch_ms": p.fetch_ms,
-        "fingerprint": p.fingerprint.map(|f| format!("{f:016x}")),
-        "elements": p.elements,
-        "truncated": p.truncated,
-        "decision": p.decision,
-        "duplicate_of": r.duplicate_of_url,
-        "distance": p.distance,
-        "error": p.error,
+    let line = JsonRecord {
+        url: &r.url,
+        final_url: p.final_url.as_deref(),
+        status: p.status,
+        depth: r.depth,
+        referrer: r.referrer.as_deref(),
+        content_type: p.content_type.as_deref(),
+        bytes: p.bytes,
+        fetch_ms: p.fetch_ms,
+        fingerprint: p.fingerprint.map(|f| format!("{f:016x}")),
+        elements: p.elements,
+        truncated: p.truncated.as_deref(),
+        decision: &p.decision,
+        duplicate_of: r.duplicate_of_url.as_deref(),
+        distance: p.distance,
+        error: p.error.as_deref(),
+    };
+    serde_json::to_string(&line).unwrap_or_else(|e| {
+        format!(
+            "{{\"url\":{:?},\"error\":\"unserialisable record: {e}\"}}",
+            r.url
+        )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use silhouette_frontier::PageRecord;
+
+    use super::*;
+
+    fn lines(path: &Path) -> Vec<String> {
+        std::fs::read_to_string(path)
+            .expect("readable")
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// Records 1..=n emitted (odd ids) or not (even ids), committed.
+    fn store_with(dir: &Path, n: u64) -> Store {
+        let (mut store, _) = Store::open(dir, &[]).expect("opens");
+        for i in 1..=n {
+            let id = store
+                .add_url(&format!("http://t/{i}"), "t", 0, None)
+                .expect("ok")
+                .expect("new");
+            let rec = PageRecord {
+                id,
+                decision: "kept".into(),
+                emitted: i % 2 == 1,
+                ..PageRecord::default()
+            };
+            store.record(&rec).expect("ok");
+        }
+        store.commit().expect("commits");
+        store
+    }
+
+    #[test]
+    fn resume_writes_each_record_exactly_once() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = store_with(dir.path(), 6);
+        let out = dir.path().join("pages.jsonl");
+        // A crash left two complete lines and half of the third.
+        let mut all = Vec::new();
+        store.records(None, |r| all.push(r)).expect("reads");
+        let emitted: Vec<String> = all
+            .iter()
+            .filter(|r| r.out_seq.is_some())
+            .map(json)
+            .collect();
+        assert_eq!(emitted.len(), 3);
+        std::fs::write(
+            &out,
+            format!("{}\n{}\n{}", emitted[0], emitted[1], &emitted[2][..10]),
+        )
+        .expect("write");
+        let o = Output::open(Some(&out), &store).expect("opens");
+        assert_eq!(o.written, 3);
+        assert_eq!(lines(&out), emitted);
+        drop(o);
+        // Opening again adds nothing.
+        let o = Output::open(Some(&out), &store).expect("opens");
+        assert_eq!((o.written, lines(&out)), (3, emitted));
+    }
+
+    #[test]
+    fn fields_in_order() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = store_with(dir.path(), 1);
+        let mut all = Vec::new();
+        store.records(None, |r| all.push(r)).expect("reads");
+        assert_eq!(
+            json(&all[0]),
+            r#"{"url":"http://t/1","final_url":null,"status":null,"depth":0,"referrer":null,"content_type":null,"bytes":null,"fetch_ms":null,"fingerprint":null,"elements":null,"truncated":null,"decision":"kept","duplicate_of":null,"distance":null,"error":null}"#
+        );
+    }
 }

@@ -37,15 +37,12 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
     let mut dedup = Dedup::new(config, &params).map_err(|e| anyhow::anyhow!("dedup.{e}"))?;
     let mut pages: Vec<Page> = Vec::new();
     let mut unreadable = 0u64;
-    let mut failure: Option<anyhow::Error> = None;
     store
         .records(None, |r| {
-            if failure.is_some()
-                || !matches!(
-                    &*r.page.decision,
-                    "kept" | "near-duplicate" | "exact-duplicate"
-                )
-            {
+            if !matches!(
+                &*r.page.decision,
+                "kept" | "near-duplicate" | "exact-duplicate"
+            ) {
                 return;
             }
             let Some(hash) = r.page.body_hash else { return };
@@ -69,9 +66,6 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
             });
         })
         .context("cannot read the crawl state")?;
-    if let Some(e) = failure.take() {
-        return Err(e);
-    }
     // An exact duplicate belongs to the cluster of the page it copies.
     let resolve = |map: &HashMap<u64, u64>, mut c: u64| {
         for _ in 0..4 {
@@ -177,4 +171,80 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use silhouette_dom::StructureHasher;
+    use silhouette_frontier::{PageRecord, body_hash};
+
+    use super::*;
+
+    /// A state whose pages were judged at decay 0.45, threshold 5, in this order.
+    fn state(dir: &std::path::Path, pages: &[&str]) -> Store {
+        let hasher = StructureHasher::default();
+        let mut dedup = Dedup::new(DedupConfig::default(), "t").expect("valid");
+        let (mut store, _) = Store::open(dir, &[]).expect("opens");
+        for (i, html) in pages.iter().enumerate() {
+            let s = hasher.hash(html.as_bytes()).expect("parses");
+            let id = store
+                .add_url(&format!("http://t/{i}"), "t", 0, None)
+                .expect("ok")
+                .expect("new");
+            let hash = body_hash(html.as_bytes());
+            let v = dedup.judge(id, "t", hash, Some(s.fingerprint), s.elements);
+            let (of, distance) = match v {
+                Verdict::NearDuplicate { of, distance } => (Some(of), Some(distance)),
+                Verdict::ExactDuplicate { of } => (Some(of), None),
+                _ => (None, None),
+            };
+            let rec = PageRecord {
+                id,
+                decision: v.name().into(),
+                fingerprint: Some(s.fingerprint.bits()),
+                elements: Some(s.elements),
+                body_hash: Some(hash),
+                profile: Some(s.profile.to_bytes()),
+                duplicate_of: of,
+                distance,
+                ..PageRecord::default()
+            };
+            store.record(&rec).expect("ok");
+        }
+        store.commit().expect("commits");
+        store
+    }
+
+    fn run(store: &Store, decay: f64, threshold: u32) -> String {
+        let mut out = Vec::new();
+        let config = DedupConfig {
+            threshold,
+            ..DedupConfig::default()
+        };
+        replay(store, decay, config, &mut out).expect("replays");
+        String::from_utf8(out).expect("utf-8")
+    }
+
+    #[test]
+    fn same_settings_change_nothing_and_a_tighter_threshold_splits() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let list = |n: usize| {
+            format!(
+                "<!doctype html><title>t</title><main><ul>{}</ul></main>",
+                "<li><a href=x>x</a></li>".repeat(n)
+            )
+        };
+        let pages: Vec<String> = (1..=12).map(list).collect();
+        let refs: Vec<&str> = pages.iter().map(String::as_str).collect();
+        let store = state(dir.path(), &refs);
+        let same = run(&store, 0.45, 5);
+        assert!(same.contains("decisions changed: 0"), "{same}");
+        assert!(
+            same.contains("clusters merged: 0") && same.contains("clusters split: 0"),
+            "{same}"
+        );
+        let strict = run(&store, 0.45, 0);
+        assert!(!strict.contains("decisions changed: 0"), "{strict}");
+        assert!(strict.contains("clusters split: 1"), "{strict}");
+    }
 }

@@ -28,22 +28,10 @@ pub fn template(url: &str) -> &'static str {
                 "soft-404"
             }
         }
-        ["shop", "item", n] => {
-            if number_in(n, site::PRODUCTS) {
-                "product"
-            } else {
-                "soft-404"
-            }
-        }
+        ["shop", "item", n] if number_in(n, site::PRODUCTS) => "product",
         ["shop", c] if site::CATEGORIES.contains(c) => "listing",
         ["events", "calendar", ..] => "calendar",
-        ["help", n] => {
-            if number_in(n, site::HELP_PAGES) {
-                "help"
-            } else {
-                "soft-404"
-            }
-        }
+        ["help", n] if number_in(n, site::HELP_PAGES) => "help",
         ["broken", _] | ["files", _] => "broken/other",
         _ => "soft-404",
     }

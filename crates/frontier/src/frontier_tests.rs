@@ -6,6 +6,9 @@ use super::*;
 
 const T1: u64 = 0x8c3a_5f7e_9ecb_3f35;
 
+/// A made-up page: (fingerprint bits, body hash, links).
+type FakePage = (u64, u128, Vec<&'static str>);
+
 fn config() -> FrontierConfig {
     FrontierConfig {
         per_host_in_flight: 2,
@@ -39,7 +42,7 @@ fn page(url: &Job, fp: u64, body: u128, links: &[&str]) -> Fetched {
 /// (url, decision, duplicate_of) in crawl order.
 fn crawl(
     f: &mut Frontier,
-    site: &dyn Fn(&str) -> (u64, u128, Vec<&'static str>),
+    site: &dyn Fn(&str) -> FakePage,
 ) -> Vec<(String, String, Option<String>)> {
     let mut out = Vec::new();
     while let Some(job) = f.next_job(Instant::now()) {
@@ -54,7 +57,7 @@ fn crawl(
     out
 }
 
-fn demo_site(path: &str) -> (u64, u128, Vec<&'static str>) {
+fn demo_site(path: &str) -> FakePage {
     match path {
         "/" => (
             T1 ^ 0xffff_0000,
