@@ -112,6 +112,15 @@ pub enum Command {
         /// State directory (default: a fresh temporary one).
         #[arg(long, value_name = "DIR")]
         state: Option<PathBuf>,
+
+        /// Only serve the demo site (until Ctrl-C), e.g. to crawl it with `silhouette crawl
+        /// seeds/demo.txt` from another terminal.
+        #[arg(long)]
+        serve: bool,
+
+        /// Port on 127.0.0.1 (default: any free port; seeds/demo.txt expects 8421).
+        #[arg(long, value_name = "PORT")]
+        port: Option<u16>,
     },
     /// Compare the structure of two HTML files.
     Compare {

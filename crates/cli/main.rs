@@ -169,7 +169,28 @@ fn run(cli: Cli) -> Result<ExitCode> {
             )?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Demo { state } => demo_command(cli.config.as_deref(), state),
+        Command::Demo {
+            state: _,
+            serve: true,
+            port,
+        } => {
+            let server = demo::server::start(port.unwrap_or(0))?;
+            writeln!(
+                io::stderr(),
+                "serving the demo site at http://{}/ (Ctrl-C to stop)",
+                server.addr
+            )?;
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?;
+            rt.block_on(tokio::signal::ctrl_c())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Demo {
+            state,
+            serve: false,
+            port,
+        } => demo_command(cli.config.as_deref(), state, port),
         Command::Compare {
             flags,
             threshold,
@@ -208,6 +229,7 @@ fn crawl_hasher(base: &Settings) -> Result<StructureHasher> {
 fn demo_command(
     config: Option<&std::path::Path>,
     state: Option<std::path::PathBuf>,
+    port: Option<u16>,
 ) -> Result<ExitCode> {
     let options = settings::Options::find(config)?;
     let base = Settings::resolve(&options, &Overrides::default())?;
@@ -220,7 +242,7 @@ fn demo_command(
             .host_request_interval
             .map_or(interval, |i| i.min(interval)),
     );
-    let server = demo::server::start()?;
+    let server = demo::server::start(port.unwrap_or(0))?;
     let temp;
     let state_dir = match state {
         Some(dir) => dir,

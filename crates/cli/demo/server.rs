@@ -52,10 +52,10 @@ async fn handle(req: Request<hyper::body::Incoming>) -> Result<Response<Full<Byt
         .unwrap_or_else(|_| Response::new(Full::new(Bytes::new()))))
 }
 
-/// Starts the demo site on 127.0.0.1 at a free port.
-pub fn start() -> Result<DemoServer> {
-    let listener =
-        std::net::TcpListener::bind("127.0.0.1:0").context("cannot start the demo server")?;
+/// Starts the demo site on 127.0.0.1 at `port` (0: any free port).
+pub fn start(port: u16) -> Result<DemoServer> {
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port))
+        .with_context(|| format!("cannot start the demo server on 127.0.0.1:{port}"))?;
     listener
         .set_nonblocking(true)
         .context("cannot start the demo server")?;
