@@ -7,6 +7,9 @@ use std::ops::ControlFlow;
 use super::layout::{Layout, TableSpec, for_each_probe};
 use super::search::{Sink, Slots};
 
+/// Non-empty probed cells read before their chains are walked.
+const HEADS: usize = 64;
+
 /// One table: `heads[c]` is 1 + the newest entry of cell `c` (0: empty); `next[i]` likewise
 /// links entry `i` to the previous entry of its cell.
 #[derive(Debug, Clone)]
@@ -126,9 +129,36 @@ impl Delta {
         slots: Slots<'_>,
         sink: &mut S,
     ) -> ControlFlow<()> {
+        // Read every probed head first (independent loads that overlap), then walk.
         let cell = tab.spec.cell(q, tab.bits);
+        let mut heads = [0u32; HEADS];
+        let mut n = 0;
         for_each_probe(cell, tab.bits, tab.spec.radius, |c| {
-            let mut e = tab.heads[c];
+            let e = tab.heads[c];
+            if e != 0 {
+                heads[n] = e;
+                n += 1;
+                if n == HEADS {
+                    n = 0;
+                    self.walk(tab, &heads, q, slots, sink)?;
+                }
+            }
+            ControlFlow::Continue(())
+        })?;
+        self.walk(tab, &heads[..n], q, slots, sink)
+    }
+
+    #[inline]
+    fn walk<S: Sink>(
+        &self,
+        tab: &DeltaTable,
+        heads: &[u32],
+        q: u64,
+        slots: Slots<'_>,
+        sink: &mut S,
+    ) -> ControlFlow<()> {
+        for &head in heads {
+            let mut e = head;
             while e != 0 {
                 let i = e as usize - 1;
                 let d = (self.fps[i] ^ q).count_ones();
@@ -137,8 +167,8 @@ impl Delta {
                 }
                 e = tab.next[i];
             }
-            ControlFlow::Continue(())
-        })
+        }
+        ControlFlow::Continue(())
     }
 
     /// The slot holding exactly `fp`, if the delta holds one.

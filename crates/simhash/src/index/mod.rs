@@ -365,7 +365,14 @@ impl NearIndex {
         if let Some((id, distance)) = self.nearest(fp) {
             return Err(Match { id, distance });
         }
-        self.insert(fp, id);
+        if self.dead_count == 0 {
+            // Nothing within k, so no slot holds `fp` (a dead one could): skip the lookup.
+            self.seq += 1;
+            self.live += 1;
+            self.push_slot(fp.bits(), id);
+        } else {
+            self.insert(fp, id);
+        }
         Ok(())
     }
 

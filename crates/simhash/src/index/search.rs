@@ -5,6 +5,12 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 use super::NearIndex;
+use super::segment::{Probe, Query, Resolved, Segment};
+
+/// Segments whose probes are batched together.
+const GROUP: usize = 8;
+/// Probed cells per batch.
+const BATCH: usize = 256;
 
 /// Read-only view of the per-slot state a scan needs: the dead bitset.
 #[derive(Clone, Copy, Debug)]
@@ -104,31 +110,96 @@ impl NearIndex {
     }
 
     /// Runs `sink` over every live slot within its bound of `q` (and possibly some more, each
-    /// offered at most a few times): the exact layer first, then the delta, then every segment,
-    /// newest first.
+    /// offered at most a few times): the delta, then every segment, newest first. The exact
+    /// match, if any, is in the query's own primary cell, scanned first in each segment.
+    ///
+    /// The probes of up to [`GROUP`] segments are batched together: their directory ranges are
+    /// read first, then the first entry of each is touched, then they are scanned, so that the
+    /// cache misses of one query overlap instead of following one another.
     pub(crate) fn search<S: Sink>(&self, q: u64, sink: &mut S) {
         let slots = self.slots();
-        if let Some(s) = self.find_slot(q)
-            && !slots.is_dead(s)
-            && sink.offer(s, 0).is_break()
-        {
-            return;
-        }
         if self.delta.search(q, slots, sink).is_break() {
             return;
         }
-        for seg in self.segments.iter().rev() {
-            if seg.search(q, &self.layout, slots, sink).is_break() {
+        for group in self.segments.rchunks(GROUP) {
+            if self.search_group(group, q, slots, sink).is_break() {
                 return;
             }
         }
     }
 
-    /// The slot holding `fp`, live or dead, if it is indexed: the exact-match layer.
+    fn search_group<S: Sink>(
+        &self,
+        group: &[Segment],
+        q: u64,
+        slots: Slots<'_>,
+        sink: &mut S,
+    ) -> ControlFlow<()> {
+        let mut queries = [Query::default(); GROUP];
+        for (qa, seg) in queries.iter_mut().zip(group) {
+            *qa = seg.query(q, &self.layout);
+        }
+        let mut resolved = [Resolved::default(); GROUP];
+        let mut batch = [Probe::default(); BATCH];
+        let mut n = 0;
+        for (i, seg) in group.iter().enumerate().rev() {
+            seg.collect(&queries[i], i, |pr| {
+                batch[n] = pr;
+                n += 1;
+                if n == BATCH {
+                    n = 0;
+                    self.run(group, &queries, &mut resolved, &batch, slots, sink)?;
+                }
+                ControlFlow::Continue(())
+            })?;
+        }
+        self.run(group, &queries, &mut resolved, &batch[..n], slots, sink)
+    }
+
+    fn run<S: Sink>(
+        &self,
+        group: &[Segment],
+        queries: &[Query; GROUP],
+        resolved: &mut [Resolved; GROUP],
+        batch: &[Probe],
+        slots: Slots<'_>,
+        sink: &mut S,
+    ) -> ControlFlow<()> {
+        let mut touch = 0u64;
+        for pr in batch {
+            if let Some(seg) = group.get(usize::from(pr.seg)) {
+                touch ^= seg.touch(pr);
+            }
+        }
+        std::hint::black_box(touch);
+        for pr in batch {
+            let i = usize::from(pr.seg);
+            if let (Some(seg), Some(qa), Some(res)) =
+                (group.get(i), queries.get(i), resolved.get_mut(i))
+            {
+                seg.scan(pr, qa, res, &self.layout, slots, sink)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The slot holding `fp`, live or dead, if it is indexed: the exact-match layer. The
+    /// primary cells of all segments are located first, so their misses overlap.
     pub(crate) fn find_slot(&self, fp: u64) -> Option<usize> {
         if let Some(s) = self.delta.find(fp) {
             return Some(s);
         }
-        self.segments.iter().rev().find_map(|seg| seg.find(fp))
+        let mut ranges = [(0usize, 0usize); GROUP];
+        for group in self.segments.rchunks(GROUP) {
+            for (r, seg) in ranges.iter_mut().zip(group) {
+                *r = seg.exact_range(fp);
+            }
+            for (r, seg) in ranges.iter().zip(group).rev() {
+                if let Some(s) = seg.find_in(fp, *r) {
+                    return Some(s);
+                }
+            }
+        }
+        None
     }
 }

@@ -69,6 +69,35 @@ impl Heavy {
         Self { pivot, rings }
     }
 
+    /// Calls `scan` on rings `dq, dq - 1, dq + 1, dq - 2, …` (`dq` being `value`'s ring) while
+    /// their distance from `dq` is within the sink's bound less `slack`, a bound that may shrink
+    /// as matches are found: the nearest members are met first and cut the search short.
+    #[inline]
+    fn outward<S: Sink>(
+        &self,
+        value: u64,
+        slack: u32,
+        sink: &mut S,
+        mut scan: impl FnMut(usize, usize, &mut S) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let dq = (value ^ self.pivot).count_ones() as usize;
+        let ring = |r: usize| (self.rings[r] as usize, self.rings[r + 1] as usize);
+        for step in 0..=64 {
+            if step > sink.bound().saturating_sub(slack) as usize {
+                break;
+            }
+            if let Some(r) = dq.checked_sub(step) {
+                let (a, b) = ring(r);
+                scan(a, b, sink)?;
+            }
+            if step > 0 && dq + step <= 64 {
+                let (a, b) = ring(dq + step);
+                scan(a, b, sink)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
     /// The offsets of rings `dq - bound ..= dq + bound`, `dq` being `value`'s ring.
     #[inline]
     fn window(&self, value: u64, bound: u32) -> (usize, usize) {
@@ -96,19 +125,6 @@ impl<V> Table<V> {
             (Some(&a), Some(&b)) => (a as usize, b as usize),
             _ => (0, 0),
         }
-    }
-
-    /// The range of cell `c` to scan for values within `bound` of `value` (all of it, or the
-    /// ring window of an oversized cell).
-    #[inline]
-    fn window(&self, c: usize, value: u64, bound: u32, heavy_min: usize) -> (usize, usize) {
-        let (a, b) = self.range(c);
-        if b - a > heavy_min
-            && let Some(h) = self.heavy.get(&(c as u32))
-        {
-            return h.window(value, bound);
-        }
-        (a, b)
     }
 
     fn memory_bytes(&self) -> usize {
@@ -157,15 +173,14 @@ fn csr<P: Copy + Default>(
     (dir, out_v, out_p, heavy)
 }
 
-/// Probed cells handled per batch.
-const BATCH: usize = 96;
 /// Tables other than the primary, at most.
 const MAX_TABLES: usize = 3;
 
-/// One probed cell: table, cell and its range of entries.
+/// One probed cell: segment (within a batch), table, cell and its range of entries.
 #[derive(Clone, Copy, Debug, Default)]
-struct Probe {
-    t: u32,
+pub(crate) struct Probe {
+    pub seg: u16,
+    t: u16,
     c: u32,
     a: u32,
     b: u32,
@@ -173,9 +188,10 @@ struct Probe {
 
 impl Probe {
     #[inline]
-    fn new(t: usize, c: usize, a: usize, b: usize) -> Self {
+    fn new(seg: usize, t: usize, c: usize, a: usize, b: usize) -> Self {
         Self {
-            t: t as u32,
+            seg: seg as u16,
+            t: t as u16,
             c: c as u32,
             a: a as u32,
             b: b as u32,
@@ -183,9 +199,33 @@ impl Probe {
     }
 }
 
-/// The query and what every table derives from it.
-#[derive(Debug)]
-struct Query {
+/// Primary cells already scanned to resolve matches of the other tables, for one query and
+/// segment: scanning one again would offer nothing new. Past its capacity it forgets, which
+/// costs time, never answers.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Resolved {
+    cells: [usize; 16],
+    n: usize,
+}
+
+impl Resolved {
+    /// Whether `c` is to be scanned (and remembers it).
+    #[inline]
+    fn first_visit(&mut self, c: usize) -> bool {
+        if self.cells[..self.n].contains(&c) {
+            return false;
+        }
+        if self.n < self.cells.len() {
+            self.cells[self.n] = c;
+            self.n += 1;
+        }
+        true
+    }
+}
+
+/// The query and what every table of a segment derives from it.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Query {
     q: u64,
     qcell0: usize,
     qcells: [usize; MAX_TABLES],
@@ -308,7 +348,12 @@ impl Segment {
         slots: Slots<'_>,
         sink: &mut S,
     ) -> ControlFlow<()> {
-        let (a, b) = self.primary.window(c, q, sink.bound(), self.heavy_min);
+        let (a, b) = self.primary.range(c);
+        if b - a > self.heavy_min
+            && let Some(h) = self.primary.heavy.get(&(c as u32))
+        {
+            return self.scan_primary_heavy(h, q, slots, sink);
+        }
         self.scan_primary_range(a, b, q, slots, sink)
     }
 
@@ -333,105 +378,93 @@ impl Segment {
         ControlFlow::Continue(())
     }
 
-    /// Offers every live entry within the sink's bound that some table sees (in a cell within
-    /// the table's radius of `q`'s), and possibly more.
-    ///
-    /// Probes are handled in batches: first every cell's directory range is read, then the first
-    /// entry of each range is touched, then the ranges are scanned. The first two loops have no
-    /// dependencies between iterations, so the CPU overlaps their cache misses; a cell-by-cell
-    /// loop waits for each miss in turn and is 4 to 6 times slower (measured).
-    pub fn search<S: Sink>(
-        &self,
-        q: u64,
-        layout: &Layout,
-        slots: Slots<'_>,
-        sink: &mut S,
-    ) -> ControlFlow<()> {
-        let mut q_at = Query {
+    /// What every table of this segment derives from query `q`.
+    pub fn query(&self, q: u64, layout: &Layout) -> Query {
+        let mut qa = Query {
             q,
             qcell0: self.primary.spec.cell(q, self.primary.bits),
             qcells: [0; MAX_TABLES],
             qparts: [0; MAX_TABLES],
         };
         for (i, tab) in self.others.iter().enumerate().take(MAX_TABLES) {
-            q_at.qcells[i] = tab.spec.cell(q, tab.bits);
-            q_at.qparts[i] = layout.part(i + 1, q);
+            qa.qcells[i] = tab.spec.cell(q, tab.bits);
+            qa.qparts[i] = layout.part(i + 1, q);
         }
-        let mut batch = [Probe::default(); BATCH];
-        let mut n = 0;
-        {
-            let p = &self.primary;
-            for_each_probe(q_at.qcell0, p.bits, p.spec.radius, |c| {
-                let (a, b) = p.range(c);
-                if b > a {
-                    batch[n] = Probe::new(0, c, a, b);
-                    n += 1;
-                    if n == BATCH {
-                        n = 0;
-                        self.run(&batch, &q_at, layout, slots, sink)?;
-                    }
-                }
-                ControlFlow::Continue(())
-            })?;
-        }
-        for (i, tab) in self.others.iter().enumerate().take(MAX_TABLES) {
-            for_each_probe(q_at.qcells[i], tab.bits, tab.spec.radius, |c| {
-                let (a, b) = tab.range(c);
-                if b > a {
-                    batch[n] = Probe::new(i + 1, c, a, b);
-                    n += 1;
-                    if n == BATCH {
-                        n = 0;
-                        self.run(&batch, &q_at, layout, slots, sink)?;
-                    }
-                }
-                ControlFlow::Continue(())
-            })?;
-        }
-        self.run(&batch[..n], &q_at, layout, slots, sink)
+        qa
     }
 
-    /// Touches, then scans, a batch of probed cells.
-    fn run<S: Sink>(
+    /// Reads the directory range of every cell the query probes, in every table, and passes
+    /// the non-empty ones to `push` (tagged with segment number `seg`).
+    #[inline]
+    pub fn collect(
         &self,
-        batch: &[Probe],
         qa: &Query,
+        seg: usize,
+        mut push: impl FnMut(Probe) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let p = &self.primary;
+        for_each_probe(qa.qcell0, p.bits, p.spec.radius, |c| {
+            let (a, b) = p.range(c);
+            if b > a {
+                push(Probe::new(seg, 0, c, a, b))?;
+            }
+            ControlFlow::Continue(())
+        })?;
+        for (i, tab) in self.others.iter().enumerate().take(MAX_TABLES) {
+            for_each_probe(qa.qcells[i], tab.bits, tab.spec.radius, |c| {
+                let (a, b) = tab.range(c);
+                if b > a {
+                    push(Probe::new(seg, i + 1, c, a, b))?;
+                }
+                ControlFlow::Continue(())
+            })?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Loads the first entry of a probed cell (so that the miss overlaps with others).
+    #[inline]
+    pub fn touch(&self, pr: &Probe) -> u64 {
+        match pr.t {
+            0 => self.primary.values.get(pr.a as usize).copied().unwrap_or(0),
+            t => self
+                .others
+                .get(t as usize - 1)
+                .and_then(|tab| tab.values.get(pr.a as usize))
+                .map_or(0, |&v| u64::from(v)),
+        }
+    }
+
+    /// Scans one probed cell, offering every live entry within the sink's bound that it leads
+    /// to.
+    #[inline]
+    pub fn scan<S: Sink>(
+        &self,
+        pr: &Probe,
+        qa: &Query,
+        resolved: &mut Resolved,
         layout: &Layout,
         slots: Slots<'_>,
         sink: &mut S,
     ) -> ControlFlow<()> {
-        let mut touch = 0u64;
-        for pr in batch {
-            touch ^= match pr.t {
-                0 => self.primary.values.get(pr.a as usize).copied().unwrap_or(0),
-                t => self
-                    .others
-                    .get(t as usize - 1)
-                    .and_then(|tab| tab.values.get(pr.a as usize))
-                    .map_or(0, |&v| u64::from(v)),
-            };
-        }
-        std::hint::black_box(touch);
         let p = &self.primary;
-        for pr in batch {
-            let (c, mut a, mut b) = (pr.c as usize, pr.a as usize, pr.b as usize);
-            if pr.t == 0 {
-                if b - a > self.heavy_min {
-                    (a, b) = p.window(c, qa.q, sink.bound(), self.heavy_min);
-                }
-                self.scan_primary_range(a, b, qa.q, slots, sink)?;
-                continue;
+        let (c, a, b) = (pr.c as usize, pr.a as usize, pr.b as usize);
+        if pr.t == 0 {
+            if b - a > self.heavy_min
+                && let Some(h) = p.heavy.get(&(c as u32))
+            {
+                return self.scan_primary_heavy(h, qa.q, slots, sink);
             }
-            let i = pr.t as usize - 1;
-            let (Some(tab), Some(&qcell), Some(&qpart)) =
-                (self.others.get(i), qa.qcells.get(i), qa.qparts.get(i))
-            else {
-                continue;
-            };
-            let flipped = (c ^ qcell).count_ones();
-            if b - a > self.heavy_min {
-                (a, b) = tab.window(c, u64::from(qpart), sink.bound(), self.heavy_min);
-            }
+            return self.scan_primary_range(a, b, qa.q, slots, sink);
+        }
+        let i = pr.t as usize - 1;
+        let (Some(tab), Some(&qcell), Some(&qpart)) =
+            (self.others.get(i), qa.qcells.get(i), qa.qparts.get(i))
+        else {
+            return ControlFlow::Continue(());
+        };
+        let flipped = (c ^ qcell).count_ones();
+        let mut scan = |a: usize, b: usize, sink: &mut S| {
             for &part in &tab.values[a..b] {
                 if flipped + (part ^ qpart).count_ones() <= sink.bound() {
                     // A likely match: find it through the primary table, unless the primary
@@ -439,22 +472,47 @@ impl Segment {
                     let c0 = p
                         .spec
                         .cell_of_substring(layout.substring0_of_part(part), p.bits);
-                    if (c0 ^ qa.qcell0).count_ones() > p.spec.radius {
+                    if (c0 ^ qa.qcell0).count_ones() > p.spec.radius && resolved.first_visit(c0) {
                         self.scan_primary_cell(c0, qa.q, slots, sink)?;
                     }
                 }
             }
+            ControlFlow::Continue(())
+        };
+        if b - a > self.heavy_min
+            && let Some(h) = tab.heavy.get(&(c as u32))
+        {
+            return h.outward(u64::from(qpart), flipped, sink, scan);
         }
-        ControlFlow::Continue(())
+        scan(a, b, sink)
     }
 
-    /// The slot holding exactly `fp`, if this segment indexes one.
-    pub fn find(&self, fp: u64) -> Option<usize> {
+    /// Scans an oversized primary cell ring by ring, outward from the query's ring.
+    fn scan_primary_heavy<S: Sink>(
+        &self,
+        h: &Heavy,
+        q: u64,
+        slots: Slots<'_>,
+        sink: &mut S,
+    ) -> ControlFlow<()> {
+        h.outward(q, 0, sink, |a, b, sink| {
+            self.scan_primary_range(a, b, q, slots, sink)
+        })
+    }
+
+    /// The range of cell `fp` would be in, in the primary table (the exact-match probe).
+    #[inline]
+    pub fn exact_range(&self, fp: u64) -> (usize, usize) {
         let p = &self.primary;
-        let c = p.spec.cell(fp, p.bits);
-        let (a, b) = p.range(c);
+        p.range(p.spec.cell(fp, p.bits))
+    }
+
+    /// The slot holding exactly `fp`, if this segment indexes one; `range` is
+    /// [`exact_range`](Self::exact_range)`(fp)`.
+    pub fn find_in(&self, fp: u64, (a, b): (usize, usize)) -> Option<usize> {
+        let p = &self.primary;
         let (a, b) = if b - a > self.heavy_min {
-            match p.heavy.get(&(c as u32)) {
+            match p.heavy.get(&(p.spec.cell(fp, p.bits) as u32)) {
                 Some(h) => {
                     let (ra, rb) = h.window(fp, 0);
                     let i = ra + p.values[ra..rb].partition_point(|&v| v < fp);
