@@ -51,7 +51,10 @@ impl FromStr for FeatureSet {
     }
 }
 
-/// How long a parse may take: `base + per_byte × input length`.
+/// How much CPU time a parse may take: `base + per_byte × input length`.
+///
+/// Measured as the parsing thread's CPU time, not wall time, so that a busy machine does not
+/// truncate pages that an idle one parses whole.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeBudget {
     /// The fixed part.

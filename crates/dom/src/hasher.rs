@@ -4,7 +4,9 @@ use std::cell::RefCell;
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use cpu_time::ThreadTime;
 
 use encoding_rs::{CoderResult, Encoding};
 use html5ever::tendril::{StrTendril, TendrilSink};
@@ -36,7 +38,7 @@ pub enum Truncation {
         /// The limit.
         limit: usize,
     },
-    /// The parse ran out of its time budget.
+    /// The parse ran out of its time budget (CPU time of the parsing thread).
     Time {
         /// The budget for this page.
         budget: Duration,
@@ -68,7 +70,11 @@ impl fmt::Display for Truncation {
         match self {
             Self::Depth { limit } => write!(f, "nesting deeper than {limit}"),
             Self::Nodes { limit } => write!(f, "more than {limit} elements"),
-            Self::Time { budget } => write!(f, "parse took longer than {} ms", budget.as_millis()),
+            Self::Time { budget } => write!(
+                f,
+                "parse took more than {} ms of CPU time",
+                budget.as_millis()
+            ),
             Self::Input { limit, len } => write!(f, "page of {len} bytes, only {limit} parsed"),
         }
     }
@@ -251,7 +257,8 @@ fn parse(
     encoding: &'static Encoding,
     limits: &Limits,
 ) -> Option<Truncation> {
-    let start = Instant::now();
+    // CPU time of this thread, not wall time: a loaded machine must not change fingerprints.
+    let start = ThreadTime::now();
     let input = &bytes[..bytes.len().min(limits.max_input_bytes)];
     let budget = limits.time_budget.map(|b| b.for_len(input.len()));
     let arena = sink.arena;
