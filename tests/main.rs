@@ -4,3 +4,8 @@ mod cli_compare;
 mod cli_config;
 mod cli_fingerprint;
 mod common;
+mod crawl_dedup;
+mod crawl_input;
+mod crawl_resume;
+mod crawl_support;
+mod sites;

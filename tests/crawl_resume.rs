@@ -1,0 +1,153 @@
+//! Crash test: a crawl of a few thousand pages killed with SIGKILL at several points and
+//! resumed each time ends exactly like an uninterrupted crawl.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use crate::crawl_support::{Left, check_consistent, config, field};
+use crate::sites::{Rng, Server, tree_site};
+
+/// Pages of the tree site (plus its copies, text files, 404s and a disallowed page).
+const PAGES: u32 = 2500;
+
+/// One (url, decision, duplicate_of) per recorded URL, by URL.
+fn outcome(left: &Left) -> BTreeMap<String, (String, Option<String>)> {
+    left.recorded()
+        .into_iter()
+        .map(|(url, r)| {
+            (
+                url.to_owned(),
+                (
+                    r.decision.clone().unwrap_or_default(),
+                    r.duplicate_of.clone(),
+                ),
+            )
+        })
+        .collect()
+}
+
+/// The crawl command; every run of it is the same.
+fn command(dir: &Path, seed: &str) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_silhouette"));
+    cmd.args(["--config", "c.toml", "crawl", "--state", "state", seed])
+        .current_dir(dir)
+        .env_remove("SILHOUETTE_CONFIG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    cmd
+}
+
+/// Every URL the tree site has, as paths.
+fn reachable() -> BTreeSet<String> {
+    let mut all = BTreeSet::from(["/".to_owned(), "/private/x".to_owned()]);
+    for k in 1..PAGES {
+        all.insert(format!("/n/{k}"));
+    }
+    for k in 0..PAGES {
+        if k % 10 == 3 {
+            all.insert(format!("/d/{k}"));
+        }
+        if k % 50 == 7 {
+            all.insert(format!("/t/{k}.txt"));
+            all.insert(format!("/missing/{k}"));
+        }
+    }
+    all
+}
+
+#[test]
+fn killed_and_resumed_crawls_end_like_an_uninterrupted_one() {
+    let server = Server::start(|_| |target: &str| tree_site(PAGES, target));
+    let seed = server.url("/");
+    // `keep` follows every link like `follow-links` (every page is fetched) and emits every
+    // record, so the JSONL's exactly-once promise covers all of them. One fetch at a time:
+    // the crawl order, and so every decision, is deterministic (per-host BFS by discovery).
+    let toml = config(
+        "cluster-budget = 2\non-duplicate = \"keep\"",
+        "concurrency = 1",
+    );
+
+    let reference = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(reference.path().join("c.toml"), &toml).expect("config");
+    let status = command(reference.path(), &seed)
+        .status()
+        .expect("the binary runs");
+    assert_eq!(status.code(), Some(0));
+    let expected = check_consistent(reference.path());
+
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(dir.path().join("c.toml"), &toml).expect("config");
+    let mut rng = Rng::new("crash points");
+    let mut kills = 0;
+    let mut runs = 0;
+    loop {
+        runs += 1;
+        assert!(runs < 50, "the crawl never finished");
+        let start = server.served();
+        let mut child = command(dir.path(), &seed).spawn().expect("the binary runs");
+        // Kill after a random number of responses (seeded): progress-based, not timed.
+        let kill_after = (kills < 4).then(|| start + rng.range(150, 700) as usize);
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("wait") {
+                break Some(status);
+            }
+            if kill_after.is_some_and(|n| server.served() >= n) {
+                child.kill().expect("SIGKILL");
+                child.wait().expect("reaped");
+                kills += 1;
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        };
+        if let Some(status) = status {
+            assert_eq!(status.code(), Some(0), "run {runs}");
+            break;
+        }
+    }
+    assert!(kills >= 3, "only {kills} kills before the crawl finished");
+
+    let got = check_consistent(dir.path());
+    // Every reachable URL recorded exactly once (check_consistent: each URL once).
+    let prefix = server.url("");
+    let paths: BTreeSet<String> = got
+        .recorded()
+        .keys()
+        .map(|u| u.strip_prefix(&prefix).expect("on the site").to_owned())
+        .collect();
+    assert_eq!(paths, reachable());
+    assert!(got.rows.iter().all(|r| r.done), "URLs left queued");
+    // The same decisions (and clusters) as the uninterrupted crawl.
+    let (want, have) = (outcome(&expected), outcome(&got));
+    let diff: Vec<_> = want
+        .iter()
+        .filter(|(u, v)| have.get(*u) != Some(v))
+        .map(|(u, v)| (u, v, have.get(u)))
+        .take(10)
+        .collect();
+    assert!(
+        diff.is_empty(),
+        "{} decisions differ, e.g. {diff:#?}",
+        want.len()
+    );
+    assert_eq!(want.len(), have.len());
+    // The JSONL: one complete line per record (keep emits all), nothing twice.
+    assert_eq!(got.records.len(), have.len());
+    let decisions: BTreeSet<&str> = got
+        .records
+        .iter()
+        .filter_map(|r| field(r, "decision"))
+        .collect();
+    for d in [
+        "kept",
+        "near-duplicate",
+        "exact-duplicate",
+        "not-html",
+        "error",
+        "robots-disallowed",
+    ] {
+        assert!(decisions.contains(d), "no {d} in {decisions:?}");
+    }
+}

@@ -1,0 +1,198 @@
+//! Running `silhouette crawl` against the test sites and reading back what it left: the JSONL
+//! output, the SQLite state (read-only) and `silhouette stats`.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::common::{Run, run_in};
+
+/// A config for fast local crawls; `dedup` and `crawl` are extra lines of those sections.
+pub fn config(dedup: &str, crawl: &str) -> String {
+    format!(
+        "[dedup]\n{dedup}\n\n[crawl]\nconcurrency = 8\n{crawl}\n\n[fetch]\nrequest-interval-ms = 0\nper-host-concurrency = 4\n"
+    )
+}
+
+/// `silhouette --config DIR/c.toml crawl --state DIR/state ARGS...` in `dir`, with `toml`
+/// written to `DIR/c.toml` first.
+pub fn crawl(dir: &Path, toml: &str, args: &[&str]) -> Run {
+    std::fs::write(dir.join("c.toml"), toml).expect("write the config");
+    let mut all = vec!["--config", "c.toml", "crawl", "--state", "state"];
+    all.extend_from_slice(args);
+    run_in(dir, &all, b"")
+}
+
+/// One URL of the state: its record, if it has one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub url: String,
+    pub done: bool,
+    pub decision: Option<String>,
+    pub duplicate_of: Option<String>,
+    pub distance: Option<i64>,
+    pub emitted: bool,
+    pub referrer: Option<String>,
+    pub status: Option<i64>,
+}
+
+/// Every URL of the state in `state` (opened read-only), in discovery order.
+pub fn state_rows(state: &Path) -> Vec<Row> {
+    let db = rusqlite::Connection::open_with_flags(
+        state.join("crawl.sqlite"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .expect("the state opens");
+    let mut stmt = db
+        .prepare(
+            "SELECT u.url, u.done, p.decision, d.url, p.distance, p.out_seq, r.url, p.status \
+             FROM urls u LEFT JOIN pages p ON p.id = u.id LEFT JOIN urls d ON d.id = p.duplicate_of \
+             LEFT JOIN urls r ON r.id = u.referrer ORDER BY u.id",
+        )
+        .expect("the query");
+    let rows = stmt
+        .query_map([], |r| {
+            Ok(Row {
+                url: r.get(0)?,
+                done: r.get::<_, i64>(1)? != 0,
+                decision: r.get(2)?,
+                duplicate_of: r.get(3)?,
+                distance: r.get(4)?,
+                emitted: r.get::<_, Option<i64>>(5)?.is_some(),
+                referrer: r.get(6)?,
+                status: r.get(7)?,
+            })
+        })
+        .expect("the rows");
+    rows.collect::<Result<_, _>>().expect("readable rows")
+}
+
+/// The JSONL file's records; every line must be complete JSON.
+pub fn jsonl(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).expect("the output file");
+    assert!(
+        text.is_empty() || text.ends_with('\n'),
+        "{}: partial last line",
+        path.display()
+    );
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad line {l:?}: {e}")))
+        .collect()
+}
+
+/// A string field of a record.
+pub fn field<'a>(r: &'a Value, key: &str) -> Option<&'a str> {
+    r.get(key).and_then(Value::as_str)
+}
+
+/// `silhouette stats STATE`: the per-decision table and the total.
+pub fn stats(dir: &Path) -> (u64, BTreeMap<String, u64>) {
+    let r = run_in(dir, &["stats", "state"], b"");
+    assert_eq!(r.code, 0, "stats: {}", r.stderr);
+    let mut lines = r.stdout.lines();
+    let total = lines
+        .next()
+        .and_then(|l| l.strip_suffix(" URLs recorded"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no total in {}", r.stdout));
+    let mut per = BTreeMap::new();
+    for line in lines.take_while(|l| l.starts_with("  ")) {
+        let mut words = line.split_whitespace();
+        let (Some(d), Some(n)) = (words.next(), words.next()) else {
+            panic!("bad stats line {line:?}")
+        };
+        per.insert(d.to_owned(), n.parse().expect("a count"));
+    }
+    (total, per)
+}
+
+/// What a finished crawl left in `dir` (state in `dir/state`, output `dir/state/pages.jsonl`),
+/// after checking that the JSONL, the state and `stats` agree.
+#[derive(Debug)]
+pub struct Left {
+    /// The state's URLs, in discovery order.
+    pub rows: Vec<Row>,
+    /// The JSONL records, in file order.
+    pub records: Vec<Value>,
+}
+
+impl Left {
+    /// The recorded URLs (those with a decision) by URL.
+    pub fn recorded(&self) -> HashMap<&str, &Row> {
+        self.rows
+            .iter()
+            .filter(|r| r.decision.is_some())
+            .map(|r| (r.url.as_str(), r))
+            .collect()
+    }
+
+    /// The decision of `url`.
+    pub fn decision(&self, url: &str) -> Option<&str> {
+        self.rows
+            .iter()
+            .find(|r| r.url == url)
+            .and_then(|r| r.decision.as_deref())
+    }
+}
+
+pub fn check_consistent(dir: &Path) -> Left {
+    let state = dir.join("state");
+    let rows = state_rows(&state);
+    let records = jsonl(&state.join("pages.jsonl"));
+
+    // Every URL once in the state (the table is UNIQUE on url; check anyway), every URL done
+    // has a record unless it is a redirect alias, and no record without a URL.
+    let mut seen = HashSet::new();
+    for r in &rows {
+        assert!(seen.insert(r.url.as_str()), "{} twice in the state", r.url);
+        if r.decision.is_some() {
+            assert!(r.done, "{} recorded but not done", r.url);
+        }
+    }
+
+    // Every emitted record exactly once in the JSONL, with the state's decision.
+    let mut in_jsonl: HashMap<&str, &Value> = HashMap::new();
+    for rec in &records {
+        let url = field(rec, "url").expect("a url");
+        assert!(
+            in_jsonl.insert(url, rec).is_none(),
+            "{url} twice in the JSONL"
+        );
+    }
+    let emitted: HashMap<&str, &Row> = rows
+        .iter()
+        .filter(|r| r.emitted)
+        .map(|r| (r.url.as_str(), r))
+        .collect();
+    let mut a: Vec<&&str> = in_jsonl.keys().collect();
+    let mut b: Vec<&&str> = emitted.keys().collect();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b, "JSONL URLs vs emitted state records");
+    for (url, rec) in &in_jsonl {
+        let row = emitted[url];
+        assert_eq!(field(rec, "decision"), row.decision.as_deref(), "{url}");
+        assert_eq!(
+            field(rec, "duplicate_of"),
+            row.duplicate_of.as_deref(),
+            "{url}"
+        );
+        assert_eq!(
+            rec.get("distance").and_then(Value::as_i64),
+            row.distance,
+            "{url}"
+        );
+        assert_eq!(field(rec, "referrer"), row.referrer.as_deref(), "{url}");
+    }
+
+    // `stats` totals match the state, decision by decision.
+    let mut per_decision: BTreeMap<String, u64> = BTreeMap::new();
+    for d in rows.iter().filter_map(|r| r.decision.clone()) {
+        *per_decision.entry(d).or_insert(0) += 1;
+    }
+    let (total, per) = stats(dir);
+    assert_eq!(total, per_decision.values().sum::<u64>(), "stats total");
+    assert_eq!(per, per_decision, "stats per decision");
+    Left { rows, records }
+}
