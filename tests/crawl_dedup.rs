@@ -24,6 +24,7 @@ impl SiteCrawl {
             .into_iter()
             .filter_map(|ip| Server::sentinel(ip, server.addr.port()))
             .collect();
+        assert!(!sentinels.is_empty(), "127.0.0.2 cannot be bound");
         let dir = tempfile::tempdir().expect("a temporary directory");
         let seed = server.url("/");
         let r = crawl(dir.path(), &config(dedup, crawl_lines), &[&seed]);

@@ -268,7 +268,11 @@ fn a_full_disk_stops_the_crawl_cleanly_and_it_resumes() {
     // A real full file system, if this machine lets the test mount a small tmpfs.
     let dir = scratch(&[]);
     let Some(mount) = Mount::tmpfs(&dir.path().join("fs"), "512k") else {
-        eprintln!("note: cannot mount a tmpfs here; the full file system case is skipped");
+        use std::io::Write as _;
+        let _ = writeln!(
+            std::io::stderr(),
+            "note: cannot mount a tmpfs here; the full file system case is skipped"
+        );
         return;
     };
     let state = mount.0.join("state");

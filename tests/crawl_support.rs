@@ -8,10 +8,16 @@ use serde_json::Value;
 
 use crate::common::{Run, run_in};
 
-/// A config for fast local crawls; `dedup` and `crawl` are extra lines of those sections.
+/// A config for fast local crawls (no rate limit, 4 fetches per host, 8 in all unless `crawl`
+/// sets `concurrency`); `dedup` and `crawl` are extra lines of those sections.
 pub fn config(dedup: &str, crawl: &str) -> String {
+    let concurrency = if crawl.contains("concurrency") {
+        ""
+    } else {
+        "concurrency = 8\n"
+    };
     format!(
-        "[dedup]\n{dedup}\n\n[crawl]\nconcurrency = 8\n{crawl}\n\n[fetch]\nrequest-interval-ms = 0\nper-host-concurrency = 4\n"
+        "[dedup]\n{dedup}\n\n[crawl]\n{concurrency}{crawl}\n\n[fetch]\nrequest-interval-ms = 0\nper-host-concurrency = 4\n"
     )
 }
 
