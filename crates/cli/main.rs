@@ -31,11 +31,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             // One line per error: the chain joined, most general first.
-            let msg = e
-                .chain()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(": ");
+            let msg = one_line(&e);
             let _ = writeln!(io::stderr().lock(), "error: {msg}");
             ExitCode::from(EXIT_USAGE)
         }
@@ -298,4 +294,40 @@ fn demo_command(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The error and its causes on one line, most general first; a cause whose text the line
+/// already holds (libraries often print their source) is not repeated.
+fn one_line(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line.replace('\n', " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+
+    #[test]
+    fn causes_are_not_repeated() {
+        let io = std::io::Error::other("disk I/O error");
+        let e = anyhow::Error::new(io)
+            .context("crawl state s/crawl.sqlite: disk I/O error")
+            .context("cannot save");
+        assert_eq!(
+            one_line(&e),
+            "cannot save: crawl state s/crawl.sqlite: disk I/O error"
+        );
+        let e = anyhow::anyhow!("two\nlines").context("outer");
+        assert_eq!(one_line(&e), "outer: two lines");
+    }
 }

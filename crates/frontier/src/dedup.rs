@@ -259,7 +259,10 @@ impl Dedup {
                 }
             }
         };
-        self.exact.insert(body_hash, id);
+        if !verdict.is_duplicate() {
+            // Only kept pages: an exact duplicate always points at a kept page.
+            self.exact.insert(body_hash, id);
+        }
         verdict
     }
 
