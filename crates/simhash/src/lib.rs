@@ -26,6 +26,35 @@
 //! let b = text_simhash("this is a test phrass");
 //! assert_eq!((a.distance(b), a.is_near(b, 5)), (2, true));
 //! ```
+//!
+//! # Near-duplicate index
+//!
+//! [`NearIndex`] answers the frontier's question for every fetched page, "is any fingerprint
+//! seen so far within `k` bits of this one?", exactly (a distance of exactly `k` counts), for
+//! any `k` in `0..=8`, in about 31 bytes per fingerprint: multi-index hashing over three
+//! substrings (ALGORITHM.md §5) with an exact-match layer, online inserts into a delta merged
+//! into sorted segments, ring indexes for the huge cells of skewed input, and a versioned,
+//! checksummed file format that records the fingerprint parameters (ALGORITHM.md §6).
+//! [`NearIndex`]'s documentation has the design, its arithmetic and how to choose `k`;
+//! [`SharedNearIndex`] shares one index between crawler threads.
+//!
+//! ```
+//! use silhouette_simhash::{Fingerprint, Match, NearIndex};
+//!
+//! let mut index = NearIndex::with_params(5, "classic/fnv1/decay=0.45")?;
+//! let a: Fingerprint = "8c3a5f7e9ecb3f35".parse()?;
+//! let b: Fingerprint = "8c3a5f7e9ecb3f21".parse()?; // 2 bits from `a`
+//! assert_eq!(index.insert_if_new(a, 1), Ok(()));
+//! assert_eq!(index.insert_if_new(b, 2), Err(Match { id: 1, distance: 2 }));
+//! assert!(index.any_within(b) && index.nearest(b) == Some((1, 2)));
+//!
+//! let path = std::env::temp_dir().join(format!("silhouette-doc-{}.idx", std::process::id()));
+//! index.save(&path)?;
+//! let again = NearIndex::load_expecting(&path, 5, "classic/fnv1/decay=0.45")?;
+//! assert_eq!(again.nearest(b), Some((1, 2)));
+//! std::fs::remove_file(&path)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![deny(missing_docs)]
 
 mod fingerprint;

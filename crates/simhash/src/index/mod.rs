@@ -132,59 +132,78 @@ pub struct IndexStats {
 /// the probes miss nothing. For `k = 5`: three substrings of 21, 21 and 22 bits at radius 1,
 /// i.e. `(1 + 21) + (1 + 21) + (1 + 22) = 67` probed keys. Other `k`: 64 bits at radius 0
 /// (`k = 0`); 32/32 at 0/0 (`k = 1`) and 1/1 (`k = 3`); 21/21/22 at 0/0/0 (`k = 2`), 1/1/0
-/// (`k = 4`), 2/1/1, 2/2/1, 2/2/2 (`k = 6, 7, 8`).
+/// (`k = 4`), 2/1/1, 2/2/1, 2/2/2 (`k = 6, 7, 8`). Fewer, wider substrings need radius 2 or 3
+/// (hundreds to thousands of probes); more, narrower ones make every probed cell N/2^16 long:
+/// three substrings is the optimum for `N` between about 2^20 and 2^27 (`m ≈ 64 / log2 N`).
 ///
-/// **Tables.** Each table is an array of `u32` slot numbers grouped by cell plus a directory of
-/// `u32` offsets; a cell is the top `d` bits of the substring, `d = ⌊log2 N⌋ - 2` capped at the
-/// substring width, so a cell holds 4 to 8 entries whatever `N` is and the directory costs at
-/// most 1 byte per entry. Bit flips below the directory's resolution land in the same cell, so
-/// at `N = 10M` (`d = 21`) a `k = 5` query reads 66 cells and verifies about
-/// `66 × 10M / 2^21 ≈ 315` candidates with a 64-bit XOR and popcount against the fingerprint
-/// array (at full 22-bit resolution it would be 265, for 16 MB more directory).
+/// **Tables.** Each table is a directory of `u32` offsets by cell plus its entries grouped by
+/// cell; a cell is the top `d` bits of the substring, `d = ⌊log2 N⌋ - 2` capped at the
+/// substring width, so a cell holds 4 to 8 entries and the directory costs at most 1 byte per
+/// entry. Bit flips below the directory's resolution land in the same cell, so at `N = 10M`
+/// (`d = 21`) a `k = 5` query reads 66 cells and about `66 × 10M / 2^21 ≈ 315` entries. No entry
+/// costs a memory access of its own: the primary table (substring 0) stores each fingerprint in
+/// full with its slot number, so its candidates are verified in place; the two others store 32
+/// bits of the fingerprint (substring 0 and 11 bits of the third substring) instead of a slot,
+/// which with the cell's bits bound the distance from below. The rare entry within `k` on those
+/// 53 bits is resolved by scanning its primary cell (found from the stored substring 0), once per
+/// query, and not at all when the primary probes cover that cell anyway. Probes are batched:
+/// all directory ranges first, then the first entry of every cell, then the scans, so the cache
+/// misses of a query overlap (4 to 6 times faster than cell by cell, measured).
 ///
-/// **Bytes per fingerprint.** Fingerprint 8 + id 8 + one `u32` per table 12 + directories
-/// (`3 × 4 × 2^d / N`, 2.4 at 10M) + dead bit 0.125 ≈ 30.5 bytes; the arrays grow by 1/16 so
-/// spare capacity adds at most about 1 byte. While the largest segment is rebuilt, another
-/// `16 × N` bytes are held transiently. Duplicate fingerprints cost one slot; each extra id costs
-/// about 24 bytes in a side map.
+/// **Bytes per fingerprint.** Id 8 + primary entry 12 (fingerprint + slot) + two stored-bit
+/// entries 8 + directories (`3 × 4 × 2^d / N`, 2.4 at 10M) + dead bit 0.125 ≈ 30.5 bytes
+/// (31.1 measured at 10M); the id array grows by 1/16 so spare capacity stays small. While a
+/// segment is rebuilt about `40 × n` more bytes are held for the `n` entries being merged (at
+/// worst all of them). Duplicate fingerprints share one slot; each extra id costs about 24 bytes
+/// in a side map.
 ///
-/// **Exact-match layer.** Every query and insert first looks the fingerprint up exactly (one
-/// cell of table 0, or one ring of an oversized cell, binary-searched). Identical fingerprints
-/// share one slot; extra ids go to a side list. A distance-0 hit ends `nearest` at once.
+/// **Exact-match layer.** Insertion looks the fingerprint up exactly first (the query's cell of
+/// every primary table, located together, or one ring of an oversized cell, binary-searched), so
+/// identical fingerprints share one slot and one entry per table, whatever the number of pages
+/// carrying them; extra ids go to a side list. Queries scan the query's own primary cell first,
+/// and a distance-0 hit ends [`nearest`](Self::nearest) at once.
 ///
 /// **Online inserts.** New slots go into a delta indexed by chained hash directories (O(1) per
 /// insert, at most 65,536 slots). A full delta becomes an immutable segment (a counting sort,
 /// linear); then the two newest segments merge while the older is at most 8 times the newer, so
-/// there are `O(log_8 N)` segments and each slot is rewritten `O(log N)` times: inserts are
-/// amortised `O(log N)`, never a re-sort of everything. A merge happens inside the insert that
-/// triggers it, so inserts have rare pauses proportional to the largest segment merged.
+/// there are `O(log_8 N)` segments (2 at 10M) and each slot is rewritten `O(log N)` times:
+/// inserts are amortised `O(log N)`, never a re-sort of everything. A merge runs inside the
+/// insert that triggers it, so inserts have rare pauses proportional to the segments merged
+/// (the largest merge at 10M takes about a second).
 ///
 /// **Skew.** Real fingerprints cluster: many pages differ from a template by a few bits, so a
-/// few cells grow huge. A cell of more than 48 slots gets a ring index: its members sorted by
-/// distance to the cell's majority fingerprint (then by value). By the triangle inequality a
-/// query at distance `dq` from that pivot scans only rings `dq - k ..= dq + k`, so a query far
-/// from the cluster skips it, and an exact lookup binary-searches one ring. The delta instead is
-/// flushed early when one of its chains passes 64 entries.
+/// few cells grow huge. A cell of more than 48 entries gets a ring index: its members sorted by
+/// distance to the cell's majority fingerprint (over the bits the table stores), then by value.
+/// By the triangle inequality a query at distance `dq` from that pivot only needs rings
+/// `dq - k ..= dq + k`; they are scanned outward from `dq`, and as [`nearest`](Self::nearest)
+/// finds closer matches its bound shrinks and stops the scan early. A query far from a cluster
+/// skips it; an exact lookup binary-searches one ring. The delta is flushed early when one of its
+/// chains passes 64 entries, so no chain grows long. Queries *inside* a dense cluster still see
+/// many members within `k`: [`any_within`](Self::any_within) stops at the first, `nearest` must
+/// look further and is the slow case on skewed data (see BENCHMARKS.md).
 ///
 /// **Ties.** [`nearest`](Self::nearest) returns, among the stored entries at the smallest
 /// distance, the one inserted first (removals included), so decisions are reproducible; a saved
 /// and reloaded index answers identically.
 ///
-/// **Removal.** [`remove`](Self::remove) scans the id array (`O(N)`, about 10 ms at 10M): it is
-/// meant for rare corrections, not the hot path. A fingerprint whose ids are all removed leaves a
-/// dead slot (16 bytes) until the process restarts from a saved file... which keeps it too.
+/// **Removal.** [`remove`](Self::remove) scans the id array (`O(N)`, tens of milliseconds at
+/// 10M): it is meant for rare corrections, not the hot path. A fingerprint whose ids are all
+/// removed leaves a dead slot of 8 bytes (its id) plus a dead bit; its table entries go at the
+/// next merge of its segment.
 ///
 /// **Threads.** Queries take `&self` and never allocate or lock, so any number of threads can
 /// query one index (it is `Send + Sync`); mutations take `&mut self` and are serialised. For a
 /// crawler, [`SharedNearIndex`] wraps it in a `RwLock`: concurrent queries, one writer at a
-/// time, and `insert_if_new` atomic.
+/// time, `insert_if_new` atomic.
 ///
-/// **Cost as `N` grows.** Candidates per query are about `cells × N / 2^d`: constant (a few
-/// hundred) while `d` can still grow, i.e. up to `N ≈ 2^23` = 8M for the 21-bit substrings; past
-/// that, the cells fill up and candidates grow linearly (`≈ 3.1e-5 × N` at `k = 5`, ~3,100 at
-/// 100M), so queries slow down about 10× from 10M to 100M. Memory stays about 30 bytes per
-/// fingerprint. Beyond ~100M a crawl should shard by site or move to 4 tables of 16 bits probed
-/// at radius 1 with `k <= 7`... which is not implemented here.
+/// **Cost as `N` grows.** Entries read per query are about `cells × N / 2^d`: a few hundred and
+/// roughly constant while `d` can still grow (up to `N ≈ 2^23`, 8M, for 21-bit substrings); past
+/// that the cells fill up and the entries read grow linearly (`≈ 3.1e-5 × N` at `k = 5`: ~315
+/// at 10M, ~3,100 at 100M), so queries slow down several times from 10M to 100M while memory
+/// stays about 30 bytes per fingerprint. Two segments plus the delta are probed at 10M; each
+/// costs about one cache miss per probed cell. Inserts cost O(1) plus merges rewriting each
+/// entry about `8 × log_8(N / 65536)` times. For billions of fingerprints, shard by site (near
+/// duplicates almost always share a site) and keep one index per shard.
 #[derive(Debug, Clone)]
 pub struct NearIndex {
     k: u32,
@@ -309,19 +328,34 @@ impl NearIndex {
     pub fn any_within(&self, fp: Fingerprint) -> bool {
         let mut sink = AnySink {
             k: self.k,
-            found: false,
+            found: None,
         };
         self.search(fp.bits(), &mut sink);
-        sink.found
+        sink.found.is_some()
     }
 
     /// The stored entry nearest to `fp` within `k` bits, as `(id, distance)`; among equal
     /// distances, the entry inserted first.
     #[must_use]
+    ///
+    /// Two passes: an [`any_within`](Self::any_within) search (which alone answers a miss), then,
+    /// from the first match's distance `d`, a search for anything within `d`. Inside a dense
+    /// cluster of near-identical fingerprints the second pass, bounded by `d` rather than `k`,
+    /// reads far fewer rings.
     pub fn nearest(&self, fp: Fingerprint) -> Option<(u64, u32)> {
-        let mut sink = NearestSink {
+        let mut first = AnySink {
             k: self.k,
-            best: None,
+            found: None,
+        };
+        self.search(fp.bits(), &mut first);
+        let (slot, d) = first.found?;
+        if d == 0 {
+            // Fingerprints are unique per slot: nothing else is at distance 0.
+            return Some((self.ids[slot], 0));
+        }
+        let mut sink = NearestSink {
+            k: d,
+            best: Some((d, search::order_key(&self.promoted, slot), slot)),
             promoted: &self.promoted,
         };
         self.search(fp.bits(), &mut sink);

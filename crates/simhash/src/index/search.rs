@@ -37,11 +37,11 @@ pub(crate) trait Sink {
     fn offer(&mut self, slot: usize, distance: u32) -> ControlFlow<()>;
 }
 
-/// Stops at the first live slot within `k`.
+/// Stops at the first live slot within `k`, remembering it as `(slot, distance)`.
 #[derive(Debug)]
 pub(crate) struct AnySink {
     pub k: u32,
-    pub found: bool,
+    pub found: Option<(usize, u32)>,
 }
 
 impl Sink for AnySink {
@@ -51,8 +51,8 @@ impl Sink for AnySink {
     }
 
     #[inline]
-    fn offer(&mut self, _slot: usize, _distance: u32) -> ControlFlow<()> {
-        self.found = true;
+    fn offer(&mut self, slot: usize, distance: u32) -> ControlFlow<()> {
+        self.found = Some((slot, distance));
         ControlFlow::Break(())
     }
 }
