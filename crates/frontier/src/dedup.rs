@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
-use silhouette_simhash::{Fingerprint, IndexError, NearIndex};
+use silhouette_simhash::{Fingerprint, IndexError, Match, NearIndex};
 
 /// Which pages a page is compared with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -176,8 +176,57 @@ pub struct Dedup {
     params: String,
     exact: HashMap<u128, u64>,
     global: Option<NearIndex>,
-    per_host: HashMap<String, NearIndex>,
+    per_host: HashMap<String, HostIndex>,
     kept_in_cluster: HashMap<u64, u32>,
+}
+
+/// Fingerprints a host keeps in a plain list before it gets a [`NearIndex`]: most hosts of a
+/// broad crawl have few structures, and an index has a fixed cost of its own.
+const SMALL_HOST: usize = 64;
+
+/// The cluster representatives of one host (`dedup-scope = "host"`).
+#[derive(Debug)]
+enum HostIndex {
+    /// Up to [`SMALL_HOST`] fingerprints, in insertion order, scanned in full.
+    Small(Vec<(Fingerprint, u64)>),
+    /// More: the exact index.
+    Large(NearIndex),
+}
+
+impl HostIndex {
+    /// As [`NearIndex::insert_if_new`]: the nearest within `k` (earliest id among equals),
+    /// or stored.
+    fn insert_if_new(
+        &mut self,
+        fp: Fingerprint,
+        id: u64,
+        k: u32,
+        params: &str,
+    ) -> Result<(), Match> {
+        match self {
+            Self::Large(index) => index.insert_if_new(fp, id),
+            Self::Small(list) => {
+                let nearest = list
+                    .iter()
+                    .map(|&(f, i)| (f.distance(fp), i))
+                    .filter(|&(d, _)| d <= k)
+                    .min();
+                if let Some((distance, id)) = nearest {
+                    return Err(Match { id, distance });
+                }
+                list.push((fp, id));
+                if list.len() > SMALL_HOST
+                    && let Ok(mut index) = NearIndex::with_params(k, params.as_bytes())
+                {
+                    for &(f, i) in list.iter() {
+                        index.insert(f, i);
+                    }
+                    *self = Self::Large(index);
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
 impl Dedup {
@@ -231,15 +280,15 @@ impl Dedup {
         let verdict = match fingerprint.filter(|_| elements >= self.config.min_elements) {
             None => Verdict::KeptUnjudged,
             Some(fp) => {
-                let threshold = self.config.threshold;
-                let params = &self.params;
-                let index = match &mut self.global {
-                    Some(index) => index,
-                    None => self.per_host.entry(host.to_owned()).or_insert_with(|| {
-                        Self::index(threshold, params).unwrap_or_else(|_| unreachable_index())
-                    }),
+                let found = match &mut self.global {
+                    Some(index) => index.insert_if_new(fp, id),
+                    None => self
+                        .per_host
+                        .entry(host.to_owned())
+                        .or_insert_with(|| HostIndex::Small(Vec::new()))
+                        .insert_if_new(fp, id, self.config.threshold, &self.params),
                 };
-                match index.insert_if_new(fp, id) {
+                match found {
                     Ok(()) => {
                         self.kept_in_cluster.insert(id, 1);
                         Verdict::Kept { cluster: id }
@@ -271,12 +320,6 @@ impl Dedup {
     pub fn counts(&self) -> (usize, usize) {
         (self.exact.len(), self.kept_in_cluster.len())
     }
-}
-
-/// `Dedup::new` validated the threshold with the same arguments: this cannot fail.
-fn unreachable_index() -> NearIndex {
-    #[allow(clippy::expect_used, reason = "k = 0 is always supported")]
-    NearIndex::new(0).expect("k = 0 is supported")
 }
 
 #[cfg(test)]
@@ -368,6 +411,106 @@ mod tests {
                 NearDuplicate { of: 1, distance: 1 },
             ],
         );
+    }
+
+    /// The rules of `judge`, by brute force: every verdict must agree.
+    fn oracle(config: DedupConfig, pages: &[(String, u128, u64, u64)]) -> Vec<Verdict> {
+        let mut reps: Vec<(String, u64, u64)> = Vec::new(); // (host, fingerprint, id)
+        let mut bodies: Vec<(u128, u64)> = Vec::new();
+        let mut budget: HashMap<u64, u32> = HashMap::new();
+        let mut out = Vec::new();
+        for (i, (host, body, bits, elements)) in pages.iter().enumerate() {
+            let id = i as u64 + 1;
+            if let Some(&(_, of)) = bodies.iter().find(|(b, _)| b == body) {
+                out.push(Verdict::ExactDuplicate { of });
+                continue;
+            }
+            let v = if *elements < config.min_elements {
+                Verdict::KeptUnjudged
+            } else {
+                let nearest = reps
+                    .iter()
+                    .filter(|(h, _, _)| config.scope == DedupScope::Global || h == host)
+                    .map(|&(_, f, rep)| ((f ^ bits).count_ones(), rep))
+                    .filter(|&(d, _)| d <= config.threshold)
+                    .min();
+                match nearest {
+                    None => {
+                        reps.push((host.clone(), *bits, id));
+                        Verdict::Kept { cluster: id }
+                    }
+                    Some((distance, of)) => {
+                        let n = budget.entry(of).or_insert(1);
+                        if *n < config.cluster_budget {
+                            *n += 1;
+                            Verdict::Kept { cluster: of }
+                        } else {
+                            Verdict::NearDuplicate { of, distance }
+                        }
+                    }
+                }
+            };
+            if !v.is_duplicate() {
+                bodies.push((*body, id));
+            }
+            out.push(v);
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        /// Skewed pages (a few structures, bit flips, repeated bodies, few hosts) judged by
+        /// `Dedup` and by brute force agree, in both scopes, across the host list's growth.
+        #[test]
+        fn agrees_with_brute_force(
+            seed_fps in proptest::collection::vec(proptest::prelude::any::<u64>(), 1..6),
+            picks in proptest::collection::vec((0usize..6, 0u32..64, 0u32..64, 0u8..3, 0u8..40, 0u64..20), 1..300),
+            host_scope in proptest::prelude::any::<bool>(),
+            budget in 1u32..3,
+        ) {
+            let config = DedupConfig {
+                scope: if host_scope { DedupScope::Host } else { DedupScope::Global },
+                cluster_budget: budget,
+                ..DedupConfig::default()
+            };
+            let pages: Vec<(String, u128, u64, u64)> = picks
+                .iter()
+                .map(|&(s, b1, b2, host, body, elements)| {
+                    let bits = seed_fps[s % seed_fps.len()] ^ (1 << b1) ^ (1 << b2);
+                    (format!("h{host}"), u128::from(body), bits, elements * 3)
+                })
+                .collect();
+            let mut d = Dedup::new(config, "t").expect("valid");
+            let got: Vec<Verdict> = pages
+                .iter()
+                .enumerate()
+                .map(|(i, (h, body, bits, el))| d.judge(i as u64 + 1, h, *body, fp(*bits), *el))
+                .collect();
+            proptest::prop_assert_eq!(got, oracle(config, &pages));
+        }
+    }
+
+    #[test]
+    fn host_lists_grow_into_an_index() {
+        // 200 structures far apart on one host: past the list size, judged like brute force.
+        let config = DedupConfig {
+            scope: DedupScope::Host,
+            ..DedupConfig::default()
+        };
+        let base = |i: u64| i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let mut pages: Vec<(String, u128, u64, u64)> = (0..200)
+            .map(|i| ("h".to_owned(), u128::from(i), base(i), 50))
+            .collect();
+        pages.extend((0..200).map(|i| ("h".to_owned(), 1000 + u128::from(i), base(i) ^ 0b101, 50)));
+        let mut d = Dedup::new(config, "t").expect("valid");
+        let got: Vec<Verdict> = pages
+            .iter()
+            .enumerate()
+            .map(|(i, (h, body, bits, el))| d.judge(i as u64 + 1, h, *body, fp(*bits), *el))
+            .collect();
+        assert_eq!(got, oracle(config, &pages));
+        assert!(matches!(d.per_host.get("h"), Some(HostIndex::Large(_))));
     }
 
     #[test]
