@@ -189,8 +189,8 @@ const SMALL_HOST: usize = 64;
 enum HostIndex {
     /// Up to [`SMALL_HOST`] fingerprints, in insertion order, scanned in full.
     Small(Vec<(Fingerprint, u64)>),
-    /// More: the exact index.
-    Large(NearIndex),
+    /// More: the exact index (boxed: most hosts never get one).
+    Large(Box<NearIndex>),
 }
 
 impl HostIndex {
@@ -221,7 +221,7 @@ impl HostIndex {
                     for &(f, i) in list.iter() {
                         index.insert(f, i);
                     }
-                    *self = Self::Large(index);
+                    *self = Self::Large(Box::new(index));
                 }
                 Ok(())
             }
