@@ -8,4 +8,5 @@ mod crawl_dedup;
 mod crawl_input;
 mod crawl_resume;
 mod crawl_support;
+mod crawl_tools;
 mod sites;

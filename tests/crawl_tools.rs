@@ -1,0 +1,117 @@
+//! `silhouette replay`, `stats` and `--output -` on a real crawl state.
+
+use crate::common::run_in;
+use crate::crawl_support::{check_consistent, config, crawl, jsonl};
+use crate::sites::{Server, dedup_site};
+
+#[test]
+fn replay_reproduces_the_crawl_and_shows_what_other_settings_change() {
+    let server = Server::start(|port| move |target: &str| dedup_site(port, target));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let run = crawl(
+        dir.path(),
+        &config("on-duplicate = \"follow-links\"", ""),
+        &[&server.url("/")],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    check_consistent(dir.path());
+
+    // The recorded settings, replayed: no decision changes.
+    let same = run_in(dir.path(), &["--config", "c.toml", "replay", "state"], b"");
+    assert_eq!(same.code, 0, "{}", same.stderr);
+    assert!(
+        same.stdout.contains("decisions changed: 0"),
+        "{}",
+        same.stdout
+    );
+    assert!(
+        same.stdout
+            .contains("recorded with structure/classic/fnv1-64/decay=0.45"),
+        "{}",
+        same.stdout
+    );
+
+    // Threshold 0 keeps every page whose structure is not identical: more kept, clusters split.
+    let strict = run_in(
+        dir.path(),
+        &["--config", "c.toml", "replay", "state", "--threshold", "0"],
+        b"",
+    );
+    assert_eq!(strict.code, 0, "{}", strict.stderr);
+    let kept = |out: &str| -> (u64, u64) {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("kept: "))
+            .expect("a kept line");
+        let nums: Vec<u64> = line
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|t| t.parse().ok())
+            .collect();
+        (nums[0], nums[1])
+    };
+    let (before, after) = kept(&strict.stdout);
+    assert!(after > before, "{}", strict.stdout);
+    assert!(
+        !strict.stdout.contains("clusters split: 0"),
+        "{}",
+        strict.stdout
+    );
+
+    // A bad value names the key.
+    let bad = run_in(dir.path(), &["replay", "state", "--decay", "0"], b"");
+    assert_eq!(bad.code, 2);
+    assert!(
+        bad.stderr.starts_with("error: fingerprint.decay = 0:"),
+        "{}",
+        bad.stderr
+    );
+
+    // `stats` of a directory without a state is one clear error.
+    let none = run_in(dir.path(), &["stats", "nothing-here"], b"");
+    assert_eq!(none.code, 2);
+    assert!(
+        none.stderr
+            .starts_with("error: no crawl state at nothing-here"),
+        "{}",
+        none.stderr
+    );
+}
+
+#[test]
+fn output_to_stdout_matches_the_file_output() {
+    let server = Server::start(|port| move |target: &str| dedup_site(port, target));
+    let to_file = tempfile::tempdir().expect("tempdir");
+    let run = crawl(
+        to_file.path(),
+        &config("", "concurrency = 1"),
+        &[&server.url("/")],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let file = jsonl(&to_file.path().join("state/pages.jsonl"));
+
+    let to_stdout = tempfile::tempdir().expect("tempdir");
+    let run = crawl(
+        to_stdout.path(),
+        &config("", "concurrency = 1"),
+        &["--output", "-", &server.url("/")],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let printed: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    let strip = |v: &[serde_json::Value]| -> Vec<(String, String)> {
+        v.iter()
+            .map(|r| {
+                (
+                    r["url"].as_str().unwrap_or("").to_owned(),
+                    r["decision"].as_str().unwrap_or("").to_owned(),
+                )
+            })
+            .collect()
+    };
+    assert!(!printed.is_empty());
+    assert_eq!(strip(&printed), strip(&file));
+    assert!(!to_stdout.path().join("state/pages.jsonl").exists());
+}
