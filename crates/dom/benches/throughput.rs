@@ -35,7 +35,8 @@ fn throughput(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(common::corpus_bytes(&pages)));
     group.sample_size(10);
     group.warm_up_time(Duration::from_secs(2));
-    group.measurement_time(Duration::from_secs(12));
+    // One iteration is the whole corpus (1-3 s): 10 samples need ~30 s.
+    group.measurement_time(Duration::from_secs(30));
     group.bench_function("silhouette-dom", |b| {
         b.iter(|| {
             for page in &pages {
