@@ -227,6 +227,16 @@ impl Frontier {
                         .judge(r.page.id, &r.host, hash, fp, r.page.elements.unwrap_or(0));
             }
         }
+        // Hosts that asked to wait still wait, across the restart.
+        let now_ms = unix_ms(std::time::SystemTime::now());
+        for (host, not_before) in self.store.host_backoffs()? {
+            if not_before > now_ms {
+                self.queues.set_next_allowed(
+                    &host,
+                    Instant::now() + Duration::from_millis(not_before - now_ms),
+                );
+            }
+        }
         for q in self.store.queued()? {
             if let Ok(url) = Url::parse(&q.url) {
                 self.queues.push(QueueEntry {
@@ -359,6 +369,9 @@ impl Frontier {
             let n = self.requeues.entry(job.id).or_insert(0);
             *n += 1;
             if *n <= self.config.max_requeues {
+                let until = unix_ms(std::time::SystemTime::now())
+                    .saturating_add(u64::try_from(after.as_millis()).unwrap_or(u64::MAX));
+                self.store.set_host_backoff(&host, until)?;
                 self.release(&host, now + *after);
                 self.queues.push(QueueEntry {
                     url: job.url,
@@ -591,6 +604,11 @@ impl Frontier {
     pub fn commit(&mut self) -> Result<(), StateError> {
         self.store.commit()
     }
+}
+
+fn unix_ms(t: std::time::SystemTime) -> u64 {
+    t.duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 fn decision_key(decision: &str) -> &'static str {

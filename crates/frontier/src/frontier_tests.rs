@@ -234,3 +234,33 @@ fn body_hash_is_stable() {
     assert_eq!(body_hash(b"abc"), body_hash(b"abc"));
     assert_ne!(body_hash(b"abc"), body_hash(b"abd"));
 }
+
+#[test]
+fn host_backoff_survives_a_restart() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    {
+        let (mut f, _) = Frontier::open(dir.path(), config(), &params()).expect("opens");
+        f.add_seed("http://site.test/").expect("valid");
+        let job = f.next_job(Instant::now()).expect("the seed");
+        let wait = Fetched::Later {
+            after: Duration::from_secs(3600),
+            error: "retry later".into(),
+        };
+        assert!(
+            f.complete(job, wait, Instant::now())
+                .expect("ok")
+                .record
+                .is_none()
+        );
+        f.commit().expect("commits");
+        assert!(f.next_job(Instant::now()).is_none(), "the host waits");
+    }
+    let (mut f, _) = Frontier::open(dir.path(), config(), &params()).expect("reopens");
+    assert_eq!(f.queued(), 1);
+    assert!(
+        f.next_job(Instant::now()).is_none(),
+        "still waiting after the restart"
+    );
+    let at = f.next_ready_at(Instant::now()).expect("a wake-up time");
+    assert!(at > Instant::now() + Duration::from_secs(3000));
+}

@@ -561,6 +561,34 @@ impl Store {
         Ok(())
     }
 
+    /// Remembers that `host` asked not to be fetched before `not_before_ms` (Unix ms).
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn set_host_backoff(&mut self, host: &str, not_before_ms: u64) -> Result<(), StateError> {
+        self.begin()?;
+        self.conn
+            .prepare_cached("INSERT OR REPLACE INTO hosts (host, not_before_ms) VALUES (?1, ?2)")
+            .and_then(|mut s| s.execute(params![host, to_i64(not_before_ms)]))
+            .map(drop)
+            .map_err(|e| self.err(e))
+    }
+
+    /// Hosts that asked to wait, with the Unix ms before which they are not fetched.
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn host_backoffs(&self) -> Result<Vec<(String, u64)>, StateError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT host, not_before_ms FROM hosts")
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, to_u64(r.get(1)?))))
+            .map_err(|e| self.err(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
+    }
+
     /// The URL of a URL id.
     ///
     /// # Errors
