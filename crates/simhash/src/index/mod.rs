@@ -35,8 +35,10 @@ pub(crate) struct Tuning {
     pub chain_limit: u32,
     /// The two newest segments merge while the older is at most `fanout` times the newer.
     pub fanout: usize,
-    /// Cells with more slots than this get a ring index.
+    /// Cells with more slots than this get a ring index...
     pub heavy_min: usize,
+    /// ... and than this many times the segment's average cell.
+    pub heavy_factor: usize,
     /// A segment of `n` slots has directories of `⌊log2 n⌋ - dir_slack` bits (4 to 8 per cell).
     pub dir_slack: u32,
     /// Upper bound on directory bits.
@@ -50,6 +52,7 @@ impl Default for Tuning {
             chain_limit: 64,
             fanout: 8,
             heavy_min: 48,
+            heavy_factor: 8,
             dir_slack: 2,
             dir_cap: 28,
         }

@@ -113,6 +113,8 @@ impl Heavy {
 struct Table<V> {
     spec: TableSpec,
     bits: u32,
+    /// Cells with more entries than this have a ring index.
+    heavy_min: usize,
     dir: Vec<u32>,
     values: Vec<V>,
     heavy: HashMap<u32, Heavy>,
@@ -232,12 +234,18 @@ pub(crate) struct Query {
     qparts: [u32; MAX_TABLES],
 }
 
+/// Cells larger than this get a ring index: `tuning.heavy_min`, or `heavy_factor` (8) times the
+/// average cell when the cells are that full anyway (uniform fingerprints past 2^23 fill every
+/// cell evenly, and rings around a meaningless pivot would cost memory for nothing).
+fn heavy_threshold(n: usize, bits: u32, tuning: &Tuning) -> usize {
+    tuning.heavy_min.max(tuning.heavy_factor * (n >> bits))
+}
+
 /// The tables over the live slots of `lo..hi`.
 #[derive(Debug, Clone)]
 pub(crate) struct Segment {
     lo: usize,
     hi: usize,
-    heavy_min: usize,
     /// Table 0: full fingerprints and their slots (relative to `lo`).
     primary: Table<u64>,
     rels: Vec<u32>,
@@ -266,10 +274,12 @@ impl Segment {
         });
         let bits = dir_bits(n, spec0.width, tuning.dir_slack, tuning.dir_cap);
         let cells: Vec<u32> = fps.iter().map(|&f| spec0.cell(f, bits) as u32).collect();
-        let (dir, values, rels, heavy) = csr(&cells, &fps, &rels, bits, tuning.heavy_min);
+        let heavy_min = heavy_threshold(n, bits, tuning);
+        let (dir, values, rels, heavy) = csr(&cells, &fps, &rels, bits, heavy_min);
         let primary = Table {
             spec: spec0,
             bits,
+            heavy_min,
             dir,
             values,
             heavy,
@@ -281,11 +291,12 @@ impl Segment {
                 let bits = dir_bits(n, spec.width, tuning.dir_slack, tuning.dir_cap);
                 let cells: Vec<u32> = fps.iter().map(|&f| spec.cell(f, bits) as u32).collect();
                 let parts: Vec<u64> = fps.iter().map(|&f| u64::from(layout.part(t, f))).collect();
-                let (dir, values, _, heavy) =
-                    csr(&cells, &parts, &vec![(); n], bits, tuning.heavy_min);
+                let heavy_min = heavy_threshold(n, bits, tuning);
+                let (dir, values, _, heavy) = csr(&cells, &parts, &vec![(); n], bits, heavy_min);
                 Table {
                     spec,
                     bits,
+                    heavy_min,
                     dir,
                     values: values.into_iter().map(|v| v as u32).collect(),
                     heavy,
@@ -295,7 +306,6 @@ impl Segment {
         Self {
             lo,
             hi,
-            heavy_min: tuning.heavy_min,
             primary,
             rels,
             others,
@@ -349,7 +359,7 @@ impl Segment {
         sink: &mut S,
     ) -> ControlFlow<()> {
         let (a, b) = self.primary.range(c);
-        if b - a > self.heavy_min
+        if b - a > self.primary.heavy_min
             && let Some(h) = self.primary.heavy.get(&(c as u32))
         {
             return self.scan_primary_heavy(h, q, slots, sink);
@@ -450,7 +460,7 @@ impl Segment {
         let p = &self.primary;
         let (c, a, b) = (pr.c as usize, pr.a as usize, pr.b as usize);
         if pr.t == 0 {
-            if b - a > self.heavy_min
+            if b - a > p.heavy_min
                 && let Some(h) = p.heavy.get(&(c as u32))
             {
                 return self.scan_primary_heavy(h, qa.q, slots, sink);
@@ -479,7 +489,7 @@ impl Segment {
             }
             ControlFlow::Continue(())
         };
-        if b - a > self.heavy_min
+        if b - a > tab.heavy_min
             && let Some(h) = tab.heavy.get(&(c as u32))
         {
             return h.outward(u64::from(qpart), flipped, sink, scan);
@@ -511,7 +521,7 @@ impl Segment {
     /// [`exact_range`](Self::exact_range)`(fp)`.
     pub fn find_in(&self, fp: u64, (a, b): (usize, usize)) -> Option<usize> {
         let p = &self.primary;
-        let (a, b) = if b - a > self.heavy_min {
+        let (a, b) = if b - a > p.heavy_min {
             match p.heavy.get(&(p.spec.cell(fp, p.bits) as u32)) {
                 Some(h) => {
                     let (ra, rb) = h.window(fp, 0);

@@ -39,6 +39,7 @@ fn tiny() -> Tuning {
         chain_limit: 2,
         fanout: 2,
         heavy_min: 3,
+        heavy_factor: 0,
         dir_slack: 1,
         dir_cap: 28,
     }
