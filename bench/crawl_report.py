@@ -187,10 +187,11 @@ def main():
             if not b or not b.get(key) or a.get(key) is None:
                 return "–"
             x = a[key] / b[key]
+            shown = f"{x:.3f}" if x < 10 else f"{x:.1f}"
             if target is None:
-                return f"{x:.2f}×"
+                return f"{shown}×"
             ok = x >= target if above else x <= target
-            return f"{x:.2f}× {'met' if ok else 'MISSED'}"
+            return f"{shown}× {'met' if ok else 'MISSED'}"
 
         w(f"| {site} | {ratio(ours, sp, 'pps', TARGETS['spider_pps'])} | "
           f"{ratio(ours, sc, 'pps', TARGETS['scrapy_pps'])} | {ratio(ours, sp, 'cpk')} | "

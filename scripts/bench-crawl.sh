@@ -25,6 +25,8 @@
 # Usage: scripts/bench-crawl.sh [N]          (N = concurrency, default 16)
 # Env:   SITES="python cppreference"   TOOLS="silhouette spider scrapy drop"
 #        BENCH_DIR=/var/tmp/silhouette-bench   (scratch: venv, runs/<time>/, runs/latest)
+#        PERF=1   also record the silhouette runs with `perf record` (SITE-TOOL/perf.data;
+#                 figures of a profiled run are not comparable: profile, don't measure)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -190,7 +192,12 @@ for site in $SITES; do
             silhouette | drop)
                 mode=follow-links
                 [ "$tool" = drop ] && mode=drop
-                measure "$site" "$tool" target/release/silhouette crawl --config "$RUN/$mode.toml" \
+                wrap=()
+                if [ -n "${PERF:-}" ]; then
+                    mkdir -p "$dir"
+                    wrap=(perf record -q -F 499 --call-graph dwarf,16384 -o "$dir/perf.data" --)
+                fi
+                measure "$site" "$tool" "${wrap[@]}" target/release/silhouette crawl --config "$RUN/$mode.toml" \
                     --state "$dir/state" --output "$dir/pages.jsonl" "$seed"
                 target/release/silhouette stats "$dir/state" > "$dir/stats.txt"
                 ;;
