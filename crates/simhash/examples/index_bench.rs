@@ -291,12 +291,23 @@ fn run(o: &Opts, dist: &str, n: usize) {
         drop(index);
         let start = Instant::now();
         match NearIndex::load_expecting(&path, k, "bench") {
-            Ok(loaded) => eprintln!(
-                "[{dist} n={n}] save {save:.2}s, load+rebuild {:.2}s, file {:.1} B/fp, reloaded {} entries",
-                start.elapsed().as_secs_f64(),
-                size as f64 / n as f64,
-                loaded.len()
-            ),
+            Ok(loaded) => {
+                eprintln!(
+                    "[{dist} n={n}] save {save:.2}s, load+rebuild {:.2}s, file {:.1} B/fp, reloaded {} entries",
+                    start.elapsed().as_secs_f64(),
+                    size as f64 / n as f64,
+                    loaded.len()
+                );
+                // A reloaded index is one segment and an empty delta: what queries cost
+                // without the smaller segments and the delta of a live index.
+                let (hit, _, _) = measure(&data.hits, |q| loaded.any_within(Fingerprint::new(q)));
+                let (miss, _, _) =
+                    measure(&data.misses, |q| loaded.any_within(Fingerprint::new(q)));
+                eprintln!(
+                    "[{dist} n={n}] reloaded ({:?}): any_within hit {hit:.0} q/s, miss {miss:.0} q/s",
+                    loaded.stats()
+                );
+            }
             Err(e) => eprintln!("load: {e}"),
         }
         let _ = std::fs::remove_file(&path);

@@ -145,6 +145,10 @@ fn run(k: u32, seed: u64, skewed: bool, ops: usize, tuning: Tuning) -> (NearInde
                     }
                 }
             }
+            6 if rng.below(10) == 0 => {
+                index.compact();
+                assert!(index.stats().segments <= 1 && index.stats().delta == 0);
+            }
             6 => {
                 let id = if rng.below(2) == 0 {
                     model
