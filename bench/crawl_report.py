@@ -155,8 +155,8 @@ def main():
       f"{meta['silhouette_commit']}; network namespace: {meta['namespace']}.")
     w("")
     w("| site | tool | pages | requests (nginx) | wall s | pages/s | CPU s per 1,000 pages "
-      "| peak RSS MB | load avg |")
-    w("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+      "| CPU % | peak RSS MB | load avg |")
+    w("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for site in meta["sites"].split():
         for tool in TOOLS:
             r = res.get((site, tool))
@@ -168,7 +168,8 @@ def main():
             r["pps"], r["cpk"] = pps, cpk
             flag = " (failed)" if r["failed"] else ""
             w(f"| {site} | {TOOL_NAMES[tool]}{flag} | {fmt(pages)} | {fmt(r['requests'])} | "
-              f"{fmt(r['wall'])} | {fmt(pps, 0)} | {fmt(cpk, 3)} | {fmt(r['rss_mb'], 1)} | "
+              f"{fmt(r['wall'])} | {fmt(pps, 0)} | {fmt(cpk, 3)} | {100 * r['cpu'] / r['wall']:.0f} | "
+              f"{fmt(r['rss_mb'], 1)} | "
               f"{r['load']} |")
     w("")
     w("Ratios (silhouette follow-links / peer, same run):")
