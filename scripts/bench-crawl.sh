@@ -2,7 +2,7 @@
 # Crawl benchmark: `silhouette crawl` vs the `spider` crate vs Scrapy on real sites.
 #
 # Installs what it needs if missing (Debian: nginx, python3.11-doc, cppreference-doc-en-html,
-# time, python3-venv; PyPI: scrapy into a venv under the scratch dir), builds silhouette
+# time, python3-venv, iproute2; PyPI: scrapy into a venv under the scratch dir), builds silhouette
 # (`cargo build --release`) and the spider baseline (bench/spider-baseline, its own cargo
 # project), then, inside a fresh network namespace whose only interface is loopback (so no
 # tool can reach any other address), starts nginx on 127.0.0.1 with one port per site:
@@ -46,6 +46,7 @@ if [ -z "${_BENCH_CRAWL_INNER:-}" ]; then
     [ -d "$PY_ROOT" ] || missing+=(python3.11-doc)
     [ -d "$CPP_ROOT" ] || missing+=(cppreference-doc-en-html)
     [ -x /usr/bin/time ] || missing+=(time)
+    command -v ip >/dev/null || missing+=(iproute2)
     python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
     if [ "${#missing[@]}" -gt 0 ]; then
         if ! apt-cache show "${missing[@]}" >/dev/null 2>&1; then
