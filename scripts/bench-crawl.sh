@@ -161,7 +161,7 @@ cat > "$RUN/meta.json" <<META
  "python_root": "$PY_ROOT", "cppreference_root": "$CPP_ROOT",
  "python_seed": "$(seed_of python)", "cppreference_seed": "$(seed_of cppreference)",
  "namespace": "$_BENCH_CRAWL_INNER", "nproc": $(nproc),
- "silhouette_commit": "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"}
+ "silhouette_commit": "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- crates Cargo.toml Cargo.lock 2>/dev/null || echo ' + uncommitted changes')"}
 META
 
 measure() { # SITE TOOL CMD... : runs CMD under /usr/bin/time -v, keeps its slice of nginx's log
