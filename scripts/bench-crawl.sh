@@ -29,6 +29,9 @@
 #                 figures of a profiled run are not comparable: profile, don't measure)
 set -euo pipefail
 
+# All in one function: bash parses it whole before running, so editing this file during a
+# run cannot break the run.
+main() {
 cd "$(dirname "$0")/.."
 CONC="${1:-16}"
 SITES="${SITES:-python cppreference}"
@@ -218,3 +221,7 @@ done
 
 python3 bench/crawl_report.py "$RUN" | tee "$RUN/report.md"
 echo "runs kept in $RUN" >&2
+}
+
+main "$@"
+exit
