@@ -21,11 +21,16 @@ struct DeltaTable {
     next: Vec<u32>,
 }
 
+/// Directory bits of an empty delta: 3 tables of `2 × 4 × 2^8` bytes, 6 KB in all.
+const START_BITS: u32 = 8;
+
 /// Slots `lo..lo + len` of the index.
 #[derive(Debug, Clone)]
 pub(crate) struct Delta {
     lo: usize,
     len: usize,
+    /// Directory bits never exceed this (nor a table's width).
+    max_bits: u32,
     /// Fingerprints of slots `lo..lo + len`.
     fps: Vec<u64>,
     longest: u32,
@@ -33,13 +38,16 @@ pub(crate) struct Delta {
 }
 
 impl Delta {
-    /// An empty delta starting at slot `lo`, with directories of at most `bits` bits.
+    /// An empty delta starting at slot `lo`, with directories of at most `bits` bits. They
+    /// start at 2^8 cells and double (a rehash, amortised O(1) per insert) whenever the delta
+    /// holds more slots than cells, so a small index holds small directories.
     pub fn new(layout: &Layout, bits: u32, lo: usize) -> Self {
+        let max_bits = bits;
         let tables = layout
             .tables()
             .iter()
             .map(|&spec| {
-                let bits = bits.min(spec.width);
+                let bits = START_BITS.min(max_bits).min(spec.width);
                 DeltaTable {
                     spec,
                     bits,
@@ -52,6 +60,7 @@ impl Delta {
         Self {
             lo,
             len: 0,
+            max_bits,
             fps: Vec::new(),
             longest: 0,
             tables,
@@ -85,6 +94,30 @@ impl Delta {
         }
         self.fps.push(fp);
         self.len += 1;
+        let grow = self
+            .tables
+            .iter()
+            .any(|t| self.len > 1 << t.bits && t.bits < self.max_bits.min(t.spec.width));
+        if grow {
+            self.grow();
+        }
+    }
+
+    /// Doubles every directory that may still grow and re-links all entries.
+    fn grow(&mut self) {
+        self.longest = 0;
+        for tab in &mut self.tables {
+            tab.bits = (tab.bits + 1).min(self.max_bits).min(tab.spec.width);
+            tab.heads = vec![0; 1 << tab.bits];
+            tab.lens = vec![0; 1 << tab.bits];
+            for (i, &fp) in self.fps.iter().enumerate() {
+                let c = tab.spec.cell(fp, tab.bits);
+                tab.next[i] = tab.heads[c];
+                tab.heads[c] = i as u32 + 1;
+                tab.lens[c] += 1;
+                self.longest = self.longest.max(tab.lens[c]);
+            }
+        }
     }
 
     /// The `(fingerprint, slot)` pairs held.

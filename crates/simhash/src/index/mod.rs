@@ -29,7 +29,7 @@ use segment::Segment;
 /// Knobs of the index's internal structure; tests shrink them to exercise every path.
 #[derive(Clone, Debug)]
 pub(crate) struct Tuning {
-    /// The delta holds at most `1 << delta_bits` slots; also its directory width.
+    /// The delta holds at most `1 << delta_bits` slots; also its widest directory.
     pub delta_bits: u32,
     /// The delta is flushed early once one of its chains is longer than this.
     pub chain_limit: u32,
@@ -157,8 +157,8 @@ pub struct IndexStats {
 /// entries 8 + directories (`3 × 4 × 2^d / N`, 2.4 at 10M) + dead bit 0.125 ≈ 30.5 bytes
 /// (31.1 measured at 10M); the id array grows by 1/16 so spare capacity stays small. While a
 /// segment is rebuilt about `40 × n` more bytes are held for the `n` entries being merged (at
-/// worst all of them). Duplicate fingerprints share one slot; each extra id costs about 24 bytes
-/// in a side map.
+/// worst all of them), while it is merged cell by cell about `20 × n`. Duplicate fingerprints
+/// share one slot; each extra id costs about 24 bytes in a side map.
 ///
 /// **Exact-match layer.** Insertion looks the fingerprint up exactly first (the query's cell of
 /// every primary table, located together, or one ring of an oversized cell, binary-searched), so
@@ -167,12 +167,17 @@ pub struct IndexStats {
 /// and a distance-0 hit ends [`nearest`](Self::nearest) at once.
 ///
 /// **Online inserts.** New slots go into a delta indexed by chained hash directories (O(1) per
-/// insert, at most 65,536 slots). A full delta becomes an immutable segment (a counting sort,
-/// linear); then the two newest segments merge while the older is at most 8 times the newer, so
-/// there are `O(log_8 N)` segments (2 at 10M) and each slot is rewritten `O(log N)` times:
-/// inserts are amortised `O(log N)`, never a re-sort of everything. A merge runs inside the
-/// insert that triggers it, so inserts have rare pauses proportional to the segments merged
-/// (the largest merge at 10M takes about a second).
+/// insert, at most 65,536 slots); its directories start at 2^8 cells and double as it fills, so
+/// an empty index holds about 6 KB. A full delta joins the younger of at most two segments (or
+/// becomes it), and the younger joins the big one once it reaches 1/8 of its size: queries probe
+/// the delta and at most two segments, and each slot is rewritten about `8 + |M| / 65536` times
+/// in all (`|M|` the younger segment's average size, ~`N / 16`), about 20 at 10M. A merge goes
+/// cell by cell: the older segment's cells are already grouped and are copied in one linear
+/// pass, each followed by the newer entries of that cell (only those are sorted); oversized
+/// cells get their rings rebuilt. Only when the merged segment needs finer directories (its
+/// size passed a power of two, up to 2^23 for `k = 5`; the other tables' stored bits do not
+/// hold the next cell bit) or when it holds dead slots is it rebuilt by counting sort. Merges run
+/// inside the insert that triggers them: rare pauses proportional to the segments merged.
 ///
 /// **Skew.** Real fingerprints cluster: many pages differ from a template by a few bits, so a
 /// few cells grow huge. A cell of more than 48 entries gets a ring index: its members sorted by
@@ -200,8 +205,9 @@ pub struct IndexStats {
 /// time, `insert_if_new` atomic.
 ///
 /// **Measured** (BENCHMARKS.md, one core of a shared 2-core VM, `k = 5`, uniform
-/// fingerprints): at 10M, 31.1 bytes per fingerprint, 690,000 inserts/s, 64,000 `any_within`
-/// queries/s on a live index and about 200,000/s right after [`compact`](Self::compact) or
+/// fingerprints): at 10M, 31.1 bytes per fingerprint, 1,140,000 inserts/s (690,000 before
+/// merges went cell by cell), 70,000 to 85,000 `any_within` queries/s on a live index and
+/// about 115,000 to 200,000/s (depending on the load) right after [`compact`](Self::compact) or
 /// [`load`](Self::load) (one segment, no delta); at 1M, 1.7M inserts/s and 130,000 to 290,000
 /// queries/s; at 100M, 28.9 bytes per fingerprint and 23,000 queries/s.
 ///
@@ -209,10 +215,13 @@ pub struct IndexStats {
 /// roughly constant while `d` can still grow (up to `N ≈ 2^23`, 8M, for 21-bit substrings); past
 /// that the cells fill up and the entries read grow linearly (`≈ 3.1e-5 × N` at `k = 5`: ~315
 /// at 10M, ~3,100 at 100M), so queries slow down several times from 10M to 100M while memory
-/// stays about 30 bytes per fingerprint. Two segments plus the delta are probed at 10M; each
-/// costs about one cache miss per probed cell. Inserts cost O(1) plus merges rewriting each
-/// entry about `8 × log_8(N / 65536)` times. For billions of fingerprints, shard by site (near
-/// duplicates almost always share a site) and keep one index per shard.
+/// stays about 30 bytes per fingerprint. Two segments plus the delta are probed on a live
+/// index; each costs about one cache miss per probed cell. Inserts cost O(1) plus merges
+/// rewriting each entry about `9 + N / 2^20` times, in linear passes: the younger segment is
+/// rewritten at every flush of the delta, which grows with `N` (about 20 rewrites at 10M, 100
+/// at 100M) but stays a small part of an insert because the passes are sequential copies. For
+/// billions of fingerprints, shard by site (near duplicates almost always share a site) and
+/// keep one index per shard.
 #[derive(Debug, Clone)]
 pub struct NearIndex {
     k: u32,
@@ -559,15 +568,35 @@ impl NearIndex {
         entries.filter(|&(_, s)| !slots.is_dead(s)).collect()
     }
 
-    /// Turns the delta into a segment, then merges the newest segments as the policy says.
+    /// Empties the delta into the segments, keeping at most two of them (a big one and a
+    /// younger one at most `1 / fanout` of its size) whenever slot spans allow: the delta joins
+    /// the younger segment (or becomes it), and the younger joins the big one once it reaches
+    /// `1 / fanout` of it. Merges go cell by cell ([`Segment::absorb`]) unless directories must
+    /// grow.
     fn flush(&mut self) {
         let (lo, hi) = (self.delta.lo(), self.ids.len());
-        if hi > lo {
-            let entries = self.live(self.delta.entries());
-            let seg = Segment::build(&entries, lo, hi, &self.layout, &self.tuning);
-            self.segments.push(seg);
-        }
+        let fresh = self.live(self.delta.entries());
         self.delta.clear(hi);
+        if !fresh.is_empty() {
+            let fanout = self.tuning.fanout;
+            let target = match self.segments.as_slice() {
+                [] => None,
+                [.., b] if hi - b.lo() > u32::MAX as usize => None,
+                [_, _, ..] => Some(self.segments.len() - 1),
+                [b] if b.len() <= fanout * fresh.len() => Some(0),
+                [_] => None,
+            };
+            match target {
+                Some(t) => {
+                    let merged = self.merge_into(&self.segments[t], &fresh, hi);
+                    self.segments[t] = merged;
+                }
+                None => {
+                    let seg = Segment::build(&fresh, lo, hi, &self.layout, &self.tuning);
+                    self.segments.push(seg);
+                }
+            }
+        }
         while let [.., a, b] = self.segments.as_slice() {
             if b.len() == 0 {
                 self.segments.pop();
@@ -577,13 +606,33 @@ impl NearIndex {
             if a.len() > self.tuning.fanout * b.len() || span > u32::MAX as usize {
                 break;
             }
-            let (lo, hi) = (a.lo(), b.hi());
-            let mut entries = self.live(a.entries());
-            entries.extend(self.live(b.entries()));
-            let merged = Segment::build(&entries, lo, hi, &self.layout, &self.tuning);
+            let younger = self.live(b.entries());
+            let merged = self.merge_into(a, &younger, b.hi());
             self.segments.truncate(self.segments.len() - 2);
             self.segments.push(merged);
         }
+    }
+
+    /// `older` with the live `(fingerprint, slot)` pairs `newer` of the slots up to `hi` added:
+    /// cell by cell when `older` has no dead slot and keeps its directories, else rebuilt.
+    fn merge_into(&self, older: &Segment, newer: &[(u64, usize)], hi: usize) -> Segment {
+        let has_dead = self.any_dead(older.lo(), older.hi());
+        older
+            .absorb(newer, hi, has_dead, &self.layout, &self.tuning)
+            .unwrap_or_else(|| {
+                let mut entries = self.live(older.entries());
+                entries.extend_from_slice(newer);
+                Segment::build(&entries, older.lo(), hi, &self.layout, &self.tuning)
+            })
+    }
+
+    /// Whether any slot of `lo..hi` is dead.
+    fn any_dead(&self, lo: usize, hi: usize) -> bool {
+        if self.dead_count == 0 || lo >= hi {
+            return false;
+        }
+        let slots = self.slots();
+        (lo..hi).any(|s| slots.is_dead(s))
     }
 
     /// Every indexed `(fingerprint, slot)` pair, live or dead.

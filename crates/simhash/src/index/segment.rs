@@ -36,9 +36,14 @@ struct Heavy {
 impl Heavy {
     /// Sorts `members` (at offset `base` of the table) into rings around their majority pivot,
     /// each ring by value, and reorders `payload` alongside.
-    fn build<P: Copy>(values: &mut [u64], payload: &mut [P], base: usize) -> Self {
+    fn build<V: Copy + Ord + Into<u64>, P: Copy>(
+        values: &mut [V],
+        payload: &mut [P],
+        base: usize,
+    ) -> Self {
         let mut ones = [0usize; 64];
         for &x in values.iter() {
+            let x: u64 = x.into();
             for (i, n) in ones.iter_mut().enumerate() {
                 *n += ((x >> i) & 1) as usize;
             }
@@ -48,10 +53,10 @@ impl Heavy {
             .enumerate()
             .filter(|&(_, &n)| 2 * n > values.len())
             .fold(0u64, |p, (i, _)| p | 1 << i);
-        let mut order: Vec<(u32, u64, P)> = values
+        let mut order: Vec<(u32, V, P)> = values
             .iter()
             .zip(payload.iter())
-            .map(|(&v, &p)| ((v ^ pivot).count_ones(), v, p))
+            .map(|(&v, &p)| ((v.into() ^ pivot).count_ones(), v, p))
             .collect();
         order.sort_unstable_by_key(|&(r, v, _)| (r, v));
         let mut rings = Box::new([0u32; 66]);
@@ -173,6 +178,54 @@ fn csr<P: Copy + Default>(
     }
     heavy.shrink_to_fit();
     (dir, out_v, out_p, heavy)
+}
+
+/// Merges `add` (`(cell, value, payload)`, sorted by cell) into the table `(dir, values,
+/// payload)` of the same directory width, cell by cell in one linear pass: each cell keeps its
+/// old entries and is followed by the new ones. A merged cell over `heavy_min` entries gets its
+/// ring index (re)built; the others need no sorting.
+fn merge_cells<V: Copy + Ord + Into<u64>, P: Copy>(
+    dir: &[u32],
+    values: &[V],
+    payload: &[P],
+    add: &[(u32, V, P)],
+    heavy_min: usize,
+) -> (Vec<u32>, Vec<V>, Vec<P>, HashMap<u32, Heavy>) {
+    let ncells = dir.len().saturating_sub(1);
+    let total = values.len() + add.len();
+    let mut out_dir = Vec::with_capacity(dir.len());
+    let mut out_v = Vec::with_capacity(total);
+    let mut out_p = Vec::with_capacity(total);
+    let mut heavy = HashMap::new();
+    let mut j = 0;
+    for c in 0..ncells {
+        let start = out_v.len();
+        out_dir.push(start as u32);
+        let (a, b) = (dir[c] as usize, dir[c + 1] as usize);
+        out_v.extend_from_slice(&values[a..b]);
+        out_p.extend_from_slice(&payload[a..b]);
+        while let Some(&(cell, v, p)) = add.get(j)
+            && cell as usize == c
+        {
+            out_v.push(v);
+            out_p.push(p);
+            j += 1;
+        }
+        if out_v.len() - start > heavy_min {
+            let h = Heavy::build(&mut out_v[start..], &mut out_p[start..], start);
+            heavy.insert(c as u32, h);
+        }
+    }
+    out_dir.push(out_v.len() as u32);
+    heavy.shrink_to_fit();
+    (out_dir, out_v, out_p, heavy)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Merges done cell by cell by [`Segment::absorb`] on this thread, so tests can check that
+    /// they happen.
+    pub(crate) static ABSORBED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Tables other than the primary, at most.
@@ -310,6 +363,83 @@ impl Segment {
             rels,
             others,
         }
+    }
+
+    /// This segment with `newer` added: the `(fingerprint, slot)` pairs of the live slots of
+    /// `self.hi()..hi` (`hi - self.lo()` must fit in a `u32`). Every table keeps its directory
+    /// and is merged cell by cell in one linear pass (only `newer` is sorted), which is several
+    /// times cheaper than [`build`](Self::build). `None` when that is not possible: the merged
+    /// segment needs finer directories (it passed a power of two; the stored bits of the other
+    /// tables do not hold the next cell bit), or `self` has dead slots to drop (`has_dead`).
+    pub fn absorb(
+        &self,
+        newer: &[(u64, usize)],
+        hi: usize,
+        has_dead: bool,
+        layout: &Layout,
+        tuning: &Tuning,
+    ) -> Option<Self> {
+        let n = self.len() + newer.len();
+        let same = |t: &TableSpec, bits: u32| {
+            dir_bits(n, t.width, tuning.dir_slack, tuning.dir_cap) == bits
+        };
+        if has_dead
+            || !same(&self.primary.spec, self.primary.bits)
+            || !self.others.iter().all(|t| same(&t.spec, t.bits))
+        {
+            return None;
+        }
+        #[cfg(test)]
+        ABSORBED.with(|n| n.set(n.get() + 1));
+        let p = &self.primary;
+        let mut add: Vec<(u32, u64, u32)> = newer
+            .iter()
+            .map(|&(f, s)| (p.spec.cell(f, p.bits) as u32, f, (s - self.lo) as u32))
+            .collect();
+        add.sort_unstable_by_key(|&(c, _, r)| (c, r));
+        let heavy_min = heavy_threshold(n, p.bits, tuning);
+        let (dir, values, rels, heavy) =
+            merge_cells(&p.dir, &p.values, &self.rels, &add, heavy_min);
+        drop(add);
+        let primary = Table {
+            spec: p.spec,
+            bits: p.bits,
+            heavy_min,
+            dir,
+            values,
+            heavy,
+        };
+        let others = self
+            .others
+            .iter()
+            .enumerate()
+            .map(|(i, tab)| {
+                let mut add: Vec<(u32, u32, ())> = newer
+                    .iter()
+                    .map(|&(f, _)| (tab.spec.cell(f, tab.bits) as u32, layout.part(i + 1, f), ()))
+                    .collect();
+                add.sort_unstable_by_key(|&(c, v, ())| (c, v));
+                let heavy_min = heavy_threshold(n, tab.bits, tuning);
+                let units = vec![(); tab.values.len()];
+                let (dir, values, _, heavy) =
+                    merge_cells(&tab.dir, &tab.values, &units, &add, heavy_min);
+                Table {
+                    spec: tab.spec,
+                    bits: tab.bits,
+                    heavy_min,
+                    dir,
+                    values,
+                    heavy,
+                }
+            })
+            .collect();
+        Some(Self {
+            lo: self.lo,
+            hi,
+            primary,
+            rels,
+            others,
+        })
     }
 
     /// First slot covered.

@@ -376,3 +376,52 @@ fn heavy_duplicates_share_one_slot() {
         Some((0, 1))
     );
 }
+
+#[test]
+fn merges_go_cell_by_cell_and_stay_exact() {
+    let absorbed = || super::segment::ABSORBED.with(std::cell::Cell::get);
+    let before = absorbed();
+    for k in [0, 3, 5, 8] {
+        for seed in 0..4 {
+            run(k, seed, seed % 2 == 1, 400, tiny());
+        }
+    }
+    assert!(absorbed() > before, "the tiny tuning merges cell by cell");
+    let before = absorbed();
+    // Default tuning: a big segment absorbs a younger one without growing its directories.
+    let mut index = NearIndex::new(5).expect("k = 5");
+    let mut rng = Rng(9);
+    let mut fps = Vec::new();
+    for id in 0..(5 << 16) {
+        let fp = rng.next();
+        index.insert(Fingerprint::new(fp), id);
+        fps.push(fp);
+    }
+    assert!(index.stats().segments <= 2);
+    assert!(
+        absorbed() > before,
+        "the default tuning merges cell by cell"
+    );
+    for (id, &fp) in fps.iter().enumerate().step_by(97) {
+        assert_eq!(
+            index.nearest(Fingerprint::new(fp ^ 0b1_0101)),
+            Some((id as u64, 3))
+        );
+    }
+}
+
+#[test]
+fn an_empty_index_is_small_and_its_delta_grows() {
+    let mut index = NearIndex::new(5).expect("k = 5");
+    assert!(index.memory_bytes() < 8 * 1024, "{}", index.memory_bytes());
+    let mut rng = Rng(3);
+    for id in 0..20_000 {
+        index.insert(Fingerprint::new(rng.next()), id);
+    }
+    assert_eq!(index.stats().delta, 20_000);
+    let mut rng = Rng(3);
+    for id in 0..20_000 {
+        let fp = rng.next();
+        assert_eq!(index.nearest(Fingerprint::new(fp ^ 1 << 40)), Some((id, 1)));
+    }
+}
