@@ -157,8 +157,9 @@ pub struct IndexStats {
 /// entries 8 + directories (`3 × 4 × 2^d / N`, 2.4 at 10M) + dead bit 0.125 ≈ 30.5 bytes
 /// (31.1 measured at 10M); the id array grows by 1/16 so spare capacity stays small. While a
 /// segment is rebuilt about `40 × n` more bytes are held for the `n` entries being merged (at
-/// worst all of them), while it is merged cell by cell about `20 × n`. Duplicate fingerprints
-/// share one slot; each extra id costs about 24 bytes in a side map.
+/// worst all of them); while `n` newer entries are merged cell by cell into an older segment,
+/// about `50 × n`. Duplicate fingerprints share one slot; each extra id costs about 24 bytes in
+/// a side map.
 ///
 /// **Exact-match layer.** Insertion looks the fingerprint up exactly first (the query's cell of
 /// every primary table, located together, or one ring of an oversized cell, binary-searched), so
@@ -172,9 +173,11 @@ pub struct IndexStats {
 /// becomes it), and the younger joins the big one once it reaches 1/8 of its size: queries probe
 /// the delta and at most two segments, and each slot is rewritten about `8 + |M| / 65536` times
 /// in all (`|M|` the younger segment's average size, ~`N / 16`), about 20 at 10M. A merge goes
-/// cell by cell: the older segment's cells are already grouped and are copied in one linear
-/// pass, each followed by the newer entries of that cell (only those are sorted); oversized
-/// cells get their rings rebuilt. Only when the merged segment needs finer directories (its
+/// cell by cell, in place: the older segment's arrays grow and its cells, already grouped, move
+/// up in one backward pass (one `memmove` between consecutive new entries), each followed by
+/// its new entries; only the newer entries are sorted by cell (radix sort, two linear passes);
+/// the directory is shifted in one pass; cells that grew past the ring threshold get their
+/// rings rebuilt, the other rings move with their cells. Only when the merged segment needs finer directories (its
 /// size passed a power of two, up to 2^23 for `k = 5`; the other tables' stored bits do not
 /// hold the next cell bit) or when it holds dead slots is it rebuilt by counting sort. Merges run
 /// inside the insert that triggers them: rare pauses proportional to the segments merged.
@@ -205,7 +208,7 @@ pub struct IndexStats {
 /// time, `insert_if_new` atomic.
 ///
 /// **Measured** (BENCHMARKS.md, one core of a shared 2-core VM, `k = 5`, uniform
-/// fingerprints): at 10M, 31.1 bytes per fingerprint, 1,140,000 inserts/s (690,000 before
+/// fingerprints): at 10M, 31.1 bytes per fingerprint, 1,210,000 inserts/s (690,000 before
 /// merges went cell by cell), 70,000 to 85,000 `any_within` queries/s on a live index and
 /// about 115,000 to 200,000/s (depending on the load) right after [`compact`](Self::compact) or
 /// [`load`](Self::load) (one segment, no delta); at 1M, 1.7M inserts/s and 130,000 to 290,000
@@ -586,10 +589,10 @@ impl NearIndex {
                 [b] if b.len() <= fanout * fresh.len() => Some(0),
                 [_] => None,
             };
-            match target {
-                Some(t) => {
-                    let merged = self.merge_into(&self.segments[t], &fresh, hi);
-                    self.segments[t] = merged;
+            match target.and_then(|_| self.segments.pop()) {
+                Some(older) => {
+                    let merged = self.merge_into(older, &fresh, hi);
+                    self.segments.push(merged);
                 }
                 None => {
                     let seg = Segment::build(&fresh, lo, hi, &self.layout, &self.tuning);
@@ -606,24 +609,27 @@ impl NearIndex {
             if a.len() > self.tuning.fanout * b.len() || span > u32::MAX as usize {
                 break;
             }
-            let younger = self.live(b.entries());
-            let merged = self.merge_into(a, &younger, b.hi());
-            self.segments.truncate(self.segments.len() - 2);
-            self.segments.push(merged);
+            let (younger, hi) = (self.live(b.entries()), b.hi());
+            self.segments.pop();
+            if let Some(older) = self.segments.pop() {
+                let merged = self.merge_into(older, &younger, hi);
+                self.segments.push(merged);
+            }
         }
     }
 
     /// `older` with the live `(fingerprint, slot)` pairs `newer` of the slots up to `hi` added:
     /// cell by cell when `older` has no dead slot and keeps its directories, else rebuilt.
-    fn merge_into(&self, older: &Segment, newer: &[(u64, usize)], hi: usize) -> Segment {
+    fn merge_into(&self, mut older: Segment, newer: &[(u64, usize)], hi: usize) -> Segment {
         let has_dead = self.any_dead(older.lo(), older.hi());
-        older
-            .absorb(newer, hi, has_dead, &self.layout, &self.tuning)
-            .unwrap_or_else(|| {
-                let mut entries = self.live(older.entries());
-                entries.extend_from_slice(newer);
-                Segment::build(&entries, older.lo(), hi, &self.layout, &self.tuning)
-            })
+        if older.absorb(newer, hi, has_dead, &self.layout, &self.tuning) {
+            return older;
+        }
+        let lo = older.lo();
+        let mut entries = self.live(older.entries());
+        drop(older);
+        entries.extend_from_slice(newer);
+        Segment::build(&entries, lo, hi, &self.layout, &self.tuning)
     }
 
     /// Whether any slot of `lo..hi` is dead.

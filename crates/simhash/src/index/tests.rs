@@ -425,3 +425,53 @@ fn an_empty_index_is_small_and_its_delta_grows() {
         assert_eq!(index.nearest(Fingerprint::new(fp ^ 1 << 40)), Some((id, 1)));
     }
 }
+
+#[test]
+fn absorbing_equals_rebuilding() {
+    use super::layout::Layout;
+    use super::segment::Segment;
+    for k in [1, 5, 8] {
+        let layout = Layout::for_k(k).expect("k <= 8");
+        let tuning = Tuning {
+            heavy_min: 4,
+            heavy_factor: 0,
+            ..Tuning::default()
+        };
+        let mut rng = Rng(u64::from(k));
+        let bases: Vec<u64> = (0..3).map(|_| rng.next()).collect();
+        let fps: Vec<u64> = (0..9000)
+            .map(|i| {
+                if i % 3 == 0 {
+                    rng.next()
+                } else {
+                    let f = rng.below(4) as u32;
+                    bases[i % 3] ^ rng.flips(f)
+                }
+            })
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let all: Vec<(u64, usize)> = fps.iter().copied().zip(0..).collect();
+        // 2048 and 2048 + 600 entries share their directory widths.
+        let (old, new) = all.split_at(2048);
+        let new = &new[..600];
+        let mut seg = Segment::build(old, 0, 2048, &layout, &tuning);
+        assert!(seg.absorb(new, 2648, false, &layout, &tuning));
+        let want = Segment::build(&all[..2648], 0, 2648, &layout, &tuning);
+        assert_eq!((seg.len(), seg.hi()), (want.len(), want.hi()));
+        assert_eq!(seg.heavy_cells(), want.heavy_cells());
+        assert!(seg.heavy_cells() > 0, "k={k}: rings are rebuilt and moved");
+        for &(fp, s) in &all[..2648] {
+            assert_eq!(seg.find_in(fp, seg.exact_range(fp)), Some(s), "k={k}");
+        }
+        let mut got: Vec<_> = seg.entries().collect();
+        got.sort_unstable();
+        let mut want: Vec<_> = all[..2648].to_vec();
+        want.sort_unstable();
+        assert_eq!(got, want);
+        // Directories that must grow refuse, and so do dead slots.
+        assert!(all.len() > 4096);
+        assert!(!seg.absorb(&all[2648..], all.len(), false, &layout, &tuning));
+        assert!(!seg.absorb(&[], 2648, true, &layout, &tuning));
+    }
+}
