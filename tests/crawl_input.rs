@@ -229,7 +229,10 @@ fn check_full_disk(
         .unwrap_or_else(|| panic!("no error line: {}", r.stderr));
     assert!(
         err.contains("cannot")
-            && (err.contains("full") || err.contains("large") || err.contains("I/O")),
+            && (err.contains("full")
+                || err.contains("large")
+                || err.contains("I/O")
+                || err.contains("No space left")),
         "{err}"
     );
     // What was committed before the disk filled up is there and readable.
