@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use cpu_time::ThreadTime;
 
-use encoding_rs::{CoderResult, Encoding};
+use encoding_rs::{CoderResult, Encoding, UTF_8};
 use html5ever::tendril::{StrTendril, TendrilSink};
 use html5ever::{ParseOpts, parse_document};
 use silhouette_simhash::Fingerprint;
@@ -263,6 +263,46 @@ fn parse(
     let budget = limits.time_budget.map(|b| b.for_len(input.len()));
     let arena = sink.arena;
     let mut parser = parse_document(sink, ParseOpts::default());
+    let check = || {
+        let a = arena.borrow();
+        if a.max_depth_seen > limits.max_depth {
+            Some(Truncation::Depth {
+                limit: limits.max_depth,
+            })
+        } else if a.created > limits.max_nodes {
+            Some(Truncation::Nodes {
+                limit: limits.max_nodes,
+            })
+        } else {
+            budget
+                .filter(|b| start.elapsed() > *b)
+                .map(|budget| Truncation::Time { budget })
+        }
+    };
+    // Valid UTF-8 (most pages) is fed as it is, cut at character boundaries: one copy of
+    // the input instead of two. Anything else goes through encoding_rs.
+    let valid_utf8 = if encoding == UTF_8 {
+        std::str::from_utf8(input).ok()
+    } else {
+        None
+    };
+    if let Some(text) = valid_utf8 {
+        let mut at = 0;
+        while at < text.len() {
+            let mut end = (at + CHUNK).min(text.len());
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            parser.process(StrTendril::from_slice(&text[at..end]));
+            at = end;
+            if let Some(stop) = check() {
+                // Not `finish()`: closing thousands of open elements is the work we refuse.
+                return Some(stop);
+            }
+        }
+        parser.finish();
+        return None;
+    }
     let mut decoder = encoding.new_decoder_without_bom_handling();
     let mut text = String::with_capacity(CHUNK * 3 + 16);
     let mut chunks = input.chunks(CHUNK).peekable();
@@ -280,25 +320,8 @@ fn parse(
                 break;
             }
         }
-        let stop = {
-            let a = arena.borrow();
-            if a.max_depth_seen > limits.max_depth {
-                Some(Truncation::Depth {
-                    limit: limits.max_depth,
-                })
-            } else if a.created > limits.max_nodes {
-                Some(Truncation::Nodes {
-                    limit: limits.max_nodes,
-                })
-            } else {
-                budget
-                    .filter(|b| start.elapsed() > *b)
-                    .map(|budget| Truncation::Time { budget })
-            }
-        };
-        if stop.is_some() {
-            // Not `finish()`: closing thousands of open elements is the work we refuse.
-            return stop;
+        if let Some(stop) = check() {
+            return Some(stop);
         }
     }
     parser.finish();

@@ -585,7 +585,12 @@ impl Frontier {
             None => None,
         };
         Ok(StoredRecord {
-            referrer: self.store.referrer_url(job.id)?,
+            // Only emitted records are written out; the state has the referrer of every URL.
+            referrer: if out_seq.is_some() {
+                self.store.referrer_url(job.id)?
+            } else {
+                None
+            },
             url: job.url.to_string(),
             host: job.url.host_str().unwrap_or_default().to_owned(),
             depth: job.depth,
