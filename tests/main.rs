@@ -6,6 +6,7 @@ mod cli_fingerprint;
 mod common;
 mod crawl_dedup;
 mod crawl_input;
+mod crawl_interrupt;
 mod crawl_resume;
 mod crawl_support;
 mod crawl_tools;
