@@ -176,8 +176,9 @@ pub struct IndexStats {
 /// cell by cell, in place: the older segment's arrays grow and its cells, already grouped, move
 /// up in one backward pass (one `memmove` between consecutive new entries), each followed by
 /// its new entries; only the newer entries are sorted by cell (radix sort, two linear passes);
-/// the directory is shifted in one pass; cells that grew past the ring threshold get their
-/// rings rebuilt, the other rings move with their cells. Only when the merged segment needs finer directories (its
+/// the directory is shifted in one pass; a ring-indexed cell that received entries keeps
+/// its pivot and merges the new members (sorted) into its rings; a cell that grew past the
+/// threshold gets its rings built; the other rings move with their cells. Only when the merged segment needs finer directories (its
 /// size passed a power of two, up to 2^23 for `k = 5`; the other tables' stored bits do not
 /// hold the next cell bit) or when it holds dead slots is it rebuilt by counting sort. Merges run
 /// inside the insert that triggers them: rare pauses proportional to the segments merged.

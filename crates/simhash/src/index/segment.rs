@@ -74,6 +74,51 @@ impl Heavy {
         Self { pivot, rings }
     }
 
+    /// Keeps the pivot and merges into the rings the members after the first `old` of
+    /// `values` (the first `old` being in ring order already): only the new members are sorted,
+    /// then both runs are merged in one pass; no majority to recompute.
+    fn extend<V: Copy + Ord + Into<u64>, P: Copy>(
+        &mut self,
+        values: &mut [V],
+        payload: &mut [P],
+        base: usize,
+        old: usize,
+    ) {
+        #[cfg(test)]
+        EXTENDED.with(|n| n.set(n.get() + 1));
+        let pivot = self.pivot;
+        let mut items: Vec<(u32, V, P)> = values
+            .iter()
+            .zip(payload.iter())
+            .map(|(&v, &p)| ((v.into() ^ pivot).count_ones(), v, p))
+            .collect();
+        items[old..].sort_unstable_by_key(|&(r, v, _)| (r, v));
+        let (first, second) = items.split_at(old);
+        let (mut i, mut j) = (0, 0);
+        for k in 0..values.len() {
+            let take_first = match (first.get(i), second.get(j)) {
+                (Some(x), Some(y)) => (x.0, x.1) <= (y.0, y.1),
+                (x, _) => x.is_some(),
+            };
+            let (_, v, p) = if take_first {
+                i += 1;
+                first[i - 1]
+            } else {
+                j += 1;
+                second[j - 1]
+            };
+            values[k] = v;
+            payload[k] = p;
+        }
+        let mut at = 0;
+        for (r, start) in self.rings.iter_mut().enumerate() {
+            while at < values.len() && ((values[at].into() ^ pivot).count_ones() as usize) < r {
+                at += 1;
+            }
+            *start = (base + at) as u32;
+        }
+    }
+
     /// Calls `scan` on rings `dq, dq - 1, dq + 1, dq - 2, …` (`dq` being `value`'s ring) while
     /// their distance from `dq` is within the sink's bound less `slack`, a bound that may shrink
     /// as matches are found: the nearest members are met first and cut the search short.
@@ -246,26 +291,40 @@ impl<V: Copy + Default + Ord + Into<u64>> Table<V> {
         self.heavy_min = heavy_min;
         let dir = &self.dir;
         let grown = |c: u32| add.binary_search_by_key(&c, |a| a.0).is_ok();
+        // Rings move with their cells; those of cells that grew are set aside to be extended.
+        let mut extend = HashMap::new();
         self.heavy.retain(|&c, h| {
             let (a, b) = (dir[c as usize] as usize, dir[c as usize + 1] as usize);
             let shift = a as u32 - h.rings[0];
             for x in h.rings.iter_mut() {
                 *x += shift;
             }
-            b - a > heavy_min && !grown(c)
-        });
-        let mut last = None;
-        for &(c, _, _) in add {
-            if last == Some(c) {
-                continue;
+            if b - a <= heavy_min {
+                return false;
             }
-            last = Some(c);
+            if grown(c) {
+                extend.insert(c, h.clone());
+                return false;
+            }
+            true
+        });
+        let mut j = 0;
+        while let Some(&(c, _, _)) = add.get(j) {
+            let added = add[j..].iter().take_while(|x| x.0 == c).count();
+            j += added;
             let (a, b) = (
                 self.dir[c as usize] as usize,
                 self.dir[c as usize + 1] as usize,
             );
             if b - a > heavy_min {
-                let h = Heavy::build(&mut self.values[a..b], &mut payload[a..b], a);
+                let (values, payload) = (&mut self.values[a..b], &mut payload[a..b]);
+                let h = match extend.remove(&c) {
+                    Some(mut h) => {
+                        h.extend(values, payload, a, b - a - added);
+                        h
+                    }
+                    None => Heavy::build(values, payload, a),
+                };
                 self.heavy.insert(c, h);
             }
         }
@@ -278,6 +337,8 @@ thread_local! {
     /// Merges done cell by cell by [`Segment::absorb`] on this thread, so tests can check that
     /// they happen.
     pub(crate) static ABSORBED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Rings extended in place by a merge (rather than rebuilt), likewise.
+    pub(crate) static EXTENDED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Tables other than the primary, at most.

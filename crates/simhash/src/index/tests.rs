@@ -456,7 +456,12 @@ fn absorbing_equals_rebuilding() {
         let (old, new) = all.split_at(2048);
         let new = &new[..600];
         let mut seg = Segment::build(old, 0, 2048, &layout, &tuning);
+        let extended = super::segment::EXTENDED.with(std::cell::Cell::get);
         assert!(seg.absorb(new, 2648, false, &layout, &tuning));
+        assert!(
+            super::segment::EXTENDED.with(std::cell::Cell::get) > extended,
+            "k={k}"
+        );
         let want = Segment::build(&all[..2648], 0, 2648, &layout, &tuning);
         assert_eq!((seg.len(), seg.hi()), (want.len(), want.hi()));
         assert_eq!(seg.heavy_cells(), want.heavy_cells());
