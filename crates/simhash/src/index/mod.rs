@@ -209,11 +209,13 @@ pub struct IndexStats {
 /// time, `insert_if_new` atomic.
 ///
 /// **Measured** (BENCHMARKS.md, one core of a shared 2-core VM, `k = 5`, uniform
-/// fingerprints): at 10M, 31.1 bytes per fingerprint, 1,210,000 inserts/s (690,000 before
-/// merges went cell by cell), 70,000 to 85,000 `any_within` queries/s on a live index and
-/// about 115,000 to 200,000/s (depending on the load) right after [`compact`](Self::compact) or
-/// [`load`](Self::load) (one segment, no delta); at 1M, 1.7M inserts/s and 130,000 to 290,000
-/// queries/s; at 100M, 28.9 bytes per fingerprint and 23,000 queries/s.
+/// fingerprints): at 10M, 31.1 bytes per fingerprint, 1.1M to 1.2M inserts/s (690,000 before
+/// merges went cell by cell), 53,000 to 86,000 `any_within` queries/s on a live index (about
+/// 95,000 right after the younger segment joins the big one, 45,000 when it nears 1/8 of it: a
+/// segment past a few hundred thousand entries costs a query about as much as the big one) and
+/// 157,000 to 236,000/s right after [`compact`](Self::compact) or [`load`](Self::load) (one
+/// segment, no delta); at 1M, 1.2M to 2.1M inserts/s and 112,000 to 305,000 queries/s; at
+/// 100M (before the cell-by-cell merges), 28.9 bytes per fingerprint and 23,000 queries/s.
 ///
 /// **Cost as `N` grows.** Entries read per query are about `cells × N / 2^d`: a few hundred and
 /// roughly constant while `d` can still grow (up to `N ≈ 2^23`, 8M, for 21-bit substrings); past
