@@ -480,3 +480,27 @@ fn absorbing_equals_rebuilding() {
         assert!(!seg.absorb(&[], 2648, true, &layout, &tuning));
     }
 }
+
+/// Longer runs with a small delta and larger segments: many cell-by-cell merges into segments
+/// that already hold rings, removals (dead slots force rebuilds) and compactions in between.
+#[test]
+fn long_runs_with_small_deltas_stay_exact() {
+    let tuning = Tuning {
+        delta_bits: 5,
+        chain_limit: 8,
+        fanout: 4,
+        heavy_min: 6,
+        heavy_factor: 2,
+        dir_slack: 2,
+        dir_cap: 28,
+    };
+    let absorbed = || super::segment::ABSORBED.with(std::cell::Cell::get);
+    let before = absorbed();
+    for k in 0..=8 {
+        for seed in 0..4 {
+            let seed = 1000 + 10 * u64::from(k) + seed;
+            run(k, seed, seed % 2 == 1, 3000, tuning.clone());
+        }
+    }
+    assert!(absorbed() > before);
+}
