@@ -585,14 +585,15 @@ impl NearIndex {
         self.delta.clear(hi);
         if !fresh.is_empty() {
             let fanout = self.tuning.fanout;
-            let target = match self.segments.as_slice() {
-                [] => None,
-                [.., b] if hi - b.lo() > u32::MAX as usize => None,
-                [_, _, ..] => Some(self.segments.len() - 1),
-                [b] if b.len() <= fanout * fresh.len() => Some(0),
-                [_] => None,
+            // Whether the delta joins the newest segment rather than becoming one.
+            let join = match self.segments.as_slice() {
+                [] => false,
+                [.., b] if hi - b.lo() > u32::MAX as usize => false,
+                [_, _, ..] => true,
+                [b] => b.len() <= fanout * fresh.len(),
             };
-            match target.and_then(|_| self.segments.pop()) {
+            let newest = if join { self.segments.pop() } else { None };
+            match newest {
                 Some(older) => {
                     let merged = self.merge_into(older, &fresh, hi);
                     self.segments.push(merged);
