@@ -4,53 +4,25 @@
 //! *minimum* spacing between requests; no test asserts a maximum duration.
 
 mod server;
+mod support;
 
 use std::time::Duration;
 
-use silhouette_fetch::{
-    AddressPolicy, FetchConfig, FetchContext, FetchError, FetchOutcome, Fetcher, TimeoutKind,
-};
+use silhouette_fetch::{FetchConfig, FetchContext, FetchError, Fetcher, TimeoutKind};
 use url::Url;
 
 use server::{Reply, Server, full, head, html, not_found, redirect};
+use support::{err, fetcher, get};
 
 const KIB: u64 = 1024;
 const MIB: u64 = 1024 * KIB;
 
-/// Small limits so every case ends within a few seconds.
+/// The shared small limits, with a 1 MiB body cap and a 32 KiB header cap.
 fn config() -> FetchConfig {
     FetchConfig {
-        connect_timeout: Duration::from_secs(2),
-        first_byte_timeout: Duration::from_secs(2),
-        idle_timeout: Duration::from_secs(1),
-        total_timeout: Duration::from_secs(5),
         max_body_bytes: MIB,
         max_header_bytes: 32 * KIB as usize,
-        host_request_interval: None,
-        max_retries: 2,
-        backoff_base: Duration::from_millis(100),
-        backoff_cap: Duration::from_millis(400),
-        max_host_wait: Duration::from_secs(10),
-        robots_retry_interval: Duration::from_secs(30),
-        // The "seed" is 127.0.0.1 exactly; any other loopback address counts
-        // as a private address reached from a public seed.
-        address_policy: AddressPolicy::allowing(["127.0.0.1"]),
-        ..FetchConfig::default()
-    }
-}
-
-fn fetcher(config: FetchConfig) -> Fetcher {
-    Fetcher::new(config).expect("valid config")
-}
-
-async fn get(fetcher: &Fetcher, url: &Url) -> FetchOutcome {
-    fetcher.fetch(url, &FetchContext::new()).await
-}
-
-fn err(outcome: &FetchOutcome) -> &FetchError {
-    match &outcome.result {
-        Ok(page) => panic!("expected an error, got status {} page", page.status),
-        Err(e) => e,
+        ..support::config()
     }
 }
 

@@ -3,47 +3,15 @@
 //! local server. Spacing is asserted as a minimum only.
 
 mod server;
+mod support;
 
 use std::time::Duration;
 
-use silhouette_fetch::{
-    AddressPolicy, FetchConfig, FetchContext, FetchError, FetchOutcome, Fetcher,
-};
+use silhouette_fetch::{AddressPolicy, FetchConfig, FetchContext, FetchError};
 use url::Url;
 
 use server::{Reply, Server, full, head, html, keep_alive_head, not_found, redirect};
-
-fn config() -> FetchConfig {
-    FetchConfig {
-        connect_timeout: Duration::from_secs(2),
-        first_byte_timeout: Duration::from_secs(2),
-        idle_timeout: Duration::from_secs(1),
-        total_timeout: Duration::from_secs(5),
-        host_request_interval: None,
-        max_retries: 2,
-        backoff_base: Duration::from_millis(100),
-        backoff_cap: Duration::from_millis(400),
-        max_host_wait: Duration::from_secs(10),
-        robots_retry_interval: Duration::from_secs(30),
-        address_policy: AddressPolicy::allowing(["127.0.0.1"]),
-        ..FetchConfig::default()
-    }
-}
-
-fn fetcher(config: FetchConfig) -> Fetcher {
-    Fetcher::new(config).expect("valid config")
-}
-
-async fn get(fetcher: &Fetcher, url: &Url) -> FetchOutcome {
-    fetcher.fetch(url, &FetchContext::new()).await
-}
-
-fn err(outcome: &FetchOutcome) -> &FetchError {
-    match &outcome.result {
-        Ok(page) => panic!("expected an error, got status {} page", page.status),
-        Err(e) => e,
-    }
-}
+use support::{config, err, fetcher, get};
 
 fn robots(body: &'static str) -> Reply {
     full("200 OK", &[("Content-Type", "text/plain")], body)
