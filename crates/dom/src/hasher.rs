@@ -8,9 +8,7 @@ use std::time::Duration;
 
 use cpu_time::ThreadTime;
 
-use encoding_rs::{CoderResult, Encoding, UTF_8};
-use html5ever::tendril::{StrTendril, TendrilSink};
-use html5ever::{ParseOpts, parse_document};
+use encoding_rs::{Encoding, UTF_8};
 use silhouette_simhash::Fingerprint;
 
 use crate::config::{ConfigError, FeatureSet, HasherConfig, Limits};
@@ -18,11 +16,9 @@ use crate::encoding::{EncodingSource, sniff};
 use crate::features::{Classic, FeatureModel, Features, TagPairs};
 use crate::profile::Profile;
 use crate::sink::{ArenaSink, Links};
+use crate::tokens;
 use crate::tree::TreeArena;
 use crate::walk::walk;
-
-/// Bytes fed to the parser at a time; the guard is checked between chunks.
-const CHUNK: usize = 4096;
 
 /// Why a fingerprint covers only part of a page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -250,7 +246,7 @@ impl StructureHasher {
     }
 }
 
-/// Feeds `bytes` to html5ever chunk by chunk; returns why it stopped early, if it did.
+/// Decodes `bytes` and parses them; returns why the parse stopped early, if it did.
 fn parse(
     sink: ArenaSink<'_>,
     bytes: &[u8],
@@ -261,69 +257,13 @@ fn parse(
     let start = ThreadTime::now();
     let input = &bytes[..bytes.len().min(limits.max_input_bytes)];
     let budget = limits.time_budget.map(|b| b.for_len(input.len()));
-    let arena = sink.arena;
-    let mut parser = parse_document(sink, ParseOpts::default());
-    let check = || {
-        let a = arena.borrow();
-        if a.max_depth_seen > limits.max_depth {
-            Some(Truncation::Depth {
-                limit: limits.max_depth,
-            })
-        } else if a.created > limits.max_nodes {
-            Some(Truncation::Nodes {
-                limit: limits.max_nodes,
-            })
-        } else {
-            budget
-                .filter(|b| start.elapsed() > *b)
-                .map(|budget| Truncation::Time { budget })
-        }
-    };
-    // Valid UTF-8 (most pages) is fed as it is, cut at character boundaries: one copy of
-    // the input instead of two. Anything else goes through encoding_rs.
-    let valid_utf8 = if encoding == UTF_8 {
-        std::str::from_utf8(input).ok()
-    } else {
-        None
-    };
-    if let Some(text) = valid_utf8 {
-        let mut at = 0;
-        while at < text.len() {
-            let mut end = (at + CHUNK).min(text.len());
-            while !text.is_char_boundary(end) {
-                end += 1;
-            }
-            parser.process(StrTendril::from_slice(&text[at..end]));
-            at = end;
-            if let Some(stop) = check() {
-                // Not `finish()`: closing thousands of open elements is the work we refuse.
-                return Some(stop);
-            }
-        }
-        parser.finish();
-        return None;
+    // Valid UTF-8 (most pages) is tokenized where it lies; anything else is decoded first
+    // (invalid sequences replaced).
+    if encoding == UTF_8
+        && let Ok(text) = std::str::from_utf8(input)
+    {
+        return tokens::parse(sink, text, limits, budget, start);
     }
-    let mut decoder = encoding.new_decoder_without_bom_handling();
-    let mut text = String::with_capacity(CHUNK * 3 + 16);
-    let mut chunks = input.chunks(CHUNK).peekable();
-    while let Some(chunk) = chunks.next() {
-        let last = chunks.peek().is_none();
-        let mut src = chunk;
-        loop {
-            let (result, read, _replaced) = decoder.decode_to_string(src, &mut text, last);
-            src = &src[read..];
-            if !text.is_empty() {
-                parser.process(StrTendril::from_slice(&text));
-                text.clear();
-            }
-            if result == CoderResult::InputEmpty {
-                break;
-            }
-        }
-        if let Some(stop) = check() {
-            return Some(stop);
-        }
-    }
-    parser.finish();
-    None
+    let (text, _replaced) = encoding.decode_without_bom_handling(input);
+    tokens::parse(sink, &text, limits, budget, start)
 }

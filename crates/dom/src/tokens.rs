@@ -1,0 +1,449 @@
+//! The tokenizer half of the parse: html5gum's WHATWG tokenizer feeding html5ever's tree
+//! builder, carrying only what the tree builder and the link collector can observe.
+//!
+//! html5ever's own tokenizer builds every character of every text run, attribute name and
+//! attribute value into tendrils one character at a time; that was two thirds of a parse.
+//! html5gum hands slices of the input to an [`Emitter`], so this bridge can pass the tree
+//! builder a token stream that builds the *same tree* at a fraction of the cost:
+//!
+//! - text: ASCII whitespace is kept as it is (the tree builder treats whitespace and other
+//!   characters differently: `<table>` foster parenting, `frameset-ok`, the newline after
+//!   `<pre>`), each run of other characters becomes one `x`, NUL in the data state stays a
+//!   NUL token. The tree builder never looks at text beyond that.
+//! - attributes: only those the tree builder or the link collector read ([`KEPT`]), and all
+//!   of them on formatting elements (the "Noah's ark" clause compares their attributes);
+//!   first occurrence wins, as in the tokenizer spec; the rest are never allocated.
+//! - comments: the token without its text (it still ends "in table text" and so on).
+//! - doctypes, tag names, self-closing flags: in full (quirks mode depends on the doctype).
+//!
+//! The tree builder drives the tokenizer's state (RCDATA, RAWTEXT, script data, PLAINTEXT)
+//! through the result of each start tag, as html5ever's own driver does. The guard of
+//! ALGORITHM.md §4 is checked after every tag and text run.
+
+use std::cell::RefCell;
+use std::time::Duration;
+
+use cpu_time::ThreadTime;
+use fnv::FnvHashSet;
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::states::RawKind;
+use html5ever::tokenizer::{Doctype, Tag, TagKind, Token, TokenSink, TokenSinkResult};
+use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
+use html5ever::{Attribute, LocalName, QualName, ns};
+use html5gum::{Emitter, Error, State, Tokenizer};
+
+use crate::config::Limits;
+use crate::hasher::Truncation;
+use crate::sink::ArenaSink;
+use crate::tree::{NodeId, TreeArena};
+
+/// Attributes that can change the tree or the links: `type` (`<input type=hidden>` in
+/// tables), `color`/`face`/`size` (`<font>` breaking out of foreign content), `encoding`
+/// (MathML `annotation-xml` integration points), `shadowrootmode` (declarative shadow
+/// roots), `form` (form association), `href`/`src`/`rel` (links and `<base>`).
+const KEPT: [&[u8]; 10] = [
+    b"type",
+    b"color",
+    b"face",
+    b"size",
+    b"encoding",
+    b"shadowrootmode",
+    b"form",
+    b"href",
+    b"src",
+    b"rel",
+];
+
+/// Formatting elements: the tree builder compares all their attributes (the "Noah's ark"
+/// clause keeps at most three equal ones in the list of active formatting elements).
+const FORMATTING: [&[u8]; 14] = [
+    b"a", b"b", b"big", b"code", b"em", b"font", b"i", b"nobr", b"s", b"small", b"strike",
+    b"strong", b"tt", b"u",
+];
+
+/// Up to this many kept attributes, a repeated name is found by a scan; past it, by a set.
+const SCAN_ATTRS: usize = 32;
+
+/// Tags and text runs between two readings of the CPU clock (a `clock_gettime` system call).
+const CLOCK_EVERY: u32 = 64;
+
+/// Tokenizes `text` into a tree builder over `sink`; returns why it stopped early, if it did.
+pub(crate) fn parse(
+    sink: ArenaSink<'_>,
+    text: &str,
+    limits: &Limits,
+    budget: Option<Duration>,
+    start: ThreadTime,
+) -> Option<Truncation> {
+    let arena = sink.arena;
+    let builder = TreeBuilder::new(sink, TreeBuilderOpts::default());
+    // The tokenizer's `discard_bom`: a byte-order mark left after decoding is not content.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let bridge = Bridge {
+        builder: &builder,
+        guard: Guard {
+            arena,
+            limits,
+            budget,
+            start,
+            since_clock: 0,
+        },
+        stopped: None,
+        tag: TagState::default(),
+        last_start: Vec::new(),
+        text: String::new(),
+        in_word: false,
+        doctype: DoctypeState::default(),
+    };
+    let mut tokenizer = Tokenizer::new_with_emitter(text, bridge);
+    // The bridge yields a token only to stop: the guard fired.
+    match tokenizer.next() {
+        Some(Ok(stop)) => Some(stop),
+        Some(Err(never)) => match never {},
+        None => None,
+    }
+}
+
+/// The tag being tokenized.
+#[derive(Default)]
+struct TagState {
+    end: bool,
+    name: Vec<u8>,
+    self_closing: bool,
+    attrs: Vec<Attribute>,
+    /// The attribute being read: its name, and its value if it is one of [`KEPT`].
+    attr_name: Vec<u8>,
+    attr_value: String,
+    in_attr: bool,
+    /// Whether this tag keeps every attribute (a formatting element's start tag).
+    all_attrs: bool,
+    /// The names in `attrs`, once there are too many to scan (hostile pages write 200k).
+    names: FnvHashSet<LocalName>,
+}
+
+impl TagState {
+    /// Whether the current attribute is one the tree builder may look at.
+    fn keeps_attr(&self) -> bool {
+        !self.end && (self.all_attrs || KEPT.contains(&self.attr_name.as_slice()))
+    }
+}
+
+#[derive(Default)]
+struct DoctypeState {
+    name: Vec<u8>,
+    public_id: Option<Vec<u8>>,
+    system_id: Option<Vec<u8>>,
+    force_quirks: bool,
+}
+
+/// The guard of ALGORITHM.md §4, read between tokens.
+struct Guard<'a> {
+    arena: &'a RefCell<TreeArena>,
+    limits: &'a Limits,
+    budget: Option<Duration>,
+    start: ThreadTime,
+    since_clock: u32,
+}
+
+impl Guard<'_> {
+    fn check(&mut self) -> Option<Truncation> {
+        {
+            let a = self.arena.borrow();
+            if a.max_depth_seen > self.limits.max_depth {
+                return Some(Truncation::Depth {
+                    limit: self.limits.max_depth,
+                });
+            }
+            if a.created > self.limits.max_nodes {
+                return Some(Truncation::Nodes {
+                    limit: self.limits.max_nodes,
+                });
+            }
+        }
+        let budget = self.budget?;
+        self.since_clock += 1;
+        if self.since_clock < CLOCK_EVERY {
+            return None;
+        }
+        self.since_clock = 0;
+        (self.start.elapsed() > budget).then_some(Truncation::Time { budget })
+    }
+}
+
+struct Bridge<'a, 'b> {
+    builder: &'b TreeBuilder<NodeId, ArenaSink<'a>>,
+    guard: Guard<'a>,
+    /// Set once the guard fires: nothing more reaches the tree builder.
+    stopped: Option<Truncation>,
+    tag: TagState,
+    /// The name of the last start tag emitted, for "appropriate end tag" in RCDATA and co.
+    last_start: Vec<u8>,
+    /// Pending text, already reduced (see the module docs).
+    text: String,
+    /// Whether `text` ends inside a run of non-whitespace characters.
+    in_word: bool,
+    doctype: DoctypeState,
+}
+
+fn tendril(bytes: &[u8]) -> StrTendril {
+    StrTendril::from_slice(&String::from_utf8_lossy(bytes))
+}
+
+fn local_name(bytes: &[u8]) -> LocalName {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => LocalName::from(s),
+        Err(_) => LocalName::from(&*String::from_utf8_lossy(bytes)),
+    }
+}
+
+impl Bridge<'_, '_> {
+    /// Hands a token to the tree builder; returns what it asks of the tokenizer.
+    fn send(&mut self, token: Token) -> TokenSinkResult<NodeId> {
+        if self.stopped.is_some() {
+            return TokenSinkResult::Continue;
+        }
+        let result = self.builder.process_token(token, 1);
+        self.stopped = self.guard.check();
+        result
+    }
+
+    /// Hands over a token other than a tag: only tags change the tokenizer's state, so the
+    /// result is always `Continue`.
+    fn feed(&mut self, token: Token) {
+        let _continue = self.send(token);
+    }
+
+    fn flush_text(&mut self) {
+        if self.text.is_empty() {
+            return;
+        }
+        let text = StrTendril::from_slice(&self.text);
+        self.text.clear();
+        self.in_word = false;
+        self.feed(Token::CharacterTokens(text));
+    }
+
+    fn finish_attribute(&mut self) {
+        let tag = &mut self.tag;
+        if !std::mem::take(&mut tag.in_attr) {
+            return;
+        }
+        let value = std::mem::take(&mut tag.attr_value);
+        if !tag.keeps_attr() {
+            return;
+        }
+        let name = local_name(&tag.attr_name);
+        // The tokenizer drops a repeated attribute: the first one wins.
+        if tag.attrs.len() < SCAN_ATTRS {
+            if tag.attrs.iter().any(|a| a.name.local == name) {
+                return;
+            }
+        } else {
+            if tag.names.is_empty() {
+                tag.names
+                    .extend(tag.attrs.iter().map(|a| a.name.local.clone()));
+            }
+            if !tag.names.insert(name.clone()) {
+                return;
+            }
+        }
+        tag.attrs.push(Attribute {
+            name: QualName::new(None, ns!(), name),
+            value: StrTendril::from(value),
+        });
+    }
+}
+
+impl Emitter for Bridge<'_, '_> {
+    type Token = Truncation;
+
+    fn set_last_start_tag(&mut self, last_start_tag: Option<&[u8]>) {
+        self.last_start.clear();
+        self.last_start
+            .extend_from_slice(last_start_tag.unwrap_or_default());
+    }
+
+    fn emit_eof(&mut self) {
+        self.flush_text();
+        if self.stopped.is_none() {
+            let _continue = self.builder.process_token(Token::EOFToken, 1);
+            self.builder.end();
+        }
+    }
+
+    fn emit_error(&mut self, _error: Error) {}
+
+    fn should_emit_errors(&mut self) -> bool {
+        false
+    }
+
+    fn pop_token(&mut self) -> Option<Truncation> {
+        self.stopped
+    }
+
+    fn emit_string(&mut self, s: &[u8]) {
+        for &b in s {
+            match b {
+                b' ' | b'\t' | b'\n' | b'\x0c' | b'\r' => {
+                    self.text.push(b as char);
+                    self.in_word = false;
+                }
+                0 => {
+                    // Only the data state emits NUL (the others emit U+FFFD): a token of its
+                    // own, as html5ever's tokenizer makes it.
+                    self.flush_text();
+                    self.feed(Token::NullCharacterToken);
+                }
+                _ => {
+                    if !self.in_word {
+                        self.text.push('x');
+                        self.in_word = true;
+                    }
+                }
+            }
+        }
+    }
+
+    fn init_start_tag(&mut self) {
+        self.tag.end = false;
+        self.tag.name.clear();
+        self.tag.self_closing = false;
+        self.tag.attrs.clear();
+        self.tag.names.clear();
+        self.tag.in_attr = false;
+        self.tag.all_attrs = false;
+    }
+
+    fn init_end_tag(&mut self) {
+        self.init_start_tag();
+        self.tag.end = true;
+    }
+
+    fn init_comment(&mut self) {}
+
+    fn emit_current_tag(&mut self) -> Option<State> {
+        self.finish_attribute();
+        self.flush_text();
+        let name = local_name(&self.tag.name);
+        let end = self.tag.end;
+        if !end {
+            self.last_start.clear();
+            self.last_start.extend_from_slice(&self.tag.name);
+        }
+        let token = Token::TagToken(Tag {
+            kind: if end {
+                TagKind::EndTag
+            } else {
+                TagKind::StartTag
+            },
+            name,
+            self_closing: self.tag.self_closing,
+            attrs: std::mem::take(&mut self.tag.attrs),
+            had_duplicate_attributes: false,
+        });
+        match self.send(token) {
+            TokenSinkResult::Plaintext => Some(State::PlainText),
+            TokenSinkResult::RawData(RawKind::Rcdata) => Some(State::RcData),
+            TokenSinkResult::RawData(RawKind::Rawtext) => Some(State::RawText),
+            TokenSinkResult::RawData(RawKind::ScriptData | RawKind::ScriptDataEscaped(_)) => {
+                Some(State::ScriptData)
+            }
+            TokenSinkResult::Continue
+            | TokenSinkResult::Script(_)
+            | TokenSinkResult::EncodingIndicator(_) => None,
+        }
+    }
+
+    fn emit_current_comment(&mut self) {
+        self.flush_text();
+        self.feed(Token::CommentToken(StrTendril::new()));
+    }
+
+    fn emit_current_doctype(&mut self) {
+        self.flush_text();
+        let d = std::mem::take(&mut self.doctype);
+        let token = Token::DoctypeToken(Doctype {
+            name: Some(d.name).filter(|n| !n.is_empty()).map(|n| tendril(&n)),
+            public_id: d.public_id.map(|p| tendril(&p)),
+            system_id: d.system_id.map(|s| tendril(&s)),
+            force_quirks: d.force_quirks,
+        });
+        self.feed(token);
+    }
+
+    fn set_self_closing(&mut self) {
+        self.tag.self_closing = true;
+    }
+
+    fn set_force_quirks(&mut self) {
+        self.doctype.force_quirks = true;
+    }
+
+    fn push_tag_name(&mut self, s: &[u8]) {
+        self.tag.name.extend_from_slice(s);
+    }
+
+    fn push_comment(&mut self, _s: &[u8]) {}
+
+    fn push_doctype_name(&mut self, s: &[u8]) {
+        self.doctype.name.extend_from_slice(s);
+    }
+
+    fn init_doctype(&mut self) {
+        self.doctype = DoctypeState::default();
+    }
+
+    fn init_attribute(&mut self) {
+        self.finish_attribute();
+        // The tag's name is complete once attributes start.
+        self.tag.all_attrs = FORMATTING.contains(&self.tag.name.as_slice());
+        self.tag.in_attr = true;
+        self.tag.attr_name.clear();
+        self.tag.attr_value.clear();
+    }
+
+    fn push_attribute_name(&mut self, s: &[u8]) {
+        self.tag.attr_name.extend_from_slice(s);
+    }
+
+    fn push_attribute_value(&mut self, s: &[u8]) {
+        if self.tag.keeps_attr() {
+            self.tag.attr_value.push_str(&String::from_utf8_lossy(s));
+        }
+    }
+
+    fn set_doctype_public_identifier(&mut self, value: &[u8]) {
+        self.doctype.public_id = Some(value.to_vec());
+    }
+
+    fn set_doctype_system_identifier(&mut self, value: &[u8]) {
+        self.doctype.system_id = Some(value.to_vec());
+    }
+
+    fn push_doctype_public_identifier(&mut self, s: &[u8]) {
+        if let Some(p) = &mut self.doctype.public_id {
+            p.extend_from_slice(s);
+        }
+    }
+
+    fn push_doctype_system_identifier(&mut self, s: &[u8]) {
+        if let Some(p) = &mut self.doctype.system_id {
+            p.extend_from_slice(s);
+        }
+    }
+
+    fn current_is_appropriate_end_tag_token(&mut self) -> bool {
+        self.tag.end && !self.last_start.is_empty() && self.tag.name == self.last_start
+    }
+
+    fn adjusted_current_node_present_but_not_in_html_namespace(&mut self) -> bool {
+        self.stopped.is_none()
+            && self
+                .builder
+                .adjusted_current_node_present_but_not_in_html_namespace()
+    }
+}
+
+#[cfg(test)]
+#[path = "tokens_tests.rs"]
+mod tests;

@@ -1,0 +1,243 @@
+//! The bridge against html5ever's own tokenizer: the same tree builder and the same sink,
+//! fed once by html5ever's tokenizer (every character, every attribute) and once by the
+//! bridge; the two element trees must be identical, element by element (namespace, name,
+//! depth, order, template contents), and so must the links collected.
+
+use std::cell::RefCell;
+
+use cpu_time::ThreadTime;
+use html5ever::tendril::{StrTendril, TendrilSink};
+use html5ever::{ParseOpts, parse_document};
+use proptest::prelude::*;
+
+use crate::config::Limits;
+use crate::sink::{ArenaSink, Links};
+use crate::tree::{DOCUMENT, Kind, NONE, NodeId, TreeArena};
+
+/// An element tree as text: one line per element, indented by depth, `ns:name`.
+fn dump(arena: &TreeArena) -> String {
+    fn node(arena: &TreeArena, id: NodeId, depth: usize, out: &mut String) {
+        let Some(n) = arena.node(id) else { return };
+        if n.kind == Kind::Element {
+            out.push_str(&format!("{}{:?}:{}\n", "  ".repeat(depth), n.ns, &*n.name));
+        }
+        let child_depth = depth + usize::from(n.kind == Kind::Element);
+        if n.kind == Kind::Element
+            && let Some(contents) = arena.node(id + 1)
+            && contents.kind == Kind::TemplateContents
+        {
+            out.push_str(&format!("{}#contents\n", "  ".repeat(child_depth)));
+            children(arena, id + 1, child_depth + 1, out);
+        }
+        children(arena, id, child_depth, out);
+    }
+    fn children(arena: &TreeArena, id: NodeId, depth: usize, out: &mut String) {
+        let mut child = arena.node(id).map_or(NONE, |n| n.first);
+        while child != NONE {
+            node(arena, child, depth, out);
+            child = arena.node(child).map_or(NONE, |n| n.next);
+        }
+    }
+    let mut out = String::new();
+    children(arena, DOCUMENT, 0, &mut out);
+    out
+}
+
+/// The tree and links that `parse` builds through a fresh sink.
+fn build(parse: impl FnOnce(ArenaSink<'_>)) -> (String, Vec<String>, Option<String>) {
+    let arena = RefCell::new(TreeArena::with_capacity(64));
+    let links = RefCell::new(Links::new(10_000));
+    parse(ArenaSink {
+        arena: &arena,
+        links: Some(&links),
+    });
+    let links = links.into_inner();
+    (dump(&arena.into_inner()), links.hrefs, links.base)
+}
+
+/// The tree and links from the bridge.
+fn ours(html: &str) -> (String, Vec<String>, Option<String>) {
+    let limits = Limits {
+        time_budget: None,
+        ..Limits::default()
+    };
+    build(|sink| {
+        let stop = super::parse(sink, html, &limits, None, ThreadTime::now());
+        assert_eq!(stop, None, "no guard fires on these inputs");
+    })
+}
+
+/// The tree and links from html5ever's own tokenizer.
+fn oracle(html: &str) -> (String, Vec<String>, Option<String>) {
+    build(|sink| parse_document(sink, ParseOpts::default()).one(StrTendril::from_slice(html)))
+}
+
+fn check(html: &str) {
+    let (tree, hrefs, base) = ours(html);
+    let (want_tree, want_hrefs, want_base) = oracle(html);
+    assert_eq!(tree, want_tree, "tree of {html:?}");
+    assert_eq!(hrefs, want_hrefs, "links of {html:?}");
+    assert_eq!(base, want_base, "base of {html:?}");
+}
+
+/// Each case exercises one way the token stream can change the tree.
+#[test]
+fn cases() {
+    let cases = [
+        "",
+        "x",
+        "<p>hello <b>world</b></p>",
+        // Tokenizer states chosen by the tree builder.
+        "<title><b>not a tag</b></title><p>",
+        "<textarea><p></textarea><p>",
+        "<style><p></style><p>",
+        "<script><p></script><p>",
+        "<script><!--<script></script><p></script>--></script><div>",
+        "<script><!--<p>--></script><b>",
+        "<noscript><p></noscript><i>",
+        "<xmp><p></xmp><p>",
+        "<iframe><p></iframe><p>",
+        "<noembed><p></noembed><p>",
+        "<noframes><p></noframes><p>",
+        "<plaintext><p></plaintext><b>",
+        "<title>a</titlex></title><p>",
+        "<TITLE>a</Title><P>",
+        // Text that the tree builder classifies: whitespace or not.
+        "<table> <tr> x <td>a</td></tr></table>",
+        "<table>\n\t<tr><td>1</td></tr>x</table>",
+        "<table><b>x</b><tr><td></table>",
+        "<table>&nbsp;<tr></table>",
+        "<table>&#32;<tr></table>",
+        "<table>&Tab;<tr></table>",
+        "<table>&NewLine;<tr></table>",
+        "<table>\0<tr></table>",
+        "<html> <head> </head> x <body>",
+        "<head> x <title>t</title>",
+        "<pre>\nx</pre><listing>\n\ny</listing><textarea>\n</textarea>",
+        "<frameset><frame></frameset>",
+        "<p>x<frameset><frame></frameset>",
+        "<p> \n<frameset><frame></frameset>",
+        "<body>\0<frameset><frame></frameset>",
+        "\r\n<p>\r</p>\r",
+        "a\0b<p>\0</p><svg>\0<desc>\0</desc></svg>",
+        // Attributes the tree builder reads.
+        "<table><input type=hidden><input type=text><input type=HIDDEN></table>",
+        "<table><input type=hidden type=text><input type=text type=hidden></table>",
+        "<svg><font color=red><p>x</p></font></svg>",
+        "<svg><font><p>x</p></font></svg>",
+        "<svg><font face=x size=2>y</font></svg>",
+        "<math><annotation-xml encoding=text/html><p>x</p></annotation-xml></math>",
+        "<math><annotation-xml encoding='APPLICATION/XHTML+XML'><div>x</div></annotation-xml></math>",
+        "<math><annotation-xml><p>x</p></annotation-xml></math>",
+        "<div><template shadowrootmode=open><p>x</p></template></div>",
+        "<template><tr><td>x</td></tr></template><p>",
+        "<form id=f></form><input form=f><form><input form=g>",
+        // Formatting elements: Noah's ark compares all attributes.
+        "<p><b>1<b>2<b>3<b>4</p>x",
+        "<p><b c=1><b c=2><b c=3><b c=4></p>x",
+        "<p><b c=1><b c=1><b c=1><b c=1></p>x",
+        "<p><b c=1 d=2><b d=2 c=1><b c=1 d=2><b c=1 d=2></p>x",
+        "<p><b c=1 c=2><b c=1><b c=1 c=3><b c=1></p>x",
+        "<p><a href=1><a href=2><font size=1><font size=1><font size=1><font size=1></p>x",
+        "<a href=x><div>y</a>z</div>",
+        "<b><p>x</b>y</p>",
+        "<table><a href=t>x<tr><td>y</td></tr></a></table>",
+        // Links and base.
+        "<base href=/b/><a href=a>1</a><a href=a>2</a><area href=c><link rel=next href=n>",
+        "<a href='&amp;x=1&lt;'>e</a><a href=\"&#x41;\">f</a><a href=&notit;>g</a>",
+        "<iframe src=i></iframe><frame src=f>",
+        "<a HREF=up>u</a><a href=one href=two>d</a>",
+        // Doctypes and quirks mode (a table inside a p only in quirks mode).
+        "<!DOCTYPE html><p><table></table>",
+        "<p><table></table>",
+        "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\"><p><table>",
+        "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\" \"http://www.w3.org/TR/html4/loose.dtd\"><p><table>",
+        "<!DOCTYPE html SYSTEM \"about:legacy-compat\"><p><table>",
+        "<!DOCTYPE><p><table>",
+        "<!DOCTYPE html PUBLIC><p><table>",
+        "<!doctype HTML><p><table>",
+        "<!DOCTYPE foo><p><table>",
+        // Comments, CDATA, bogus markup.
+        "<table><!-- c --> x <tr></table>",
+        "<!--x--><html><!--y--><head><!--z-->",
+        "<svg><![CDATA[<p>]]></svg><p>",
+        "<![CDATA[<p>]]><p>",
+        "<math><mi><![CDATA[x]]></mi></math>",
+        "<?pi x?><p><!x><div/ class=x><a<b>c</a<b></>",
+        "</div x=1><p/><br/></br></p x>",
+        "<div\0><p\0 a\0=\0>",
+        "<x-\u{e9}l\u{e9}ment>\u{65e5}</x-\u{e9}l\u{e9}ment><DIV>",
+        "<select><option>a<option>b<optgroup><option>c</select><p>",
+        "<select><div>x</div><input></select>",
+        "<image src=x><isindex><nobr>a<nobr>b",
+        "<ruby>a<rt>b<rp>c</ruby>",
+        "<table><caption><p>x</caption><colgroup><col></colgroup><tbody><tr><th>y</table>",
+        "<svg><clippath></clippath><foreignObject><p>x</p></foreignObject></svg>",
+        "<svg><title><p>x</p></title></svg>",
+        "<math><mtext><b>x</b></mtext><mi><svg><desc><p>",
+        "\u{feff}<p>bom",
+    ];
+    for case in cases {
+        check(case);
+    }
+}
+
+/// Tags that nest, close, get implied or moved, switch the tokenizer or the namespace.
+#[rustfmt::skip]
+const TAGS: &[&str] = &[
+    "div", "p", "span", "b", "i", "a", "font", "nobr", "em", "ul", "li", "dl", "dd", "table",
+    "tr", "td", "th", "tbody", "caption", "colgroup", "col", "h1", "form", "select", "option",
+    "optgroup", "button", "pre", "listing", "input", "title", "textarea", "script", "style",
+    "noscript", "xmp", "iframe", "plaintext", "template", "svg", "foreignObject", "desc",
+    "math", "mi", "annotation-xml", "head", "body", "html", "frameset", "frame", "br", "img",
+    "image", "DIV", "Table", "x-\u{e9}",
+];
+
+/// Attributes, among them every one the tree builder or the link collector reads.
+#[rustfmt::skip]
+const ATTRS: &[&str] = &[
+    "type=hidden", "type=text", "TYPE=Hidden", "color=red", "face=x", "size=1",
+    "encoding=text/html", "encoding=application/xhtml+xml", "shadowrootmode=open",
+    "form=f", "href=a", "href=b", "href='&amp;c'", "src=s", "rel=next", "rel=prev",
+    "id=1", "id=2", "class=c", "c", "x=\"a b\"", "/",
+];
+
+#[rustfmt::skip]
+const TEXT: &[&str] = &[
+    "a", "word ", " ", "\n", "\t", "\r\n", "\r", "\u{c}", "\u{e9}", "\u{65e5}", "&amp;",
+    "&nbsp;", "&#32;", "&Tab;", "&NewLine;", "&#0;", "&notit;", "<", ">", "&", "\0", "</",
+    "<!--", "-->", "]]>", "<![CDATA[", "<!DOCTYPE html>", "<!x>", "<?x>",
+];
+
+fn fragment() -> impl Strategy<Value = String> {
+    let tag = prop::sample::select(TAGS);
+    let attrs = prop::collection::vec(prop::sample::select(ATTRS), 0..4);
+    let text = prop::collection::vec(prop::sample::select(TEXT), 0..6).prop_map(|v| v.concat());
+    prop_oneof![
+        5 => (tag.clone(), attrs).prop_map(|(t, a)| {
+            let a: String = a.iter().map(|a| format!(" {a}")).collect();
+            format!("<{t}{a}>")
+        }),
+        4 => tag.prop_map(|t| format!("</{t}>")),
+        5 => text,
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// Generated tag soup builds the same tree through either tokenizer.
+    #[test]
+    fn same_tree_as_html5ever_tokenizer(
+        pieces in prop::collection::vec(fragment(), 0..60),
+        doctype in prop::bool::ANY,
+    ) {
+        let mut html = if doctype { "<!DOCTYPE html>".to_owned() } else { String::new() };
+        html.push_str(&pieces.concat());
+        let (tree, hrefs, base) = ours(&html);
+        let (want_tree, want_hrefs, want_base) = oracle(&html);
+        prop_assert_eq!(tree, want_tree, "tree of {:?}", html);
+        prop_assert_eq!(hrefs, want_hrefs);
+        prop_assert_eq!(base, want_base);
+    }
+}
