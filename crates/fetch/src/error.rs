@@ -189,10 +189,11 @@ pub enum FetchError {
     },
 }
 
-impl FetchError {
-    /// The URL the error concerns.
-    pub fn url(&self) -> &Url {
-        match self {
+/// The `url` field of any [`FetchError`] (every variant has one), by reference or by mutable
+/// reference: the one list of variants behind `url` and `with_url`.
+macro_rules! url_of {
+    ($error:expr) => {
+        match $error {
             Self::UnsupportedScheme { url, .. }
             | Self::NoHost { url }
             | Self::Timeout { url, .. }
@@ -213,32 +214,19 @@ impl FetchError {
             | Self::BodyInterrupted { url, .. }
             | Self::Protocol { url, .. } => url,
         }
+    };
+}
+
+impl FetchError {
+    /// The URL the error concerns.
+    pub fn url(&self) -> &Url {
+        url_of!(self)
     }
 
     /// The same error about another URL (a robots.txt failure reported for
     /// the page that needed it).
     pub(crate) fn with_url(mut self, new: Url) -> Self {
-        let url = match &mut self {
-            Self::UnsupportedScheme { url, .. }
-            | Self::NoHost { url }
-            | Self::Timeout { url, .. }
-            | Self::TooLarge { url, .. }
-            | Self::HeadersTooLarge { url, .. }
-            | Self::TooManyRedirects { url, .. }
-            | Self::RedirectLoop { url }
-            | Self::RedirectRejected { url }
-            | Self::InvalidRedirect { url, .. }
-            | Self::RobotsDisallowed { url }
-            | Self::RobotsUnavailable { url, .. }
-            | Self::BlockedAddress { url, .. }
-            | Self::HostBackoff { url, .. }
-            | Self::Dns { url, .. }
-            | Self::Connect { url, .. }
-            | Self::Tls { url, .. }
-            | Self::HttpStatus { url, .. }
-            | Self::BodyInterrupted { url, .. }
-            | Self::Protocol { url, .. } => url,
-        };
+        let url = url_of!(&mut self);
         *url = new;
         self
     }
