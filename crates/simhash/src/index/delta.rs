@@ -1,24 +1,68 @@
 //! The mutable delta: the newest slots, indexed by chained hash directories (one per table), so
 //! an insert costs O(tables) and never moves existing entries. When it fills up, or when one of
-//! its chains grows long (skewed input), the index turns it into an immutable segment.
+//! its chains grows long (skewed input), the index merges it into the newest segment.
+//!
+//! Every query probes the delta, so its probes must be cheap: besides its chains, each table
+//! keeps a bitmap of the occupied cells at a resolution [`FINE`] bits finer than its chains
+//! (16 times more cells than entries, a few hundred KB at most, cache-resident). A query probes
+//! the bitmap at that resolution and walks only the chains holding a set bit: for a query with
+//! no near fingerprint in the delta, about 6% of probes.
 
 use std::ops::ControlFlow;
 
 use super::layout::{Layout, TableSpec, for_each_probe};
 use super::search::{Sink, Slots};
 
-/// Non-empty probed cells read before their chains are walked.
-const HEADS: usize = 64;
+/// Probed cells whose heads are read before their chains are walked.
+const HEADS: usize = 128;
 
-/// One table: `heads[c]` is 1 + the newest entry of cell `c` (0: empty); `next[i]` likewise
-/// links entry `i` to the previous entry of its cell.
+/// The occupancy bitmaps have `FINE` more bits of resolution than the chains (capped at the
+/// substring's width).
+const FINE: u32 = 4;
+
+/// One table: `heads[c]` is 1 + the newest entry of cell `c` (0: empty) and the length of its
+/// chain, side by side so that an insert touches one cache line; `next[i]` links entry `i` to
+/// the previous entry of its cell likewise. Bit `f` of `occupied` is set when some
+/// entry lies in cell `f` of the finer `fine`-bit resolution.
 #[derive(Debug, Clone)]
 struct DeltaTable {
     spec: TableSpec,
     bits: u32,
-    heads: Vec<u32>,
-    lens: Vec<u32>,
+    heads: Vec<[u32; 2]>,
     next: Vec<u32>,
+    fine: u32,
+    occupied: Vec<u64>,
+}
+
+impl DeltaTable {
+    fn new(spec: TableSpec, bits: u32) -> Self {
+        let fine = (bits + FINE).min(spec.width);
+        Self {
+            spec,
+            bits,
+            heads: vec![[0; 2]; 1 << bits],
+            next: Vec::new(),
+            fine,
+            occupied: vec![0; (1usize << fine).div_ceil(64)],
+        }
+    }
+
+    /// Marks the fine cell of `fp` occupied.
+    #[inline]
+    fn occupy(&mut self, fp: u64) {
+        let f = self.spec.cell(fp, self.fine);
+        if let Some(w) = self.occupied.get_mut(f >> 6) {
+            *w |= 1 << (f & 63);
+        }
+    }
+
+    /// Whether some entry may lie in fine cell `f`.
+    #[inline]
+    fn is_occupied(&self, f: usize) -> bool {
+        self.occupied
+            .get(f >> 6)
+            .is_some_and(|w| (w >> (f & 63)) & 1 == 1)
+    }
 }
 
 /// Directory bits of an empty delta: 3 tables of `2 × 4 × 2^8` bytes, 6 KB in all.
@@ -46,16 +90,7 @@ impl Delta {
         let tables = layout
             .tables()
             .iter()
-            .map(|&spec| {
-                let bits = START_BITS.min(max_bits).min(spec.width);
-                DeltaTable {
-                    spec,
-                    bits,
-                    heads: vec![0; 1 << bits],
-                    lens: vec![0; 1 << bits],
-                    next: Vec::new(),
-                }
-            })
+            .map(|&spec| DeltaTable::new(spec, START_BITS.min(max_bits).min(spec.width)))
             .collect();
         Self {
             lo,
@@ -87,10 +122,11 @@ impl Delta {
         let entry = self.len as u32 + 1;
         for tab in &mut self.tables {
             let c = tab.spec.cell(fp, tab.bits);
-            tab.next.push(tab.heads[c]);
-            tab.heads[c] = entry;
-            tab.lens[c] += 1;
-            self.longest = self.longest.max(tab.lens[c]);
+            let head = &mut tab.heads[c];
+            tab.next.push(head[0]);
+            *head = [entry, head[1] + 1];
+            self.longest = self.longest.max(head[1]);
+            tab.occupy(fp);
         }
         self.fps.push(fp);
         self.len += 1;
@@ -107,15 +143,17 @@ impl Delta {
     fn grow(&mut self) {
         self.longest = 0;
         for tab in &mut self.tables {
-            tab.bits = (tab.bits + 1).min(self.max_bits).min(tab.spec.width);
-            tab.heads = vec![0; 1 << tab.bits];
-            tab.lens = vec![0; 1 << tab.bits];
+            let bits = (tab.bits + 1).min(self.max_bits).min(tab.spec.width);
+            let next = std::mem::take(&mut tab.next);
+            *tab = DeltaTable::new(tab.spec, bits);
+            tab.next = next;
             for (i, &fp) in self.fps.iter().enumerate() {
                 let c = tab.spec.cell(fp, tab.bits);
-                tab.next[i] = tab.heads[c];
-                tab.heads[c] = i as u32 + 1;
-                tab.lens[c] += 1;
-                self.longest = self.longest.max(tab.lens[c]);
+                let head = &mut tab.heads[c];
+                tab.next[i] = head[0];
+                *head = [i as u32 + 1, head[1] + 1];
+                self.longest = self.longest.max(head[1]);
+                tab.occupy(fp);
             }
         }
     }
@@ -130,8 +168,11 @@ impl Delta {
         for &fp in &self.fps {
             for tab in &mut self.tables {
                 let c = tab.spec.cell(fp, tab.bits);
-                tab.heads[c] = 0;
-                tab.lens[c] = 0;
+                tab.heads[c] = [0; 2];
+                let f = tab.spec.cell(fp, tab.fine);
+                if let Some(w) = tab.occupied.get_mut(f >> 6) {
+                    *w = 0;
+                }
             }
         }
         for tab in &mut self.tables {
@@ -144,53 +185,61 @@ impl Delta {
     }
 
     /// Offers every slot in a cell within some table's radius of `q`'s.
+    ///
+    /// Probes run at the bitmaps' finer resolution (a cell within the radius at the chains'
+    /// resolution holds all the fine cells within it); only the chains holding an occupied
+    /// fine cell are walked. Their heads are read first, then the first entry of every chain,
+    /// then the chains are walked, so that cache misses overlap.
     pub fn search<S: Sink>(&self, q: u64, slots: Slots<'_>, sink: &mut S) -> ControlFlow<()> {
         if self.len == 0 {
             return ControlFlow::Continue(());
         }
-        for tab in &self.tables {
-            self.scan(tab, q, slots, sink)?;
-        }
-        ControlFlow::Continue(())
-    }
-
-    #[inline]
-    fn scan<S: Sink>(
-        &self,
-        tab: &DeltaTable,
-        q: u64,
-        slots: Slots<'_>,
-        sink: &mut S,
-    ) -> ControlFlow<()> {
-        // Read every probed head first (independent loads that overlap), then walk.
-        let cell = tab.spec.cell(q, tab.bits);
-        let mut heads = [0u32; HEADS];
+        let mut heads = [(0u32, 0u8); HEADS];
         let mut n = 0;
-        for_each_probe(cell, tab.bits, tab.spec.radius, |c| {
-            let e = tab.heads[c];
-            if e != 0 {
-                heads[n] = e;
+        for (t, tab) in self.tables.iter().enumerate() {
+            let shift = tab.fine - tab.bits;
+            let mut last = usize::MAX;
+            let fq = tab.spec.cell(q, tab.fine);
+            for_each_probe(fq, tab.fine, tab.spec.radius, |f| {
+                let c = f >> shift;
+                if c == last || !tab.is_occupied(f) {
+                    return ControlFlow::Continue(());
+                }
+                last = c;
+                heads[n] = (tab.heads.get(c).map_or(0, |h| h[0]), t as u8);
                 n += 1;
                 if n == HEADS {
                     n = 0;
-                    self.walk(tab, &heads, q, slots, sink)?;
+                    self.walk(&heads, q, slots, sink)?;
                 }
-            }
-            ControlFlow::Continue(())
-        })?;
-        self.walk(tab, &heads[..n], q, slots, sink)
+                ControlFlow::Continue(())
+            })?;
+        }
+        self.walk(&heads[..n], q, slots, sink)
     }
 
+    /// Walks the chains starting at `heads` (`(1 + entry, table)`, 0 for an empty cell).
     #[inline]
     fn walk<S: Sink>(
         &self,
-        tab: &DeltaTable,
-        heads: &[u32],
+        heads: &[(u32, u8)],
         q: u64,
         slots: Slots<'_>,
         sink: &mut S,
     ) -> ControlFlow<()> {
-        for &head in heads {
+        let mut touch = 0u64;
+        for &(e, _) in heads {
+            touch ^= self
+                .fps
+                .get((e as usize).wrapping_sub(1))
+                .copied()
+                .unwrap_or(0);
+        }
+        std::hint::black_box(touch);
+        for &(head, t) in heads {
+            let Some(tab) = self.tables.get(usize::from(t)) else {
+                continue;
+            };
             let mut e = head;
             while e != 0 {
                 let i = e as usize - 1;
@@ -207,7 +256,10 @@ impl Delta {
     /// The slot holding exactly `fp`, if the delta holds one.
     pub fn find(&self, fp: u64) -> Option<usize> {
         let tab = self.tables.first()?;
-        let mut e = tab.heads[tab.spec.cell(fp, tab.bits)];
+        if !tab.is_occupied(tab.spec.cell(fp, tab.fine)) {
+            return None;
+        }
+        let mut e = tab.heads[tab.spec.cell(fp, tab.bits)][0];
         while e != 0 {
             let i = e as usize - 1;
             if self.fps[i] == fp {
@@ -222,7 +274,7 @@ impl Delta {
     pub fn memory_bytes(&self) -> usize {
         self.tables
             .iter()
-            .map(|t| (t.heads.capacity() + t.lens.capacity() + t.next.capacity()) * 4)
+            .map(|t| (2 * t.heads.capacity() + t.next.capacity()) * 4 + t.occupied.capacity() * 8)
             .sum::<usize>()
             + self.fps.capacity() * 8
             + self.tables.capacity() * size_of::<DeltaTable>()

@@ -33,7 +33,8 @@ pub(crate) struct Tuning {
     pub delta_bits: u32,
     /// The delta is flushed early once one of its chains is longer than this.
     pub chain_limit: u32,
-    /// The two newest segments merge while the older is at most `fanout` times the newer.
+    /// A flushed delta joins the only segment while that is at most `fanout` times the delta;
+    /// the two newest segments merge while the older is at most `fanout` times the newer.
     pub fanout: usize,
     /// Cells with more slots than this get a ring index...
     pub heavy_min: usize,
@@ -48,9 +49,9 @@ pub(crate) struct Tuning {
 impl Default for Tuning {
     fn default() -> Self {
         Self {
-            delta_bits: 16,
+            delta_bits: 17,
             chain_limit: 64,
-            fanout: 8,
+            fanout: 128,
             heavy_min: 48,
             heavy_factor: 8,
             dir_slack: 2,
@@ -150,35 +151,50 @@ pub struct IndexStats {
 /// which with the cell's bits bound the distance from below. The rare entry within `k` on those
 /// 53 bits is resolved by scanning its primary cell (found from the stored substring 0), once per
 /// query, and not at all when the primary probes cover that cell anyway. Probes are batched:
-/// all directory ranges first, then the first entry of every cell, then the scans, so the cache
-/// misses of a query overlap (4 to 6 times faster than cell by cell, measured).
+/// for each table, the directory ranges of all its probed cells in one tight loop of loads, then
+/// the first and last entries of every cell, then the scans, so the cache misses of a query
+/// overlap. That is what a query costs: on the VM measured, independent random loads over a
+/// large array complete one every ~17 ns, dependent ones one every ~290 ns (a TLB miss and a
+/// cache miss each, at 4 KB pages), and a `k = 5` query at 10M touches about 80 pages.
 ///
 /// **Bytes per fingerprint.** Id 8 + primary entry 12 (fingerprint + slot) + two stored-bit
-/// entries 8 + directories (`3 × 4 × 2^d / N`, 2.4 at 10M) + dead bit 0.125 ≈ 30.5 bytes
-/// (31.1 measured at 10M); the id array grows by 1/16 so spare capacity stays small. While a
+/// entries 8 + directories (`3 × 4 × 2^d / N`, 2.4 at 10M; a coarse copy of every 64th entry,
+/// 0.04) + dead bit 0.125 + the delta (at most about 6 MB, 0.6 at 10M) ≈ 31.2 bytes (31.3 to
+/// 31.4 measured at 10M); the id array grows by 1/16 so spare capacity stays small. While a
 /// segment is rebuilt about `40 × n` more bytes are held for the `n` entries being merged (at
 /// worst all of them); while `n` newer entries are merged cell by cell into an older segment,
 /// about `50 × n`. Duplicate fingerprints share one slot; each extra id costs about 24 bytes in
 /// a side map.
 ///
 /// **Exact-match layer.** Insertion looks the fingerprint up exactly first (the query's cell of
-/// every primary table, located together, or one ring of an oversized cell, binary-searched), so
+/// every primary table, located together, or one ring of an oversized cell, binary-searched; the
+/// entry where a small coarse directory, every 64th cell, predicts the cell starts is loaded
+/// with the directory entry, so the two cache misses overlap; then the delta), so
 /// identical fingerprints share one slot and one entry per table, whatever the number of pages
 /// carrying them; extra ids go to a side list. Queries scan the query's own primary cell first,
 /// and a distance-0 hit ends [`nearest`](Self::nearest) at once.
 ///
 /// **Online inserts.** New slots go into a delta indexed by chained hash directories (O(1) per
-/// insert, at most 65,536 slots); its directories start at 2^8 cells and double as it fills, so
-/// an empty index holds about 6 KB. A full delta joins the younger of at most two segments (or
-/// becomes it), and the younger joins the big one once it reaches 1/8 of its size: queries probe
-/// the delta and at most two segments, and each slot is rewritten about `8 + |M| / 65536` times
-/// in all (`|M|` the younger segment's average size, ~`N / 16`), about 20 at 10M. A merge goes
+/// insert, at most 131,072 slots); its directories start at 2^8 cells and double as it fills, so
+/// an empty index holds under 8 KB. Each table of the delta also keeps a bitmap of its occupied
+/// cells at 16 times its directory's resolution (16 times more cells than entries, so at most
+/// 1 in 16 is set): a query probes the bitmaps and walks only the chains of occupied cells, and
+/// an absent fingerprint's exact lookup usually stops at one bit. A full delta joins the newest
+/// segment while that segment is at most `128` times the delta (up to about 16.8M entries);
+/// otherwise it becomes a younger segment, which later deltas join and which joins the big one
+/// once it reaches 1/128 of it. So up to about 16.8M fingerprints a live index is one segment
+/// and the delta (what makes its queries nearly as fast as a compacted one's: a second segment,
+/// even one of 65,536 entries, costs a query a third of what the big one does, since each probed
+/// cell is a cache miss wherever it lies); past that, two segments and the delta. A merge goes
 /// cell by cell, in place: the older segment's arrays grow and its cells, already grouped, move
 /// up in one backward pass (one `memmove` between consecutive new entries), each followed by
 /// its new entries; only the newer entries are sorted by cell (radix sort, two linear passes);
 /// the directory is shifted in one pass; a ring-indexed cell that received entries keeps
 /// its pivot and merges the new members (sorted) into its rings; a cell that grew past the
-/// threshold gets its rings built; the other rings move with their cells. Only when the merged segment needs finer directories (its
+/// threshold gets its rings built; the other rings move with their cells. So each flush moves
+/// the whole segment once (about 20 bytes per entry, sequential): an insert pays about
+/// `n / 131,072` entry moves for a segment of `n` (at most 128, 2.5 KB of `memmove`; about 38
+/// on average over a build to 10M). Only when the merged segment needs finer directories (its
 /// size passed a power of two, up to 2^23 for `k = 5`; the other tables' stored bits do not
 /// hold the next cell bit) or when it holds dead slots is it rebuilt by counting sort. Merges run
 /// inside the insert that triggers them: rare pauses proportional to the segments merged.
@@ -209,23 +225,21 @@ pub struct IndexStats {
 /// time, `insert_if_new` atomic.
 ///
 /// **Measured** (BENCHMARKS.md, one core of a shared 2-core VM, `k = 5`, uniform
-/// fingerprints): at 10M, 31.1 bytes per fingerprint, 1.1M to 1.2M inserts/s (690,000 before
-/// merges went cell by cell), 53,000 to 86,000 `any_within` queries/s on a live index (about
-/// 95,000 right after the younger segment joins the big one, 45,000 when it nears 1/8 of it: a
-/// segment past a few hundred thousand entries costs a query about as much as the big one) and
-/// 157,000 to 236,000/s right after [`compact`](Self::compact) or [`load`](Self::load) (one
-/// segment, no delta); at 1M, 1.2M to 2.1M inserts/s and 112,000 to 305,000 queries/s; at
-/// 100M (before the cell-by-cell merges), 28.9 bytes per fingerprint and 23,000 queries/s.
+/// fingerprints): at 10M, on a live index (inserts then queries), 31.3 to 31.4 bytes per
+/// fingerprint, 1.09M to 1.14M inserts/s, 230,000 to 263,000 `any_within` hits/s and 159,000 to
+/// 167,000 misses/s (was 53,000 to 86,000 with a second segment of up to 1/8 of the big one and
+/// cell-by-cell probes); the figures vary by ±30% with the load of the machine.
 ///
 /// **Cost as `N` grows.** Entries read per query are about `cells × N / 2^d`: a few hundred and
 /// roughly constant while `d` can still grow (up to `N ≈ 2^23`, 8M, for 21-bit substrings); past
 /// that the cells fill up and the entries read grow linearly (`≈ 3.1e-5 × N` at `k = 5`: ~315
 /// at 10M, ~3,100 at 100M), so queries slow down several times from 10M to 100M while memory
-/// stays about 30 bytes per fingerprint. Two segments plus the delta are probed on a live
-/// index; each costs about one cache miss per probed cell. Inserts cost O(1) plus merges
-/// rewriting each entry about `9 + N / 2^20` times, in linear passes: the younger segment is
-/// rewritten at every flush of the delta, which grows with `N` (about 20 rewrites at 10M, 100
-/// at 100M) but stays a small part of an insert because the passes are sequential copies. For
+/// stays about 30 bytes per fingerprint. Up to about 16.8M fingerprints a live index probes one
+/// segment and the delta, past that two segments and the delta; each segment costs about two
+/// cache misses per probed cell. Inserts cost O(1) (two overlapping cache misses for the exact
+/// lookup) plus merges moving about `n / 131,072` entries per insert into a segment of `n` (at
+/// most 128), in sequential passes; past 16.8M, the younger segment's merges add about
+/// `|younger| / 131,072` more (its size averages `N / 256`). For
 /// billions of fingerprints, shard by site (near duplicates almost always share a site) and
 /// keep one index per shard.
 #[derive(Debug, Clone)]
@@ -472,10 +486,11 @@ impl NearIndex {
     /// Merges the delta and every segment into one segment, in `O(N)` (about 2 s at 10M
     /// fingerprints, holding about 40 extra bytes per fingerprint meanwhile).
     ///
-    /// A live index probes its delta and a few segments of decreasing size; right after
-    /// `compact` (or [`load`](Self::load)) it probes one segment, which made `any_within` about
-    /// three times faster at 10M (see BENCHMARKS.md). Call it when the crawl is idle or between
-    /// batches; inserts then start a new delta.
+    /// A live index probes its delta and one segment (two past about 16.8M fingerprints);
+    /// right after `compact` (or [`load`](Self::load)) it probes one segment and an empty delta.
+    /// Up to 16.8M that saves little (the delta's probes are cheap; see BENCHMARKS.md); past it,
+    /// the younger segment's probes. Call it when the crawl is idle or between batches; inserts
+    /// then start a new delta.
     pub fn compact(&mut self) {
         let mut fps = vec![0u64; self.ids.len()];
         for (fp, s) in self.all_entries() {
@@ -576,7 +591,8 @@ impl NearIndex {
 
     /// Empties the delta into the segments, keeping at most two of them (a big one and a
     /// younger one at most `1 / fanout` of its size) whenever slot spans allow: the delta joins
-    /// the younger segment (or becomes it), and the younger joins the big one once it reaches
+    /// the only segment while that is at most `fanout` times the delta, else it joins the
+    /// younger segment (or becomes it), and the younger joins the big one once it reaches
     /// `1 / fanout` of it. Merges go cell by cell ([`Segment::absorb`]) unless directories must
     /// grow.
     fn flush(&mut self) {

@@ -5,12 +5,20 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 use super::NearIndex;
-use super::segment::{Probe, Query, Resolved, Segment};
+use super::segment::{Probe, Query, Resolved, Segment, TABLES};
 
 /// Segments whose probes are batched together.
 const GROUP: usize = 8;
 /// Probed cells per batch.
 const BATCH: usize = 256;
+
+/// What a batch of probes needs of its segment group: the segments, what each derives from
+/// the query, and their directories.
+type Group<'a> = (
+    &'a [Segment],
+    &'a [Query; GROUP],
+    &'a [[&'a [u32]; TABLES]; GROUP],
+);
 
 /// Read-only view of the per-slot state a scan needs: the dead bitset.
 #[derive(Clone, Copy, Debug)]
@@ -110,22 +118,20 @@ impl NearIndex {
     }
 
     /// Runs `sink` over every live slot within its bound of `q` (and possibly some more, each
-    /// offered at most a few times): the delta, then every segment, newest first. The exact
+    /// offered at most a few times): every segment, newest first, then the delta (which holds
+    /// few of the stored fingerprints, so a hit usually ends the search before it). The exact
     /// match, if any, is in the query's own primary cell, scanned first in each segment.
     ///
-    /// The probes of up to [`GROUP`] segments are batched together: their directory ranges are
-    /// read first, then the first entry of each is touched, then they are scanned, so that the
-    /// cache misses of one query overlap instead of following one another.
+    /// The probes of up to [`GROUP`] segments are batched together (see [`Self::run`]), so
+    /// that the cache misses of one query overlap instead of following one another.
     pub(crate) fn search<S: Sink>(&self, q: u64, sink: &mut S) {
         let slots = self.slots();
-        if self.delta.search(q, slots, sink).is_break() {
-            return;
-        }
         for group in self.segments.rchunks(GROUP) {
             if self.search_group(group, q, slots, sink).is_break() {
                 return;
             }
         }
+        let _ = self.delta.search(q, slots, sink);
     }
 
     fn search_group<S: Sink>(
@@ -136,43 +142,71 @@ impl NearIndex {
         sink: &mut S,
     ) -> ControlFlow<()> {
         let mut queries = [Query::default(); GROUP];
-        for (qa, seg) in queries.iter_mut().zip(group) {
+        let mut dirs: [[&[u32]; TABLES]; GROUP] = [[&[]; TABLES]; GROUP];
+        for ((qa, d), seg) in queries.iter_mut().zip(dirs.iter_mut()).zip(group) {
             *qa = seg.query(q, &self.layout);
+            *d = seg.dirs();
         }
         let mut resolved = [Resolved::default(); GROUP];
         let mut batch = [Probe::default(); BATCH];
         let mut n = 0;
         for (i, seg) in group.iter().enumerate().rev() {
-            seg.collect(&queries[i], i, |pr| {
-                batch[n] = pr;
+            seg.probes(&queries[i], |t, c| {
+                batch[n] = Probe {
+                    seg: i as u8,
+                    t: t as u8,
+                    c: c as u32,
+                    a: 0,
+                    b: 0,
+                };
                 n += 1;
                 if n == BATCH {
                     n = 0;
-                    self.run(group, &queries, &mut resolved, &batch, slots, sink)?;
+                    let state = (group, &queries, &dirs);
+                    self.run(state, &mut resolved, &mut batch, slots, sink)?;
                 }
                 ControlFlow::Continue(())
             })?;
         }
-        self.run(group, &queries, &mut resolved, &batch[..n], slots, sink)
+        let state = (group, &queries, &dirs);
+        self.run(state, &mut resolved, &mut batch[..n], slots, sink)
     }
 
+    /// Runs one batch of probes in passes, each a tight loop of loads independent of one
+    /// another so that their cache misses overlap: for each run of probes into one table, the
+    /// directory ranges, then the first and last entries of every non-empty cell; then the
+    /// scans.
     fn run<S: Sink>(
         &self,
-        group: &[Segment],
-        queries: &[Query; GROUP],
+        (group, queries, dirs): Group<'_>,
         resolved: &mut [Resolved; GROUP],
-        batch: &[Probe],
+        batch: &mut [Probe],
         slots: Slots<'_>,
         sink: &mut S,
     ) -> ControlFlow<()> {
+        // Probes come in runs of one table of one segment: each run is a tight loop of loads.
         let mut touch = 0u64;
-        for pr in batch {
-            if let Some(seg) = group.get(usize::from(pr.seg)) {
-                touch ^= seg.touch(pr);
+        for run in batch.chunk_by_mut(|x, y| (x.seg, x.t) == (y.seg, y.t)) {
+            let Some(&Probe { seg, t, .. }) = run.first() else {
+                continue;
+            };
+            let (seg, t) = (usize::from(seg), usize::from(t));
+            let dir = dirs
+                .get(seg)
+                .and_then(|d| d.get(t))
+                .copied()
+                .unwrap_or_default();
+            for pr in run.iter_mut() {
+                if let Some(&[a, b]) = dir.get(pr.c as usize..pr.c as usize + 2) {
+                    (pr.a, pr.b) = (a, b);
+                }
+            }
+            if let Some(seg) = group.get(seg) {
+                touch ^= seg.touch(t, run);
             }
         }
         std::hint::black_box(touch);
-        for pr in batch {
+        for pr in batch.iter() {
             let i = usize::from(pr.seg);
             if let (Some(seg), Some(qa), Some(res)) =
                 (group.get(i), queries.get(i), resolved.get_mut(i))
@@ -186,19 +220,28 @@ impl NearIndex {
     /// The slot holding `fp`, live or dead, if it is indexed: the exact-match layer. The
     /// primary cells of all segments are located first, so their misses overlap.
     pub(crate) fn find_slot(&self, fp: u64) -> Option<usize> {
-        if let Some(s) = self.delta.find(fp) {
-            return Some(s);
-        }
         let mut ranges = [(0usize, 0usize); GROUP];
-        for group in self.segments.rchunks(GROUP) {
+        for (i, group) in self.segments.rchunks(GROUP).enumerate() {
+            let mut guesses = 0;
             for (r, seg) in ranges.iter_mut().zip(group) {
-                *r = seg.exact_range(fp);
+                let (range, guess) = seg.exact_range(fp);
+                (*r, guesses) = (range, guesses ^ guess);
+            }
+            std::hint::black_box(guesses);
+            // The delta's lookup overlaps with the newest segments' cache misses.
+            if i == 0
+                && let Some(s) = self.delta.find(fp)
+            {
+                return Some(s);
             }
             for (r, seg) in ranges.iter().zip(group).rev() {
                 if let Some(s) = seg.find_in(fp, *r) {
                     return Some(s);
                 }
             }
+        }
+        if self.segments.is_empty() {
+            return self.delta.find(fp);
         }
         None
     }

@@ -166,11 +166,43 @@ struct Table<V> {
     /// Cells with more entries than this have a ring index.
     heavy_min: usize,
     dir: Vec<u32>,
+    /// Every [`COARSE`]-th entry of `dir`, small enough to stay in cache: predicts where a cell
+    /// starts before its directory entry arrives.
+    coarse: Vec<u32>,
     values: Vec<V>,
     heavy: HashMap<u32, Heavy>,
 }
 
+/// The coarse directory samples every `2^COARSE`-th cell.
+const COARSE: u32 = 6;
+
+/// Every `2^COARSE`-th entry of `dir`, and its last.
+fn coarse_of(dir: &[u32]) -> Vec<u32> {
+    let mut coarse: Vec<u32> = dir.iter().step_by(1 << COARSE).copied().collect();
+    if !(dir.len() - 1).is_multiple_of(1 << COARSE)
+        && let Some(&last) = dir.last()
+    {
+        coarse.push(last);
+    }
+    coarse.shrink_to_fit();
+    coarse
+}
+
 impl<V> Table<V> {
+    /// Where cell `c` probably starts: interpolated between the coarse directory entries
+    /// around it (exact for evenly filled cells up to a few entries).
+    #[inline]
+    fn predict(&self, c: usize) -> usize {
+        let i = c >> COARSE;
+        match (self.coarse.get(i), self.coarse.get(i + 1)) {
+            (Some(&a), Some(&b)) => {
+                let frac = (c & ((1 << COARSE) - 1)) as u64;
+                a as usize + ((u64::from(b - a) * frac) >> COARSE) as usize
+            }
+            _ => 0,
+        }
+    }
+
     #[inline]
     fn range(&self, c: usize) -> (usize, usize) {
         match (self.dir.get(c), self.dir.get(c + 1)) {
@@ -180,7 +212,7 @@ impl<V> Table<V> {
     }
 
     fn memory_bytes(&self) -> usize {
-        self.dir.capacity() * 4
+        (self.dir.capacity() + self.coarse.capacity()) * 4
             + self.values.capacity() * size_of::<V>()
             + self.heavy.capacity() * (size_of::<(u32, Heavy)>() + 1)
             + self.heavy.len() * 66 * 4
@@ -281,12 +313,18 @@ impl<V: Copy + Default + Ord + Into<u64>> Table<V> {
             self.values[w] = v;
             payload[w] = p;
         }
-        let mut j = 0;
-        for (c, d) in self.dir.iter_mut().enumerate() {
-            while add.get(j).is_some_and(|a| (a.0 as usize) < c) {
-                j += 1;
+        // Cell `c` starts `j` entries later, `j` the number of new entries of cells below `c`:
+        // one constant added to each run of cells between two cells that received entries.
+        let mut from = 0;
+        for (j, &(c, _, _)) in add.iter().enumerate() {
+            let to = (c as usize + 1).min(self.dir.len());
+            for d in self.dir.get_mut(from..to).unwrap_or_default() {
+                *d += j as u32;
             }
-            *d += j as u32;
+            from = from.max(to);
+        }
+        for d in self.dir.get_mut(from..).unwrap_or_default() {
+            *d += add.len() as u32;
         }
         self.heavy_min = heavy_min;
         let dir = &self.dir;
@@ -329,6 +367,7 @@ impl<V: Copy + Default + Ord + Into<u64>> Table<V> {
             }
         }
         self.heavy.shrink_to_fit();
+        self.coarse = coarse_of(&self.dir);
     }
 }
 
@@ -344,27 +383,18 @@ thread_local! {
 /// Tables other than the primary, at most.
 const MAX_TABLES: usize = 3;
 
-/// One probed cell: segment (within a batch), table, cell and its range of entries.
+/// Tables of a segment, the primary included, at most.
+pub(crate) const TABLES: usize = MAX_TABLES + 1;
+
+/// One probed cell: segment (within a batch), table, cell, and its range of entries once the
+/// directory has been read.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Probe {
-    pub seg: u16,
-    t: u16,
-    c: u32,
-    a: u32,
-    b: u32,
-}
-
-impl Probe {
-    #[inline]
-    fn new(seg: usize, t: usize, c: usize, a: usize, b: usize) -> Self {
-        Self {
-            seg: seg as u16,
-            t: t as u16,
-            c: c as u32,
-            a: a as u32,
-            b: b as u32,
-        }
-    }
+    pub seg: u8,
+    pub t: u8,
+    pub c: u32,
+    pub a: u32,
+    pub b: u32,
 }
 
 /// Primary cells already scanned to resolve matches of the other tables, for one query and
@@ -446,6 +476,7 @@ impl Segment {
             spec: spec0,
             bits,
             heavy_min,
+            coarse: coarse_of(&dir),
             dir,
             values,
             heavy,
@@ -463,6 +494,7 @@ impl Segment {
                     spec,
                     bits,
                     heavy_min,
+                    coarse: coarse_of(&dir),
                     dir,
                     values: values.into_iter().map(|v| v as u32).collect(),
                     heavy,
@@ -619,45 +651,54 @@ impl Segment {
         qa
     }
 
-    /// Reads the directory range of every cell the query probes, in every table, and passes
-    /// the non-empty ones to `push` (tagged with segment number `seg`).
+    /// The directory of every table, the primary first.
+    pub fn dirs(&self) -> [&[u32]; TABLES] {
+        let mut dirs: [&[u32]; TABLES] = [&[]; TABLES];
+        dirs[0] = &self.primary.dir;
+        for (d, tab) in dirs[1..].iter_mut().zip(&self.others) {
+            *d = &tab.dir;
+        }
+        dirs
+    }
+
+    /// Passes every `(table, cell)` the query probes to `push`, the query's own primary cell
+    /// first. No memory is read: the directories are read afterwards, all together.
     #[inline]
-    pub fn collect(
+    pub fn probes(
         &self,
         qa: &Query,
-        seg: usize,
-        mut push: impl FnMut(Probe) -> ControlFlow<()>,
+        mut push: impl FnMut(usize, usize) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let p = &self.primary;
-        for_each_probe(qa.qcell0, p.bits, p.spec.radius, |c| {
-            let (a, b) = p.range(c);
-            if b > a {
-                push(Probe::new(seg, 0, c, a, b))?;
-            }
-            ControlFlow::Continue(())
-        })?;
+        for_each_probe(qa.qcell0, p.bits, p.spec.radius, |c| push(0, c))?;
         for (i, tab) in self.others.iter().enumerate().take(MAX_TABLES) {
-            for_each_probe(qa.qcells[i], tab.bits, tab.spec.radius, |c| {
-                let (a, b) = tab.range(c);
-                if b > a {
-                    push(Probe::new(seg, i + 1, c, a, b))?;
-                }
-                ControlFlow::Continue(())
-            })?;
+            for_each_probe(qa.qcells[i], tab.bits, tab.spec.radius, |c| push(i + 1, c))?;
         }
         ControlFlow::Continue(())
     }
 
-    /// Loads the first entry of a probed cell (so that the miss overlaps with others).
+    /// Loads the first and last entries of every probed cell of table `t` in `run`, so that
+    /// their cache misses overlap with one another rather than happening during the scans.
     #[inline]
-    pub fn touch(&self, pr: &Probe) -> u64 {
-        match pr.t {
-            0 => self.primary.values.get(pr.a as usize).copied().unwrap_or(0),
+    pub fn touch(&self, t: usize, run: &[Probe]) -> u64 {
+        fn ends<V: Copy + Into<u64>>(values: &[V], run: &[Probe]) -> u64 {
+            let mut x = 0u64;
+            for pr in run {
+                let (a, b) = (pr.a as usize, pr.b as usize);
+                if a < b
+                    && let (Some(&first), Some(&last)) = (values.get(a), values.get(b - 1))
+                {
+                    x ^= first.into() ^ last.into();
+                }
+            }
+            x
+        }
+        match t {
+            0 => ends(&self.primary.values, run),
             t => self
                 .others
-                .get(t as usize - 1)
-                .and_then(|tab| tab.values.get(pr.a as usize))
-                .map_or(0, |&v| u64::from(v)),
+                .get(t - 1)
+                .map_or(0, |tab| ends(&tab.values, run)),
         }
     }
 
@@ -675,6 +716,9 @@ impl Segment {
     ) -> ControlFlow<()> {
         let p = &self.primary;
         let (c, a, b) = (pr.c as usize, pr.a as usize, pr.b as usize);
+        if b <= a {
+            return ControlFlow::Continue(());
+        }
         if pr.t == 0 {
             if b - a > p.heavy_min
                 && let Some(h) = p.heavy.get(&(c as u32))
@@ -728,9 +772,15 @@ impl Segment {
 
     /// The range of cell `fp` would be in, in the primary table (the exact-match probe).
     #[inline]
-    pub fn exact_range(&self, fp: u64) -> (usize, usize) {
+    ///
+    /// Also loads the entry where the cell probably starts (the coarse directory's guess), so
+    /// that reading the cell after the directory costs no second full cache miss; returns it
+    /// to be passed to [`std::hint::black_box`].
+    pub fn exact_range(&self, fp: u64) -> ((usize, usize), u64) {
         let p = &self.primary;
-        p.range(p.spec.cell(fp, p.bits))
+        let c = p.spec.cell(fp, p.bits);
+        let guess = p.values.get(p.predict(c)).copied().unwrap_or(0);
+        (p.range(c), guess)
     }
 
     /// The slot holding exactly `fp`, if this segment indexes one; `range` is
