@@ -13,8 +13,10 @@ use std::ops::ControlFlow;
 use super::layout::{Layout, TableSpec, for_each_probe};
 use super::search::{Sink, Slots};
 
-/// Probed cells whose heads are read before their chains are walked.
+/// Occupied probed cells whose heads are read before their chains are walked, at most.
 const HEADS: usize = 128;
+/// Probed fine cells whose bitmap words are read together.
+const PROBES: usize = 64;
 
 /// The occupancy bitmaps have `FINE` more bits of resolution than the chains (capped at the
 /// substring's width).
@@ -63,6 +65,13 @@ impl DeltaTable {
             .get(f >> 6)
             .is_some_and(|w| (w >> (f & 63)) & 1 == 1)
     }
+}
+
+/// Chains found by a search and not walked yet: `(1 + head entry, table)`.
+#[derive(Debug)]
+struct Pending {
+    heads: [(u32, u8); HEADS],
+    n: usize,
 }
 
 /// Directory bits of an empty delta: 3 tables of `2 × 4 × 2^8` bytes, 6 KB in all.
@@ -194,28 +203,70 @@ impl Delta {
         if self.len == 0 {
             return ControlFlow::Continue(());
         }
-        let mut heads = [(0u32, 0u8); HEADS];
-        let mut n = 0;
+        let mut pending = Pending {
+            heads: [(0, 0); HEADS],
+            n: 0,
+        };
+        // Probed fine cells, whose bitmap words are then read in one branch-free loop so that
+        // the loads overlap (a branch on each bit would be mispredicted at every set one).
+        let mut fine = [0u32; PROBES];
         for (t, tab) in self.tables.iter().enumerate() {
-            let shift = tab.fine - tab.bits;
             let mut last = usize::MAX;
+            let mut m = 0;
             let fq = tab.spec.cell(q, tab.fine);
             for_each_probe(fq, tab.fine, tab.spec.radius, |f| {
-                let c = f >> shift;
-                if c == last || !tab.is_occupied(f) {
+                fine[m] = f as u32;
+                m += 1;
+                if m < PROBES {
                     return ControlFlow::Continue(());
                 }
-                last = c;
-                heads[n] = (tab.heads.get(c).map_or(0, |h| h[0]), t as u8);
-                n += 1;
-                if n == HEADS {
-                    n = 0;
-                    self.walk(&heads, q, slots, sink)?;
-                }
-                ControlFlow::Continue(())
+                m = 0;
+                let at = (tab, t, &mut last);
+                self.occupied(at, &fine, &mut pending, q, slots, sink)
             })?;
+            self.occupied(
+                (tab, t, &mut last),
+                &fine[..m],
+                &mut pending,
+                q,
+                slots,
+                sink,
+            )?;
         }
-        self.walk(&heads[..n], q, slots, sink)
+        self.walk(&pending.heads[..pending.n], q, slots, sink)
+    }
+
+    /// Adds to `pending` the chain of every fine cell of `fine` (probed in table `t`) whose bit
+    /// is set, skipping `last`, the chain added just before; walks `pending` when it is full.
+    #[inline]
+    fn occupied<S: Sink>(
+        &self,
+        (tab, t, last): (&DeltaTable, usize, &mut usize),
+        fine: &[u32],
+        pending: &mut Pending,
+        q: u64,
+        slots: Slots<'_>,
+        sink: &mut S,
+    ) -> ControlFlow<()> {
+        let mut words = [0u64; PROBES];
+        for (w, &f) in words.iter_mut().zip(fine) {
+            *w = tab.occupied.get(f as usize >> 6).copied().unwrap_or(0);
+        }
+        let shift = tab.fine - tab.bits;
+        for (&w, &f) in words.iter().zip(fine) {
+            let (f, c) = (f as usize, f as usize >> shift);
+            if (w >> (f & 63)) & 1 == 0 || c == *last {
+                continue;
+            }
+            *last = c;
+            if pending.n == HEADS {
+                pending.n = 0;
+                self.walk(&pending.heads, q, slots, sink)?;
+            }
+            pending.heads[pending.n] = (tab.heads.get(c).map_or(0, |h| h[0]), t as u8);
+            pending.n += 1;
+        }
+        ControlFlow::Continue(())
     }
 
     /// Walks the chains starting at `heads` (`(1 + entry, table)`, 0 for an empty cell).

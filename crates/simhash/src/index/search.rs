@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 use super::NearIndex;
-use super::segment::{Probe, Query, Resolved, Segment, TABLES};
+use super::segment::{Probe, Query, Resolved, ScanContext, Segment, TABLES};
 
 /// Segments whose probes are batched together.
 const GROUP: usize = 8;
@@ -206,12 +206,21 @@ impl NearIndex {
             }
         }
         std::hint::black_box(touch);
-        for pr in batch.iter() {
-            let i = usize::from(pr.seg);
+        for run in batch.chunk_by(|x, y| (x.seg, x.t) == (y.seg, y.t)) {
+            let Some(&Probe { seg, t, .. }) = run.first() else {
+                continue;
+            };
+            let i = usize::from(seg);
             if let (Some(seg), Some(qa), Some(res)) =
                 (group.get(i), queries.get(i), resolved.get_mut(i))
             {
-                seg.scan(pr, qa, res, &self.layout, slots, sink)?;
+                let mut cx = ScanContext {
+                    qa,
+                    resolved: res,
+                    layout: &self.layout,
+                    slots,
+                };
+                seg.scan_run(usize::from(t), run, &mut cx, sink)?;
             }
         }
         ControlFlow::Continue(())

@@ -421,6 +421,19 @@ impl Resolved {
     }
 }
 
+/// What scanning a segment's cells for one query needs besides the sink.
+#[derive(Debug)]
+pub(crate) struct ScanContext<'a> {
+    /// The query, as the segment derives it.
+    pub qa: &'a Query,
+    /// The primary cells already scanned to resolve other tables' matches.
+    pub resolved: &'a mut Resolved,
+    /// The index's tables.
+    pub layout: &'a Layout,
+    /// The dead bits.
+    pub slots: Slots<'a>,
+}
+
 /// The query and what every table of a segment derives from it.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Query {
@@ -702,18 +715,67 @@ impl Segment {
         }
     }
 
+    /// Scans every probed cell of table `t` in `run`, as [`scan`](Self::scan) does each: a
+    /// first pass over a cell only checks, without branching on each entry, whether any entry
+    /// may be within the bound (most cells have none), and only those cells are scanned.
+    #[inline]
+    pub fn scan_run<S: Sink>(
+        &self,
+        t: usize,
+        run: &[Probe],
+        cx: &mut ScanContext<'_>,
+        sink: &mut S,
+    ) -> ControlFlow<()> {
+        let qa = cx.qa;
+        if t == 0 {
+            let values = &self.primary.values;
+            for pr in run {
+                let cell = values.get(pr.a as usize..pr.b as usize).unwrap_or_default();
+                let bound = sink.bound();
+                let any = cell
+                    .iter()
+                    .fold(false, |any, &v| any | ((v ^ qa.q).count_ones() <= bound));
+                if any || cell.len() > self.primary.heavy_min {
+                    self.scan(pr, cx, sink)?;
+                }
+            }
+            return ControlFlow::Continue(());
+        }
+        let i = t - 1;
+        let (Some(tab), Some(&qcell), Some(&qpart)) =
+            (self.others.get(i), qa.qcells.get(i), qa.qparts.get(i))
+        else {
+            return ControlFlow::Continue(());
+        };
+        for pr in run {
+            let cell = tab
+                .values
+                .get(pr.a as usize..pr.b as usize)
+                .unwrap_or_default();
+            let flipped = (pr.c as usize ^ qcell).count_ones();
+            let Some(limit) = sink.bound().checked_sub(flipped) else {
+                continue;
+            };
+            let any = cell
+                .iter()
+                .fold(false, |any, &v| any | ((v ^ qpart).count_ones() <= limit));
+            if any || cell.len() > tab.heavy_min {
+                self.scan(pr, cx, sink)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
     /// Scans one probed cell, offering every live entry within the sink's bound that it leads
     /// to.
     #[inline]
-    pub fn scan<S: Sink>(
-        &self,
-        pr: &Probe,
-        qa: &Query,
-        resolved: &mut Resolved,
-        layout: &Layout,
-        slots: Slots<'_>,
-        sink: &mut S,
-    ) -> ControlFlow<()> {
+    fn scan<S: Sink>(&self, pr: &Probe, cx: &mut ScanContext<'_>, sink: &mut S) -> ControlFlow<()> {
+        let ScanContext {
+            qa,
+            ref mut resolved,
+            layout,
+            slots,
+        } = *cx;
         let p = &self.primary;
         let (c, a, b) = (pr.c as usize, pr.a as usize, pr.b as usize);
         if b <= a {

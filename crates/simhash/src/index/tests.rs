@@ -504,3 +504,43 @@ fn long_runs_with_small_deltas_stay_exact() {
     }
     assert!(absorbed() > before);
 }
+
+/// A query whose every probed cell of the delta is occupied: more chains than one batch of a
+/// delta search holds, so the batch is walked and refilled mid-search.
+#[test]
+fn a_delta_search_with_more_occupied_chains_than_a_batch() {
+    let tuning = Tuning {
+        delta_bits: 12,
+        chain_limit: u32::MAX,
+        ..Tuning::default()
+    };
+    for k in [5, 8] {
+        let mut index =
+            NearIndex::with_tuning(k, b"test".to_vec(), tuning.clone()).expect("k <= 8");
+        let mut model = Model {
+            k,
+            ..Model::default()
+        };
+        let q = 0x0123_4567_89ab_cdefu64;
+        let mut id = 0;
+        // Every fingerprint two bits from `q`: every cell within radius 2 of the query's.
+        for i in 0..64 {
+            for j in 0..i {
+                let fp = q ^ (1 << i) ^ (1 << j);
+                index.insert(Fingerprint::new(fp), id);
+                model.entries.push((fp, id));
+                id += 1;
+            }
+        }
+        assert_eq!(index.stats().segments, 0, "all in the delta");
+        let mut rng = Rng(u64::from(k));
+        for _ in 0..200 {
+            let flips = rng.below(u64::from(k) + 4) as u32;
+            let mut m = 0u64;
+            while m.count_ones() < flips {
+                m |= 1 << rng.below(64);
+            }
+            check_query(&index, &model, q ^ m);
+        }
+    }
+}
