@@ -14,7 +14,7 @@ use super::layout::{Layout, TableSpec, for_each_probe};
 use super::search::{Sink, Slots};
 
 /// Occupied probed cells whose heads are read before their chains are walked, at most.
-const HEADS: usize = 128;
+const HEADS: usize = 64;
 /// Probed fine cells whose bitmap words are read together.
 const PROBES: usize = 64;
 

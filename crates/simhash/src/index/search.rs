@@ -8,9 +8,9 @@ use super::NearIndex;
 use super::segment::{Probe, Query, Resolved, ScanContext, Segment, TABLES};
 
 /// Segments whose probes are batched together.
-const GROUP: usize = 8;
+const GROUP: usize = 2;
 /// Probed cells per batch.
-const BATCH: usize = 256;
+const BATCH: usize = 144;
 
 /// What a batch of probes needs of its segment group: the segments, what each derives from
 /// the query, and their directories.
