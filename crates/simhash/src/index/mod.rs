@@ -33,8 +33,9 @@ pub(crate) struct Tuning {
     pub delta_bits: u32,
     /// The delta is flushed early once one of its chains is longer than this.
     pub chain_limit: u32,
-    /// A flushed delta joins the only segment while that is at most `fanout` times the delta;
-    /// the two newest segments merge while the older is at most `fanout` times the newer.
+    /// A flushed delta joins the only segment while that is at most `join` times the delta.
+    pub join: usize,
+    /// The two newest segments merge while the older is at most `fanout` times the newer.
     pub fanout: usize,
     /// Cells with more slots than this get a ring index...
     pub heavy_min: usize,
@@ -51,7 +52,8 @@ impl Default for Tuning {
         Self {
             delta_bits: 17,
             chain_limit: 64,
-            fanout: 128,
+            join: 128,
+            fanout: 8,
             heavy_min: 48,
             heavy_factor: 8,
             dir_slack: 2,
@@ -180,13 +182,15 @@ pub struct IndexStats {
 /// an empty index holds under 8 KB. Each table of the delta also keeps a bitmap of its occupied
 /// cells at 16 times its directory's resolution (16 times more cells than entries, so at most
 /// 1 in 16 is set): a query probes the bitmaps and walks only the chains of occupied cells, and
-/// an absent fingerprint's exact lookup usually stops at one bit. A full delta joins the newest
-/// segment while that segment is at most `128` times the delta (up to about 16.8M entries);
-/// otherwise it becomes a younger segment, which later deltas join and which joins the big one
-/// once it reaches 1/128 of it. So up to about 16.8M fingerprints a live index is one segment
-/// and the delta (what makes its queries nearly as fast as a compacted one's: a second segment,
-/// even one of 65,536 entries, costs a query a third of what the big one does, since each probed
-/// cell is a cache miss wherever it lies); past that, two segments and the delta. A merge goes
+/// an absent fingerprint's exact lookup usually stops at one bit. A flushed delta joins the
+/// only segment while that segment is at most `128` times the delta (for full flushes, up to
+/// about 16.8M entries); otherwise it becomes a younger segment, which later deltas join and
+/// which joins the big one once it reaches 1/8 of it. So up to about 16.8M uniform
+/// fingerprints a live index is one segment and the delta (what makes its queries nearly as
+/// fast as a compacted one's: a second segment, even one of 65,536 entries, costs a query about
+/// a third of what the big one does, since each probed cell is a cache miss wherever it lies);
+/// past that, or with skewed input (whose deltas are flushed early, small, when a chain grows
+/// long), two segments and the delta. A merge goes
 /// cell by cell, in place: the older segment's arrays grow and its cells, already grouped, move
 /// up in one backward pass (one `memmove` between consecutive new entries), each followed by
 /// its new entries; only the newer entries are sorted by cell (radix sort, two linear passes);
@@ -239,8 +243,9 @@ pub struct IndexStats {
 /// segment and the delta, past that two segments and the delta; each segment costs about two
 /// cache misses per probed cell. Inserts cost O(1) (two overlapping cache misses for the exact
 /// lookup) plus merges moving about `n / 131,072` entries per insert into a segment of `n` (at
-/// most 128), in sequential passes; past 16.8M, the younger segment's merges add about
-/// `|younger| / 131,072` more (its size averages `N / 256`). For
+/// most 128), in sequential passes; past 16.8M, the delta joins the younger segment instead
+/// (about `|younger| / 131,072` moves per insert, the younger averaging `N / 16`) and each entry
+/// moves about 9 more times as younger segments join the big one. For
 /// billions of fingerprints, shard by site (near duplicates almost always share a site) and
 /// keep one index per shard.
 #[derive(Debug, Clone)]
@@ -592,7 +597,7 @@ impl NearIndex {
 
     /// Empties the delta into the segments, keeping at most two of them (a big one and a
     /// younger one at most `1 / fanout` of its size) whenever slot spans allow: the delta joins
-    /// the only segment while that is at most `fanout` times the delta, else it joins the
+    /// the only segment while that is at most `join` times the delta, else it joins the
     /// younger segment (or becomes it), and the younger joins the big one once it reaches
     /// `1 / fanout` of it. Merges go cell by cell ([`Segment::absorb`]) unless directories must
     /// grow.
@@ -601,13 +606,13 @@ impl NearIndex {
         let fresh = self.live(self.delta.entries());
         self.delta.clear(hi);
         if !fresh.is_empty() {
-            let fanout = self.tuning.fanout;
+            let join = self.tuning.join;
             // Whether the delta joins the newest segment rather than becoming one.
             let join = match self.segments.as_slice() {
                 [] => false,
                 [.., b] if hi - b.lo() > u32::MAX as usize => false,
                 [_, _, ..] => true,
-                [b] => b.len() <= fanout * fresh.len(),
+                [b] => b.len() <= join * fresh.len(),
             };
             let newest = if join { self.segments.pop() } else { None };
             match newest {

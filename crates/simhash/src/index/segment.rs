@@ -731,11 +731,13 @@ impl Segment {
             let values = &self.primary.values;
             for pr in run {
                 let cell = values.get(pr.a as usize..pr.b as usize).unwrap_or_default();
+                // A cell with rings is scanned through them, never whole.
                 let bound = sink.bound();
-                let any = cell
-                    .iter()
-                    .fold(false, |any, &v| any | ((v ^ qa.q).count_ones() <= bound));
-                if any || cell.len() > self.primary.heavy_min {
+                if cell.len() > self.primary.heavy_min
+                    || cell
+                        .iter()
+                        .fold(false, |any, &v| any | ((v ^ qa.q).count_ones() <= bound))
+                {
                     self.scan(pr, cx, sink)?;
                 }
             }
@@ -756,10 +758,11 @@ impl Segment {
             let Some(limit) = sink.bound().checked_sub(flipped) else {
                 continue;
             };
-            let any = cell
-                .iter()
-                .fold(false, |any, &v| any | ((v ^ qpart).count_ones() <= limit));
-            if any || cell.len() > tab.heavy_min {
+            if cell.len() > tab.heavy_min
+                || cell
+                    .iter()
+                    .fold(false, |any, &v| any | ((v ^ qpart).count_ones() <= limit))
+            {
                 self.scan(pr, cx, sink)?;
             }
         }

@@ -37,6 +37,7 @@ fn tiny() -> Tuning {
     Tuning {
         delta_bits: 3,
         chain_limit: 2,
+        join: 4,
         fanout: 2,
         heavy_min: 3,
         heavy_factor: 0,
@@ -488,6 +489,7 @@ fn long_runs_with_small_deltas_stay_exact() {
     let tuning = Tuning {
         delta_bits: 5,
         chain_limit: 8,
+        join: 16,
         fanout: 4,
         heavy_min: 6,
         heavy_factor: 2,
