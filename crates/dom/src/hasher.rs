@@ -6,8 +6,6 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::Duration;
 
-use cpu_time::ThreadTime;
-
 use encoding_rs::{Encoding, UTF_8};
 use silhouette_simhash::Fingerprint;
 
@@ -253,17 +251,17 @@ fn parse(
     encoding: &'static Encoding,
     limits: &Limits,
 ) -> Option<Truncation> {
-    // CPU time of this thread, not wall time: a loaded machine must not change fingerprints.
-    let start = ThreadTime::now();
     let input = &bytes[..bytes.len().min(limits.max_input_bytes)];
-    let budget = limits.time_budget.map(|b| b.for_len(input.len()));
+    let budget = limits
+        .time_budget
+        .map(|b| tokens::Budget::start(b.for_len(input.len())));
     // Valid UTF-8 (most pages) is tokenized where it lies; anything else is decoded first
     // (invalid sequences replaced).
     if encoding == UTF_8
         && let Ok(text) = std::str::from_utf8(input)
     {
-        return tokens::parse(sink, text, limits, budget, start);
+        return tokens::parse(sink, text, limits, budget);
     }
     let (text, _replaced) = encoding.decode_without_bom_handling(input);
-    tokens::parse(sink, &text, limits, budget, start)
+    tokens::parse(sink, &text, limits, budget)
 }
