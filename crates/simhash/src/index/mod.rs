@@ -156,9 +156,11 @@ pub struct IndexStats {
 /// for each table, the directory ranges of all its probed cells in one tight loop of loads, then
 /// the first and last entries of every cell, then the scans, so the cache misses of a query
 /// overlap; a scan first checks, without a branch per entry, whether any entry of the cell may
-/// be within the bound (almost never), and only then looks at each. That is what a query costs: on the VM measured, independent random loads over a
-/// large array complete one every ~17 ns, dependent ones one every ~290 ns (a TLB miss and a
-/// cache miss each, at 4 KB pages), and a `k = 5` query at 10M touches about 80 pages.
+/// be within the bound (almost never), and only then looks at each. The misses are what a
+/// query costs: on the VM measured, independent random loads over a large array complete one
+/// every ~17 ns, dependent ones one every ~290 ns (a TLB miss and a cache miss each, at 4 KB
+/// pages), and a `k = 5` query at 10M touches about 80 pages (counted from the layout:
+/// directory entries share a page for flips of their low 10 bits, cells for their low 7).
 ///
 /// **Bytes per fingerprint.** Id 8 + primary entry 12 (fingerprint + slot) + two stored-bit
 /// entries 8 + directories (`3 × 4 × 2^d / N`, 2.4 at 10M; a coarse copy of every 64th entry,
@@ -188,7 +190,7 @@ pub struct IndexStats {
 /// which joins the big one once it reaches 1/8 of it. So up to about 16.8M uniform
 /// fingerprints a live index is one segment and the delta (what makes its queries nearly as
 /// fast as a compacted one's: a second segment, even one of 65,536 entries, costs a query about
-/// a third of what the big one does, since each probed cell is a cache miss wherever it lies);
+/// a quarter of what the big one does, since each probed cell is a cache miss wherever it lies);
 /// past that, or with skewed input (whose deltas are flushed early, small, when a chain grows
 /// long), two segments and the delta. A merge goes
 /// cell by cell, in place: the older segment's arrays grow and its cells, already grouped, move
@@ -230,10 +232,13 @@ pub struct IndexStats {
 /// time, `insert_if_new` atomic.
 ///
 /// **Measured** (BENCHMARKS.md, one core of a shared 2-core VM, `k = 5`, uniform
-/// fingerprints): at 10M, on a live index (inserts then queries), 31.3 to 31.4 bytes per
-/// fingerprint, 1.09M to 1.14M inserts/s, 230,000 to 263,000 `any_within` hits/s and 159,000 to
-/// 167,000 misses/s (was 53,000 to 86,000 with a second segment of up to 1/8 of the big one and
-/// cell-by-cell probes); the figures vary by ±30% with the load of the machine.
+/// fingerprints): at 10M, on a live index (inserts then queries: one segment and the delta),
+/// 31.4 bytes per fingerprint, 1.09M to 1.28M inserts/s, 256,000 to 323,000 `any_within`
+/// hits/s and 184,000 to 221,000 misses/s (was 53,000 to 86,000 with a second segment of up to
+/// 1/8 of the big one), 262,000 to 315,000 misses/s after [`load`](Self::load); at 1M, 2.1M
+/// inserts/s and 257,000 to 532,000 queries/s; at 100M (two segments and the delta), 28.9 bytes
+/// per fingerprint, 947,000 inserts/s and 46,000 to 81,000 queries/s. The figures vary by ±30%
+/// with the load of the machine.
 ///
 /// **Cost as `N` grows.** Entries read per query are about `cells × N / 2^d`: a few hundred and
 /// roughly constant while `d` can still grow (up to `N ≈ 2^23`, 8M, for 21-bit substrings); past
