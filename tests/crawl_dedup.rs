@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use crate::crawl_support::{Left, check_consistent, config, crawl, field};
-use crate::sites::{self, PER, Server, dedup_site, template};
+use crate::sites::{self, PER, Response, Server, dedup_site, template};
 
 /// A crawl of the dedup site with these `[dedup]`/`[crawl]` lines.
 struct SiteCrawl {
@@ -278,4 +278,61 @@ fn keep_emits_duplicates_with_their_cluster() {
             assert!(d.contains_key(&format!("/h/{t}/{n}")), "/h/{t}/{n}");
         }
     }
+}
+
+/// Pages up to 256 KB are parsed on the async workers, larger ones on the blocking pool: a
+/// 400 KB page is fingerprinted in full like the others and its links are followed.
+#[test]
+fn a_large_page_is_parsed_and_its_links_followed() {
+    let block =
+        "<div class=row><p>Some text <a href=/x>in</a> a paragraph.</p><span>more</span></div>\n";
+    let big = format!(
+        "<!DOCTYPE html><title>big</title><ul><li><a href=/after>after</a></ul>{}",
+        block.repeat(400 * 1024 / block.len() + 1)
+    );
+    assert!(big.len() > 400 * 1024);
+    let server = Server::start(move |_port| {
+        move |target: &str| match target {
+            "/" => Response::html(
+                "<title>home</title><ul><li><a href=/big>big</a><li><a href=/small>small</a></ul>"
+                    .to_owned(),
+            ),
+            "/big" => Response::html(big.clone()),
+            "/small" => Response::html(
+                "<title>small</title><table><tr><td>1<td>2</table><form><input></form>".to_owned(),
+            ),
+            "/after" => {
+                Response::html("<title>after</title><h1>after</h1><pre>text</pre>".to_owned())
+            }
+            _ => sites::not_found(),
+        }
+    });
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let seed = server.url("/");
+    let r = crawl(dir.path(), &config("", ""), &[&seed]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let left = check_consistent(dir.path());
+    for path in ["/", "/big", "/small", "/after"] {
+        assert_eq!(
+            left.decision(&server.url(path)),
+            Some("kept"),
+            "{path}: {left:?}"
+        );
+    }
+    let big = left
+        .records
+        .iter()
+        .find(|r| field(r, "url") == Some(server.url("/big").as_str()))
+        .expect("/big in the JSONL");
+    assert!(big.get("truncated").is_some_and(Value::is_null), "{big}");
+    let elements = big
+        .get("elements")
+        .and_then(Value::as_u64)
+        .expect("elements");
+    // html, head, title, body, ul, li, a + div, p, a, span per block.
+    assert_eq!(
+        elements,
+        7 + 4 * (400 * 1024 / block.len() as u64 + 1),
+        "{big}"
+    );
 }

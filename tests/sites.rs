@@ -537,7 +537,7 @@ pub fn dedup_site(port: u16, target: &str) -> Response {
     }
 }
 
-fn not_found() -> Response {
+pub fn not_found() -> Response {
     Response {
         status: 404,
         ..Response::html(templates::plain("Not found", &[]))

@@ -235,6 +235,13 @@ fn redirect_context(seeds: &[Url], mode: ScopeMode) -> FetchContext {
     })
 }
 
+/// Pages up to this size are parsed on the async worker that fetched them (a few ms of CPU
+/// at most, 76 ms for a hostile one at its time budget). Handing every page to the blocking
+/// pool and back left the CPU idle between the two thread switches: on cppreference at
+/// concurrency 16 the crawl used 156-160% CPU that way, 182-184% inline, +25% pages/s.
+/// Larger pages go to the blocking pool so that they never hold up the workers' I/O.
+const INLINE_PARSE_MAX: usize = 256 * 1024;
+
 async fn fetch_one(
     fetcher: &Fetcher,
     hasher: &StructureHasher,
@@ -249,12 +256,16 @@ async fn fetch_one(
             let hash = body_hash(&page.body);
             let html = if page.is_html {
                 let _permit = cpu.acquire().await;
-                let (hasher, body, ct) =
-                    (hasher.clone(), page.body.clone(), page.content_type.clone());
-                let parsed = tokio::task::spawn_blocking(move || {
-                    hasher.hash_with_content_type(&body, ct.as_deref())
-                })
-                .await;
+                let parsed = if page.body.len() <= INLINE_PARSE_MAX {
+                    Ok(hasher.hash_with_content_type(&page.body, page.content_type.as_deref()))
+                } else {
+                    let (hasher, body, ct) =
+                        (hasher.clone(), page.body.clone(), page.content_type.clone());
+                    tokio::task::spawn_blocking(move || {
+                        hasher.hash_with_content_type(&body, ct.as_deref())
+                    })
+                    .await
+                };
                 Some(match parsed {
                     Ok(Ok(s)) => HtmlPage {
                         fingerprint: Some(s.fingerprint),
