@@ -234,8 +234,10 @@ pub struct IndexStats {
 /// **Measured** (BENCHMARKS.md, one core of a shared 2-core VM, `k = 5`, uniform
 /// fingerprints): at 10M, on a live index (inserts then queries: one segment and the delta),
 /// 31.4 bytes per fingerprint, 1.09M to 1.28M inserts/s, 256,000 to 323,000 `any_within`
-/// hits/s and 184,000 to 221,000 misses/s (was 53,000 to 86,000 with a second segment of up to
-/// 1/8 of the big one), 262,000 to 315,000 misses/s after [`load`](Self::load); at 1M, 2.1M
+/// hits/s and 184,000 to 221,000 misses/s with the other core busy (was 53,000 to 86,000 with
+/// a second segment of up to 1/8 of the big one); on a quiet machine 1.74M to 1.79M inserts/s,
+/// 385,000 to 403,000 hits/s and 272,000 to 286,000 misses/s; 262,000 to 315,000 misses/s
+/// after [`load`](Self::load); at 1M, 2.1M
 /// inserts/s and 257,000 to 532,000 queries/s; at 100M (two segments and the delta), 28.9 bytes
 /// per fingerprint, 947,000 inserts/s and 46,000 to 81,000 queries/s. The figures vary by ±30%
 /// with the load of the machine.
