@@ -14,71 +14,14 @@
     reason = "an example binary: printing its figures is its job"
 )]
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::error::Error;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use silhouette_frontier::{CanonConfig, SeenSet, canonicalize};
 use url::Url;
 
-/// The system allocator, counting live bytes and their peak.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(by: usize) {
-    let live = LIVE.fetch_add(by, Ordering::Relaxed) + by;
-    PEAK.fetch_max(live, Ordering::Relaxed);
-}
-
-#[allow(
-    unsafe_code,
-    reason = "a global allocator is unsafe to implement; this one only forwards to System"
-)]
-// SAFETY: every method forwards to `System` with the caller's arguments unchanged.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: forwarded as is.
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: forwarded as is.
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded as is.
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: forwarded as is.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            if new_size >= layout.size() {
-                grew(new_size - layout.size());
-            } else {
-                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-            }
-        }
-        p
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
+#[path = "../../dom/benches/common/counting.rs"]
+mod counting;
 
 const HOSTS: usize = 5000;
 
@@ -125,8 +68,7 @@ fn build(
     config: &CanonConfig,
 ) -> Result<(SeenSet, Figures), Box<dyn Error>> {
     let rss_before = rss();
-    let before = LIVE.load(Ordering::Relaxed);
-    PEAK.store(before, Ordering::Relaxed);
+    let before = counting::mark();
     let start = Instant::now();
     let mut set = make();
     for i in 0..n {
@@ -136,8 +78,8 @@ fn build(
         }
     }
     let secs = start.elapsed().as_secs_f64();
-    let live = LIVE.load(Ordering::Relaxed) - before;
-    let peak = PEAK.load(Ordering::Relaxed) - before;
+    let live = counting::live_since(before);
+    let peak = counting::peak_since(before);
     let rss = match (rss_before, rss()) {
         (Some(a), Some(b)) => Some(b.saturating_sub(a)),
         _ => None,
