@@ -28,7 +28,7 @@ if [ -x "$eval_dev/run.sh" ]; then
     # The test profile (html5ever and silhouette-dom optimised, see Cargo.toml) is the build
     # `cargo test` needs anyway: no separate release build.
     cargo build --profile test --locked --bin silhouette
-    out=$("$eval_dev/run.sh" --conformance target/debug/silhouette)
+    out=$("$eval_dev/run.sh" --conformance target/debug/silhouette --features classic)
     printf '%s\n' "$out" | tail -n 2
     printf '%s\n' "$out" | grep -Eq '^dev-conformance: identical=([0-9]+)/\1$' || {
         echo "conformance: fingerprints differ from the reference" >&2

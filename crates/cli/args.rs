@@ -24,7 +24,7 @@ pub struct FingerprintFlags {
     #[arg(long, value_name = "D")]
     pub decay: Option<f64>,
 
-    /// Feature model: classic or tag-pairs (overrides fingerprint.features).
+    /// Feature model: classic, tag-pairs or class-paths (overrides fingerprint.features).
     #[arg(long, value_name = "MODEL")]
     pub features: Option<String>,
 }
@@ -99,13 +99,18 @@ pub enum Command {
         /// The state directory.
         state: PathBuf,
 
-        /// Decay to replay with (default: fingerprint.decay of the config).
+        /// Decay to replay with (default: the one the crawl used).
         #[arg(long, value_name = "D")]
         decay: Option<f64>,
 
-        /// Threshold to replay with (default: dedup.threshold of the config).
+        /// Threshold to replay with (default: the one the crawl used).
         #[arg(long, value_name = "K")]
         threshold: Option<i64>,
+
+        /// Path-set similarity a near match must reach, 0 to 1 (class-paths crawls; default:
+        /// the one the crawl used).
+        #[arg(long, value_name = "T")]
+        min_similarity: Option<f64>,
     },
     /// Serve a built-in demo site on 127.0.0.1, crawl it and show what was kept.
     Demo {

@@ -109,6 +109,17 @@ fn opt_limit(key: &str, v: Option<i64>, default: Option<u64>) -> Result<Option<u
     }
 }
 
+/// The structure similarity a near match must reach by default (ALGORITHM.md §3).
+pub const DEFAULT_MIN_SIMILARITY: f64 = 0.7;
+
+/// A page's structure summary (its path ids), read back from its stored profile.
+pub fn summary_of(profile: &[u8]) -> Option<Vec<u32>> {
+    silhouette_dom::Profile::from_bytes(profile)
+        .ok()?
+        .paths()
+        .map(|p| p.ids().to_vec())
+}
+
 fn secs(key: &str, v: Option<i64>, default: Duration) -> Result<Duration> {
     v.map_or(Ok(default), |v| {
         range::<u64>(key, v, 1, 86_400).map(Duration::from_secs)
@@ -145,6 +156,11 @@ impl CrawlSettings {
             on_duplicate: match &dedup.on_duplicate {
                 None => OnDuplicate::default(),
                 Some(s) => s.parse().map_err(|e| anyhow!("dedup.{e}"))?,
+            },
+            min_similarity: match dedup.min_similarity {
+                None => Some(DEFAULT_MIN_SIMILARITY),
+                Some(v) if (0.0..=1.0).contains(&v) => Some(v),
+                Some(v) => bail!("dedup.min-similarity = {v}: must be a number from 0 to 1"),
             },
         };
 
@@ -296,6 +312,7 @@ impl CrawlSettings {
                 traps: trap_config,
                 dedup: dedup_config,
                 per_host_in_flight: per_host,
+                summary_of: Some(summary_of),
                 max_requeues: crawl
                     .max_requeues
                     .map_or(Ok(3), |v| range("crawl.max-requeues", v, 0, 1000))?,

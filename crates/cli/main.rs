@@ -147,20 +147,33 @@ fn run(cli: Cli) -> Result<ExitCode> {
             state,
             decay,
             threshold,
+            min_similarity,
         } => {
+            let store = silhouette_frontier::Store::open_existing(&state)?;
+            let recorded = crawl::replay::Recorded::of(&store)?;
             let options = settings::Options::find(cli.config.as_deref())?;
             let overrides = Overrides {
-                decay,
-                features: None,
-                threshold,
+                decay: decay.or(recorded.decay),
+                features: recorded.model.clone(),
+                threshold: threshold.or(recorded.threshold),
             };
             let base = Settings::resolve(&options, &overrides)?;
             let crawl = crawl_settings::CrawlSettings::resolve(&options, base.threshold)?;
-            let store = silhouette_frontier::Store::open_existing(&state)?;
+            let mut dedup = crawl.frontier.dedup;
+            if let Some(scope) = recorded.scope {
+                dedup.scope = scope;
+            }
+            dedup.min_similarity = match min_similarity {
+                Some(v) if !(0.0..=1.0).contains(&v) => {
+                    anyhow::bail!("--min-similarity {v}: must be a number from 0 to 1")
+                }
+                Some(v) => Some(v),
+                None => recorded.min_similarity,
+            };
             crawl::replay::replay(
                 &store,
                 base.hasher.decay,
-                crawl.frontier.dedup,
+                dedup,
                 &mut io::stdout().lock(),
             )?;
             Ok(ExitCode::SUCCESS)

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
-use silhouette_dom::{FeatureSet, HasherConfig, Limits, TimeBudget};
+use silhouette_dom::{FeatureSet, HasherConfig, Limits, TimeBudget, WorkBudget};
 
 /// The defaults, documented: the repository's `config.toml`, built into the binary.
 pub const DEFAULT_CONFIG: &str = include_str!("../../config.toml");
@@ -35,10 +35,18 @@ pub struct FingerprintOptions {
     pub decay: Option<f64>,
     /// Feature model name.
     pub features: Option<String>,
+    /// `class-paths`: paths deeper than this are left out.
+    pub path_depth: Option<i64>,
+    /// `class-paths`: seed of the feature hash.
+    pub seed: Option<i64>,
     /// Nesting depth at which parsing stops.
     pub max_depth: Option<i64>,
     /// Elements the parser may create for one page.
     pub max_nodes: Option<i64>,
+    /// Units of deterministic parsing work allowed per page (fixed part).
+    pub work_budget: Option<i64>,
+    /// Units of deterministic parsing work allowed per input byte.
+    pub work_budget_per_byte: Option<i64>,
     /// Whether the parse has a time budget at all.
     pub time_limit: Option<bool>,
     /// Fixed part of the time budget, in milliseconds.
@@ -63,6 +71,8 @@ pub struct DedupOptions {
     pub min_elements: Option<i64>,
     /// `drop`, `follow-links` or `keep`.
     pub on_duplicate: Option<String>,
+    /// Structure similarity (Jaccard of path sets) a near match must also reach.
+    pub min_similarity: Option<f64>,
 }
 
 /// Validated settings.
@@ -134,15 +144,23 @@ impl Settings {
         let dedup = options.dedup.as_ref().unwrap_or(&default_dedup);
         let defaults = Limits::default();
 
-        let decay = overrides
-            .decay
-            .or(fp.decay)
-            .unwrap_or(silhouette_dom::DEFAULT_DECAY);
         let features = match overrides.features.as_deref().or(fp.features.as_deref()) {
             None => FeatureSet::default(),
             Some(name) => name
                 .parse()
                 .map_err(|e| anyhow::anyhow!("fingerprint.{e}"))?,
+        };
+        let decay = overrides
+            .decay
+            .or(fp.decay)
+            .unwrap_or(features.default_decay());
+        let path_depth = match fp.path_depth {
+            None => silhouette_dom::DEFAULT_PATH_DEPTH,
+            Some(v) => range("fingerprint.path-depth", v, 1, 64)?,
+        };
+        let seed = match fp.seed {
+            None => 0,
+            Some(v) => range("fingerprint.seed", v, 0, i64::from(u32::MAX))?,
         };
         let max_depth = match fp.max_depth {
             None => defaults.max_depth,
@@ -155,6 +173,17 @@ impl Settings {
         let max_input_bytes = match fp.max_input_bytes {
             None => defaults.max_input_bytes,
             Some(v) => range("fingerprint.max-input-bytes", v, 1, i64::MAX)?,
+        };
+        let work = WorkBudget::default();
+        let work_budget = WorkBudget {
+            base: match fp.work_budget {
+                None => work.base,
+                Some(v) => range("fingerprint.work-budget", v, 1, i64::MAX)?,
+            },
+            per_byte: match fp.work_budget_per_byte {
+                None => work.per_byte,
+                Some(v) => range("fingerprint.work-budget-per-byte", v, 0, 1_000_000)?,
+            },
         };
         let base = TimeBudget::default();
         let time_budget = if fp.time_limit.unwrap_or(true) {
@@ -179,15 +208,18 @@ impl Settings {
             None
         };
         let threshold = match overrides.threshold.or(dedup.threshold) {
-            None => 5,
+            None => features.default_threshold(),
             Some(v) => range("dedup.threshold", v, 0, 64)?,
         };
         let hasher = HasherConfig {
             decay,
             features,
+            path_depth,
+            seed,
             limits: Limits {
                 max_depth,
                 max_nodes,
+                work_budget,
                 time_budget,
                 max_input_bytes,
                 max_links: 0,
@@ -232,12 +264,15 @@ mod tests {
         let empty = Settings::resolve(&Options::default(), &Overrides::default()).expect("valid");
         assert_eq!(embedded, empty);
         assert_eq!(embedded.hasher, HasherConfig::default());
-        assert_eq!(embedded.threshold, 5);
+        assert_eq!(embedded.threshold, 8);
     }
 
     #[test]
     fn values_and_errors() {
-        check("", Ok("decay: 0.45"));
+        check("", Ok("decay: 0.75"));
+        check("[fingerprint]\nfeatures = \"classic\"", Ok("decay: 0.45"));
+        check("[fingerprint]\nfeatures = \"classic\"", Ok("threshold: 5"));
+        check("[fingerprint]\npath-depth = 0", Err("fingerprint.path-depth = 0: must be a whole number from 1 to 64"));
         check("[fingerprint]\ndecay = 0.6\n", Ok("decay: 0.6"));
         check("[fingerprint]\nfeatures = \"tag-pairs\"", Ok("TagPairs"));
         check("[fingerprint]\ntime-limit = false", Ok("time_budget: None"));
@@ -245,7 +280,7 @@ mod tests {
         check(
             "[fingerprint]\ndecay = 1.5\n",
             Err(
-                "fingerprint.decay = 1.5: must be a number greater than 0 and at most 1 (default 0.45)",
+                "fingerprint.decay = 1.5: must be a number greater than 0 and at most 1 (default 0.75 for class-paths, 0.45 for classic)",
             ),
         );
         check(

@@ -53,7 +53,16 @@ pub fn state_params(
         ("fingerprint", hasher.params()),
         (
             "dedup",
-            format!("threshold={} scope={}", d.threshold, d.scope),
+            match d.min_similarity {
+                // Confirmation by path sets happens only for models that have them.
+                Some(min) if hasher.params().starts_with("structure/class-paths/") => {
+                    format!(
+                        "threshold={} scope={} min-similarity={min}",
+                        d.threshold, d.scope
+                    )
+                }
+                _ => format!("threshold={} scope={}", d.threshold, d.scope),
+            },
         ),
     ]
 }
@@ -272,6 +281,7 @@ async fn fetch_one(
                         elements: s.elements,
                         truncated: s.truncated.map(|t| t.to_string()),
                         profile: s.profile.to_bytes(),
+                        summary: s.profile.paths().map(|p| p.ids().to_vec()),
                         links: s.links,
                         base: s.base,
                     },

@@ -6,7 +6,7 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 use silhouette_dom::Profile;
-use silhouette_frontier::{Dedup, DedupConfig, Store, Verdict};
+use silhouette_frontier::{Dedup, DedupConfig, DedupScope, Store, Verdict};
 
 #[derive(Debug)]
 struct Page {
@@ -17,6 +17,10 @@ struct Page {
     old_cluster: u64,
     new: &'static str,
     new_cluster: u64,
+    /// Hamming distance to the kept page it now duplicates.
+    distance: Option<u32>,
+    /// Path-set similarity to it, when summaries confirmed the match.
+    similarity: Option<f64>,
 }
 
 /// The cluster a verdict puts a page in: its own id, or the page it matched.
@@ -25,6 +29,122 @@ fn cluster_of(id: u64, v: Verdict) -> u64 {
         Verdict::Kept { cluster } => cluster,
         Verdict::KeptUnjudged => id,
         Verdict::ExactDuplicate { of } | Verdict::NearDuplicate { of, .. } => of,
+    }
+}
+
+/// The clusters after replay, largest first, with how tight each is: what to look at before
+/// moving the threshold or the similarity.
+fn clusters(
+    pages: &[Page],
+    map: &HashMap<u64, u64>,
+    url_of: &HashMap<u64, &str>,
+    min_similarity: Option<f64>,
+    out: &mut dyn Write,
+) -> Result<()> {
+    #[derive(Default)]
+    struct Cluster {
+        members: u64,
+        kept: u64,
+        max_distance: u32,
+        min_similarity: Option<f64>,
+    }
+    let mut by_first: HashMap<u64, Cluster> = HashMap::new();
+    for p in pages {
+        let mut c = p.new_cluster;
+        for _ in 0..4 {
+            match map.get(&c) {
+                Some(&next) if next != c => c = next,
+                _ => break,
+            }
+        }
+        let cluster = by_first.entry(c).or_default();
+        cluster.members += 1;
+        cluster.kept += u64::from(p.new == "kept");
+        cluster.max_distance = cluster.max_distance.max(p.distance.unwrap_or(0));
+        if let Some(s) = p.similarity {
+            cluster.min_similarity = Some(cluster.min_similarity.map_or(s, |m: f64| m.min(s)));
+        }
+    }
+    let mut sizes: Vec<(&u64, &Cluster)> = by_first.iter().collect();
+    sizes.sort_unstable_by(|a, b| b.1.members.cmp(&a.1.members).then(a.0.cmp(b.0)));
+    let singletons = sizes.iter().filter(|(_, c)| c.members == 1).count();
+    writeln!(
+        out,
+        "clusters now: {} ({singletons} of one page); largest (pages, kept, farthest member in bits{}, first page):",
+        sizes.len(),
+        if min_similarity.is_some() {
+            ", least similar member"
+        } else {
+            ""
+        }
+    )?;
+    for (first, c) in sizes.iter().take(10) {
+        let similarity = c
+            .min_similarity
+            .map(|s| format!(" {s:>5.2}"))
+            .unwrap_or_else(|| if min_similarity.is_some() { "     -".into() } else { String::new() });
+        writeln!(
+            out,
+            "  {:>7} {:>5} {:>4}{similarity}  {}",
+            c.members,
+            c.kept,
+            c.max_distance,
+            url_of.get(first).unwrap_or(&"?")
+        )?;
+    }
+    if sizes.len() > 10 {
+        writeln!(out, "  ... and {} more clusters", sizes.len() - 10)?;
+    }
+    if let Some(min) = min_similarity {
+        let borderline = pages
+            .iter()
+            .filter(|p| p.similarity.is_some_and(|s| s < min + 0.05))
+            .count();
+        writeln!(
+            out,
+            "borderline: {borderline} pages joined a cluster with a similarity below {:.2} (min-similarity + 0.05)",
+            min + 0.05
+        )?;
+    }
+    Ok(())
+}
+
+/// The settings a crawl state was made with, as far as replay needs them.
+#[derive(Debug, Default)]
+pub struct Recorded {
+    /// The feature model's name.
+    pub model: Option<String>,
+    /// The decay.
+    pub decay: Option<f64>,
+    /// The dedup threshold.
+    pub threshold: Option<i64>,
+    /// The dedup scope.
+    pub scope: Option<DedupScope>,
+    /// The path-set similarity near matches had to reach.
+    pub min_similarity: Option<f64>,
+}
+
+impl Recorded {
+    /// Reads them from the state's `fingerprint` (`structure/MODEL/.../decay=D`) and `dedup`
+    /// (`threshold=K scope=S [min-similarity=T]`) records.
+    pub fn of(store: &Store) -> Result<Self> {
+        let fingerprint = store.meta("fingerprint")?.unwrap_or_default();
+        let dedup = store.meta("dedup")?.unwrap_or_default();
+        let value = |text: &str, key: &str| -> Option<String> {
+            text.split(['/', ' '])
+                .find_map(|part| part.strip_prefix(key)?.strip_prefix('='))
+                .map(str::to_owned)
+        };
+        Ok(Self {
+            model: fingerprint
+                .strip_prefix("structure/")
+                .and_then(|rest| rest.split('/').next())
+                .map(str::to_owned),
+            decay: value(&fingerprint, "decay").and_then(|v| v.parse().ok()),
+            threshold: value(&dedup, "threshold").and_then(|v| v.parse().ok()),
+            scope: value(&dedup, "scope").and_then(|v| v.parse().ok()),
+            min_similarity: value(&dedup, "min-similarity").and_then(|v| v.parse().ok()),
+        })
     }
 }
 
@@ -46,15 +166,24 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
                 return;
             }
             let Some(hash) = r.page.body_hash else { return };
-            let fp = match r.page.profile.as_deref().map(Profile::from_bytes) {
-                Some(Ok(p)) if r.page.fingerprint.is_some() => Some(p.fingerprint(decay)),
+            let profile = match r.page.profile.as_deref().map(Profile::from_bytes) {
+                Some(Ok(p)) if r.page.fingerprint.is_some() => Some(p),
                 Some(Err(_)) => {
                     unreadable += 1;
                     None
                 }
                 _ => None,
             };
-            let v = dedup.judge(r.page.id, &r.host, hash, fp, r.page.elements.unwrap_or(0));
+            let fp = profile.as_ref().map(|p| p.fingerprint(decay));
+            let summary = profile.as_ref().and_then(|p| p.paths()).map(|p| p.ids());
+            let v = dedup.judge(
+                r.page.id,
+                &r.host,
+                hash,
+                fp,
+                r.page.elements.unwrap_or(0),
+                summary,
+            );
             pages.push(Page {
                 id: r.page.id,
                 old_cluster: r.page.duplicate_of.unwrap_or(r.page.id),
@@ -63,6 +192,11 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
                 old: r.page.decision,
                 new: v.name(),
                 new_cluster: cluster_of(r.page.id, v),
+                distance: match v {
+                    Verdict::NearDuplicate { distance, .. } => Some(distance),
+                    _ => None,
+                },
+                similarity: dedup.last_similarity(),
             });
         })
         .context("cannot read the crawl state")?;
@@ -82,9 +216,13 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
 
     writeln!(
         out,
-        "replay of {} judged pages: recorded with {original}; now decay={decay}, threshold={}",
+        "replay of {} judged pages: recorded with {original}; now decay={decay}, threshold={}{}",
         pages.len(),
-        config.threshold
+        config.threshold,
+        config
+            .min_similarity
+            .map(|m| format!(", min-similarity={m}"))
+            .unwrap_or_default()
     )?;
     let kept = |d: &str| d == "kept";
     let (old_kept, new_kept) = (
@@ -164,6 +302,7 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
     for p in changed.iter().take(10) {
         writeln!(out, "  {} -> {}  {}", p.old, p.new, p.url)?;
     }
+    clusters(&pages, &new_map, &url_of, config.min_similarity, out)?;
     if unreadable > 0 {
         writeln!(
             out,
@@ -182,7 +321,7 @@ mod tests {
 
     /// A state whose pages were judged at decay 0.45, threshold 5, in this order.
     fn state(dir: &std::path::Path, pages: &[&str]) -> Store {
-        let hasher = StructureHasher::default();
+        let hasher = StructureHasher::classic();
         let mut dedup = Dedup::new(DedupConfig::default(), "t").expect("valid");
         let (mut store, _) = Store::open(dir, &[]).expect("opens");
         for (i, html) in pages.iter().enumerate() {
@@ -192,7 +331,7 @@ mod tests {
                 .expect("ok")
                 .expect("new");
             let hash = body_hash(html.as_bytes());
-            let v = dedup.judge(id, "t", hash, Some(s.fingerprint), s.elements);
+            let v = dedup.judge(id, "t", hash, Some(s.fingerprint), s.elements, None);
             let (of, distance) = match v {
                 Verdict::NearDuplicate { of, distance } => (Some(of), Some(distance)),
                 Verdict::ExactDuplicate { of } => (Some(of), None),
@@ -246,5 +385,61 @@ mod tests {
         let strict = run(&store, 0.45, 0);
         assert!(!strict.contains("decisions changed: 0"), "{strict}");
         assert!(strict.contains("clusters split: 1"), "{strict}");
+    }
+
+    #[test]
+    fn class_paths_confirmation_is_replayed() {
+        // Two page kinds within the threshold of each other: with confirmation they stay
+        // apart; replayed without it (similarity 0) they merge.
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (mut store, _) = Store::open(dir.path(), &[]).expect("opens");
+        let hasher = StructureHasher::default();
+        let chrome = |body: &str| {
+            format!(
+                "<div class=top><ul class=nav><li><a>a</a><li><a>b</a></ul></div>\
+                 <div class=page>{body}</div><div class=foot><p>f</p></div>"
+            )
+        };
+        let pages = [
+            chrome("<table class=log><tr><td class=age>1</table>"),
+            chrome("<table class=log><tr><td class=age>2<tr><td class=age>3</table>"),
+            chrome("<form class=search><input><button>go</button></form>"),
+        ];
+        let config = |min_similarity| DedupConfig {
+            threshold: 8,
+            min_similarity: Some(min_similarity),
+            ..DedupConfig::default()
+        };
+        let mut dedup = Dedup::new(config(0.7), "t").expect("valid");
+        for (i, page) in pages.iter().enumerate() {
+            let id = store
+                .add_url(&format!("http://t/{i}"), "t", 0, None)
+                .expect("ok")
+                .expect("new");
+            let s = hasher.hash(page.as_bytes()).expect("parses");
+            let summary = s.profile.paths().map(|p| p.ids().to_vec());
+            let hash = body_hash(page.as_bytes());
+            let v = dedup.judge(id, "t", hash, Some(s.fingerprint), s.elements, summary.as_deref());
+            let rec = PageRecord {
+                id,
+                decision: v.name().into(),
+                fingerprint: Some(s.fingerprint.bits()),
+                elements: Some(s.elements),
+                body_hash: Some(hash),
+                profile: Some(s.profile.to_bytes()),
+                ..PageRecord::default()
+            };
+            store.record(&rec).expect("ok");
+        }
+        store.commit().expect("commits");
+        let mut out = Vec::new();
+        replay(&store, 0.75, config(0.7), &mut out).expect("replays");
+        let same = String::from_utf8(out).expect("utf-8");
+        assert!(same.contains("decisions changed: 0"), "{same}");
+        assert!(same.contains("kept: 2 -> 2"), "{same}");
+        let mut out = Vec::new();
+        replay(&store, 0.75, config(0.0), &mut out).expect("replays");
+        let loose = String::from_utf8(out).expect("utf-8");
+        assert!(loose.contains("kept: 2 -> 1"), "{loose}");
     }
 }

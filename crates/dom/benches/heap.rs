@@ -15,7 +15,7 @@
 
 mod common;
 
-use silhouette_dom::{HasherConfig, StructureHasher};
+use silhouette_dom::{FeatureSet, HasherConfig, StructureHasher};
 
 #[path = "common/counting.rs"]
 mod counting;
@@ -31,7 +31,7 @@ fn peak_of(hasher: &StructureHasher, bytes: &[u8]) -> usize {
 
 fn main() {
     let pages = common::load_corpus();
-    let hasher = StructureHasher::new(HasherConfig::default()).expect("default config is valid");
+    let hasher = StructureHasher::new(HasherConfig::for_model(FeatureSet::Classic)).expect("default config is valid");
     // The first call of the process also pays for lazily initialised statics (string_cache's
     // dynamic atom set, ...): reported, then excluded by measuring every page after it.
     let first = &pages[0];

@@ -1,11 +1,13 @@
-//! The throughput ratios of issue #2 from one run: `silhouette-dom`, the html5ever tokenizer
-//! alone and the rcdom walk, each over the whole corpus, in rounds (the order of the three
-//! rotating from round to round, so a change in the machine's load hits all three alike).
+//! The throughput ratios of issues #2 and #9 from one run: `silhouette-dom` (`classic`), the
+//! html5ever tokenizer alone, the rcdom walk and `silhouette-dom` with the default
+//! `class-paths` model, each over the whole corpus, in rounds (the order of the four rotating
+//! from round to round, so a change in the machine's load hits all of them alike).
 //!
 //! Each pass is timed twice: wall clock, and the CPU time of this thread (Linux
 //! `/proc/thread-self/schedstat`), which leaves out the time other jobs on a shared machine
 //! take the core away. Prints MB/s (median over rounds) and `ours / tokenizer`,
-//! `ours / rcdom` with the targets (≥ 0.70, ≥ 1.40), for both clocks.
+//! `ours / rcdom` with the targets (≥ 0.70, ≥ 1.40), and `class-paths / classic` (≥ 0.8),
+//! for both clocks.
 //!
 //! `cargo bench -p silhouette-dom --bench ratios` (rounds: `SILHOUETTE_BENCH_ROUNDS`, default 7;
 //! `SILHOUETTE_BENCH_ONLY=ours|tokenizer|rcdom` runs one variant only, for a profiler, with no
@@ -21,9 +23,14 @@ mod common;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use silhouette_dom::{HasherConfig, StructureHasher};
+use silhouette_dom::{FeatureSet, HasherConfig, StructureHasher};
 
-const NAMES: [&str; 3] = ["silhouette-dom", "html5ever-tokenizer", "rcdom-walk"];
+const NAMES: [&str; 4] = [
+    "silhouette-dom",
+    "html5ever-tokenizer",
+    "rcdom-walk",
+    "class-paths",
+];
 
 /// CPU time this thread has run, if the kernel tells (first field of `schedstat`, in ns).
 fn thread_cpu() -> Option<Duration> {
@@ -61,12 +68,17 @@ fn main() {
             .unwrap_or(7)
     };
     let only = std::env::var("SILHOUETTE_BENCH_ONLY").ok();
-    let mut config = HasherConfig::default();
+    let mut config = HasherConfig::for_model(FeatureSet::Classic);
     if only.is_some() {
         // Under a profiler (valgrind: ~50x slower) the time budget would cut pages short.
         config.limits.time_budget = None;
     }
     let hasher = StructureHasher::new(config).expect("default config is valid");
+    let paths = StructureHasher::new(HasherConfig {
+        limits: config.limits,
+        ..HasherConfig::default()
+    })
+    .expect("default config is valid");
     let decay = hasher.decay();
     let run = |variant: usize| {
         for p in &pages {
@@ -75,6 +87,7 @@ fn main() {
                 1 => {
                     black_box(common::tokenize(black_box(&p.bytes)));
                 }
+                3 => drop(black_box(paths.hash(black_box(&p.bytes)))),
                 _ => {
                     black_box(common::rcdom_fingerprint(black_box(&p.bytes), decay));
                 }
@@ -86,7 +99,8 @@ fn main() {
             "ours" => 0,
             "tokenizer" => 1,
             "rcdom" => 2,
-            other => panic!("SILHOUETTE_BENCH_ONLY={other}: ours, tokenizer or rcdom"),
+            "class-paths" => 3,
+            other => panic!("SILHOUETTE_BENCH_ONLY={other}: ours, tokenizer, rcdom or class-paths"),
         };
         for _ in 0..rounds {
             run(variant);
@@ -94,12 +108,12 @@ fn main() {
         return;
     }
 
-    let mut wall: [Vec<Duration>; 3] = Default::default();
-    let mut cpu: [Vec<Duration>; 3] = Default::default();
+    let mut wall: [Vec<Duration>; 4] = Default::default();
+    let mut cpu: [Vec<Duration>; 4] = Default::default();
     // Round 0 warms up and is not counted.
     for round in 0..=rounds {
-        for k in 0..3 {
-            let variant = (round + k) % 3;
+        for k in 0..4 {
+            let variant = (round + k) % 4;
             let (w, c) = time(|| run(variant));
             if round > 0 {
                 wall[variant].push(w);
@@ -131,6 +145,12 @@ fn main() {
             "{clock:4}  ours/tokenizer = {vs_tok:.3} (target >= 0.70: {})  ours/rcdom = {vs_rc:.3} (target >= 1.40: {})",
             verdict(vs_tok >= 0.70),
             verdict(vs_rc >= 1.40)
+        );
+        let vs_classic = speed[3] / speed[0];
+        println!(
+            "{clock:4}  class-paths/classic = {vs_classic:.3} (target >= 0.80: {})  class-paths/tokenizer = {:.3}",
+            verdict(vs_classic >= 0.80),
+            speed[3] / speed[1]
         );
     }
 }

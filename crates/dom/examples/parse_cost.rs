@@ -11,7 +11,7 @@
 
 use std::time::Instant;
 
-use silhouette_dom::{HasherConfig, StructureHasher};
+use silhouette_dom::{FeatureSet, HasherConfig, StructureHasher};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -32,7 +32,7 @@ fn main() {
         .filter(|l| !l.trim().is_empty())
         .filter_map(|p| std::fs::read(p.trim()).ok())
         .collect();
-    let mut config = HasherConfig::default();
+    let mut config = HasherConfig::for_model(FeatureSet::Classic);
     // As `silhouette crawl` does.
     config.limits.max_links = 10_000;
     let hasher = match StructureHasher::new(config) {

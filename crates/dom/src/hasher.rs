@@ -16,7 +16,8 @@ use crate::profile::Profile;
 use crate::sink::{ArenaSink, Links};
 use crate::tokens;
 use crate::tree::TreeArena;
-use crate::walk::walk;
+use crate::paths::PathCollector;
+use crate::walk::{walk, walk_paths};
 
 /// Why a fingerprint covers only part of a page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +32,11 @@ pub enum Truncation {
     Nodes {
         /// The limit.
         limit: usize,
+    },
+    /// The parse did more work (tokens and tree changes) than its budget.
+    Work {
+        /// The budget for this page, in units.
+        limit: u64,
     },
     /// The parse ran out of its time budget (CPU time of the parsing thread).
     Time {
@@ -47,12 +53,13 @@ pub enum Truncation {
 }
 
 impl Truncation {
-    /// A short stable name: `depth`, `nodes`, `time` or `input`.
+    /// A short stable name: `depth`, `nodes`, `work`, `time` or `input`.
     #[must_use]
     pub const fn kind(&self) -> &'static str {
         match self {
             Self::Depth { .. } => "depth",
             Self::Nodes { .. } => "nodes",
+            Self::Work { .. } => "work",
             Self::Time { .. } => "time",
             Self::Input { .. } => "input",
         }
@@ -64,6 +71,7 @@ impl fmt::Display for Truncation {
         match self {
             Self::Depth { limit } => write!(f, "nesting deeper than {limit}"),
             Self::Nodes { limit } => write!(f, "more than {limit} elements"),
+            Self::Work { limit } => write!(f, "more than {limit} units of parsing work"),
             Self::Time { budget } => write!(
                 f,
                 "parse took more than {} ms of CPU time",
@@ -114,7 +122,7 @@ pub enum DomError {
 ///
 /// ```
 /// use silhouette_dom::{HasherConfig, StructureHasher};
-/// let hasher = StructureHasher::new(HasherConfig { decay: 0.6, ..HasherConfig::default() })?;
+/// let hasher = StructureHasher::new(HasherConfig { decay: 0.6, ..HasherConfig::default() })?; // class-paths
 /// let a = hasher.hash(b"<ul><li>one<li>two</ul>")?;
 /// let b = hasher.hash(b"<ul><li>three<li>four</ul>")?;
 /// assert_eq!(a.fingerprint, b.fingerprint); // same structure, different text
@@ -125,16 +133,27 @@ pub enum DomError {
 pub struct StructureHasher {
     decay: f64,
     limits: Limits,
-    model: Arc<dyn FeatureModel>,
+    model: Model,
+}
+
+/// The two kinds of model: weighted tag features, or the set of class paths.
+#[derive(Clone, Debug)]
+enum Model {
+    Tags(Arc<dyn FeatureModel>),
+    ClassPaths { depth: u32, seed: u32 },
 }
 
 impl Default for StructureHasher {
-    /// `classic` at decay 0.45 with the default limits.
+    /// `class-paths` at decay 0.75 with the default limits ([`HasherConfig::default`]).
     fn default() -> Self {
+        let config = HasherConfig::default();
         Self {
-            decay: crate::DEFAULT_DECAY,
-            limits: Limits::default(),
-            model: Arc::new(Classic),
+            decay: config.decay,
+            limits: config.limits,
+            model: Model::ClassPaths {
+                depth: config.path_depth,
+                seed: config.seed,
+            },
         }
     }
 }
@@ -148,8 +167,30 @@ impl StructureHasher {
         let model: Arc<dyn FeatureModel> = match config.features {
             FeatureSet::Classic => Arc::new(Classic),
             FeatureSet::TagPairs => Arc::new(TagPairs),
+            FeatureSet::ClassPaths => {
+                config.validate()?;
+                return Ok(Self {
+                    decay: config.decay,
+                    limits: config.limits,
+                    model: Model::ClassPaths {
+                        depth: config.path_depth,
+                        seed: config.seed,
+                    },
+                });
+            }
         };
         Self::with_model(config, model)
+    }
+
+    /// The design notes' `classic` model at decay 0.45 with the default limits, bit-exact
+    /// with ALGORITHM.md §2 and its reference implementation.
+    #[must_use]
+    pub fn classic() -> Self {
+        Self {
+            decay: crate::DEFAULT_DECAY,
+            limits: Limits::default(),
+            model: Model::Tags(Arc::new(Classic)),
+        }
     }
 
     /// A hasher with a feature model of your own (`config.features` is ignored).
@@ -164,7 +205,7 @@ impl StructureHasher {
         Ok(Self {
             decay: config.decay,
             limits: config.limits,
-            model,
+            model: Model::Tags(model),
         })
     }
 
@@ -175,14 +216,19 @@ impl StructureHasher {
     }
 
     /// What a fingerprint from this hasher is comparable with (ALGORITHM.md §6): mode,
-    /// feature model, hash and decay, e.g. `structure/classic/fnv1-64/decay=0.45`.
+    /// feature model, hash and decay, e.g. `structure/classic/fnv1-64/decay=0.45` or
+    /// `structure/class-paths/depth=12/mix64/seed=0/decay=1`.
     #[must_use]
     pub fn params(&self) -> String {
-        format!(
-            "structure/{}/fnv1-64/decay={}",
-            self.model.name(),
-            self.decay
-        )
+        match &self.model {
+            Model::Tags(model) => {
+                format!("structure/{}/fnv1-64/decay={}", model.name(), self.decay)
+            }
+            Model::ClassPaths { depth, seed } => format!(
+                "structure/class-paths/depth={depth}/mix64/seed={seed}/decay={}",
+                self.decay
+            ),
+        }
     }
 
     /// The structure of a page whose encoding only the page itself tells.
@@ -204,7 +250,11 @@ impl StructureHasher {
         content_type: Option<&str>,
     ) -> Result<Structure, DomError> {
         let (encoding, encoding_source, bom) = sniff(bytes, content_type);
-        let arena = RefCell::new(TreeArena::with_capacity(bytes.len().min(1 << 20) / 48 + 16));
+        let labelled = matches!(self.model, Model::ClassPaths { .. });
+        let arena = RefCell::new(TreeArena::new(
+            bytes.len().min(1 << 20) / 48 + 16,
+            labelled,
+        ));
         let links = RefCell::new(Links::new(self.limits.max_links));
         let sink = ArenaSink {
             arena: &arena,
@@ -228,16 +278,28 @@ impl StructureHasher {
         }
         let arena = arena.into_inner();
         let links = links.into_inner();
-        let mut features = Features::new(self.decay);
-        let elements = walk(&arena, self.model.as_ref(), &mut features);
+        let (fingerprint, elements, profile) = match &self.model {
+            Model::Tags(model) => {
+                let mut features = Features::new(self.decay);
+                let elements = walk(&arena, model.as_ref(), &mut features);
+                (features.fingerprint(), elements, features.into_profile())
+            }
+            Model::ClassPaths { depth, seed } => {
+                let mut paths = PathCollector::new(*depth);
+                let elements = walk_paths(&arena, &mut paths);
+                let paths = paths.finish(*seed);
+                let fingerprint = paths.fingerprint(self.decay);
+                (fingerprint, elements, Profile::from_paths(paths))
+            }
+        };
         drop(arena);
         Ok(Structure {
-            fingerprint: features.fingerprint(),
+            fingerprint,
             elements,
             truncated,
             encoding,
             encoding_source,
-            profile: features.into_profile(),
+            profile,
             links: links.hrefs,
             base: links.base,
         })
@@ -252,9 +314,12 @@ fn parse(
     limits: &Limits,
 ) -> Option<Truncation> {
     let input = &bytes[..bytes.len().min(limits.max_input_bytes)];
-    let budget = limits
-        .time_budget
-        .map(|b| tokens::Budget::start(b.for_len(input.len())));
+    let budget = tokens::Budget {
+        work: limits.work_budget.for_len(input.len()),
+        time: limits
+            .time_budget
+            .map(|b| tokens::Clock::start(b.for_len(input.len()))),
+    };
     // Valid UTF-8 (most pages) is tokenized where it lies; anything else is decoded first
     // (invalid sequences replaced).
     if encoding == UTF_8

@@ -4,10 +4,17 @@
 //! Each page is parsed with html5ever's full WHATWG tree construction into a lean arena
 //! (elements only, `u32` handles), fed by html5gum's WHATWG tokenizer with only what the tree
 //! builder can observe (the same tree as html5ever's own tokenizer gives, at about half the
-//! cost; checked against it in the tests), the final tree is walked once, iteratively, and every
-//! element contributes its tag name weighted by `decay^depth`; the weighted tags are folded
-//! into a 64-bit simhash ([`silhouette_simhash`]). The `classic` model is bit-exact with
-//! `ALGORITHM.md` §2 and its reference implementation.
+//! cost; checked against it in the tests), the final tree is walked once, iteratively, and the
+//! features a model names there, weighted by `decay^depth`, are folded into a 64-bit simhash
+//! ([`silhouette_simhash`]). Two models:
+//!
+//! - `class-paths` (the default): the **set** of distinct root-to-element paths with class
+//!   tokens (`html/body/div.content/table.list/tr/td.age`), weighted by `decay^depth` (0.75).
+//!   Its [`PathSet`] travels with the fingerprint in the [`Profile`], so a near match can be
+//!   confirmed exactly ([`Profile::similarity`], Jaccard): the simhash proposes, the path
+//!   set confirms (ALGORITHM.md §3).
+//! - `classic`: each element's tag name weighted by `decay^depth` (0.45), bit-exact with
+//!   ALGORITHM.md §2 and its reference implementation ([`StructureHasher::classic`]).
 //!
 //! - [`StructureHasher`] takes bytes (any encoding: BOM, the caller's content type,
 //!   `<meta charset>`, else UTF-8; invalid bytes replaced) and returns a [`Structure`]: the
@@ -15,20 +22,26 @@
 //!   and a decay-free [`Profile`].
 //! - [`HasherConfig`] is the plain configuration: `decay` in (0, 1], the [`FeatureSet`], and
 //!   the [`Limits`] that bound the work a hostile page can cause (nesting depth, element
-//!   count, time, input size — ALGORITHM.md §4).
-//! - [`FeatureModel`] is the seam for other feature models; [`Classic`] is the default.
+//!   count, deterministic work, input size, and a CPU-time safety net — ALGORITHM.md §4).
+//! - [`FeatureModel`] is the seam for tag-weight models ([`Classic`], [`TagPairs`]).
 //!
 //! ```
 //! use silhouette_dom::{StructureHasher, HasherConfig};
 //!
-//! let hasher = StructureHasher::new(HasherConfig::default())?; // classic, decay 0.45
-//! let page = hasher.hash(b"<p>hi</p>")?;
+//! // The default model, `class-paths` at decay 0.75: pages of one template share their paths.
+//! let hasher = StructureHasher::new(HasherConfig::default())?;
+//! let list = |rows: &str| format!("<div class=nav><a href=/>home</a></div><table class=list>{rows}</table>");
+//! let a = hasher.hash(list("<tr><td class=age>1<td>2").as_bytes())?;
+//! let b = hasher.hash(list("<tr><td class=age>3<td>4<tr><td class=age>5<td>6").as_bytes())?;
+//! let c = hasher.hash(b"<div class=nav><a href=/>home</a></div><form class=login><input></form>")?;
+//! assert_eq!(a.fingerprint, b.fingerprint); // one row or two: the same paths
+//! assert_eq!(a.profile.similarity(&b.profile), Some(1.0));
+//! assert!(a.profile.similarity(&c.profile).expect("class-paths") < 0.5);
+//!
+//! // The design notes' `classic` model, bit-exact with ALGORITHM.md §2.
+//! let page = StructureHasher::classic().hash(b"<p>hi</p>")?;
 //! assert_eq!(page.fingerprint.to_string(), "f123317ed83fa3c7");
 //! assert_eq!(page.elements, 4); // html, head, body, p
-//!
-//! let a = hasher.hash(b"<table><tr><td>1<td>2</table>")?;
-//! let b = hasher.hash(b"<table><tr><td>3<td>4</table><!-- other text -->")?;
-//! assert!(a.fingerprint.is_near(b.fingerprint, 5));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -39,15 +52,20 @@ mod config;
 mod encoding;
 mod features;
 mod hasher;
+mod paths;
 mod profile;
 mod sink;
 mod tokens;
 mod tree;
 mod walk;
 
-pub use config::{ConfigError, DEFAULT_DECAY, FeatureSet, HasherConfig, Limits, TimeBudget};
+pub use config::{
+    CLASS_PATHS_DECAY, CLASS_PATHS_THRESHOLD, ConfigError, DEFAULT_DECAY, FeatureSet,
+    HasherConfig, Limits, TimeBudget, WorkBudget,
+};
 pub use encoding::EncodingSource;
 pub use features::{Classic, ElementInfo, FeatureModel, Features, TagPairs};
 pub use hasher::{DomError, Structure, StructureHasher, Truncation};
+pub use paths::{DEFAULT_PATH_DEPTH, MAX_PATHS, PathSet};
 pub use profile::{Profile, ProfileEntry, ProfileError};
 pub use silhouette_simhash::Fingerprint;

@@ -2,6 +2,8 @@
 
 use silhouette_simhash::{Fingerprint, Simhash, fnv1_64};
 
+use crate::paths::PathSet;
+
 /// One feature of a [`Profile`]: its key and how many times it occurs at each depth.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProfileEntry {
@@ -11,12 +13,15 @@ pub struct ProfileEntry {
     pub counts: Vec<(u32, u32)>,
 }
 
-/// A page's structure without the decay: for every feature, the number of occurrences at
-/// each depth. A few hundred bytes per page; enough to recompute the fingerprint at any
-/// decay without the page (how `silhouette replay` tunes the decay offline).
+/// A page's structure without the decay, enough to recompute the fingerprint at any decay
+/// without the page (how `silhouette replay` tunes the decay offline): for the tag models,
+/// every feature's number of occurrences at each depth; for `class-paths`, the page's
+/// [`PathSet`], which also confirms near matches ([`similarity`](Self::similarity)).
+/// A few hundred bytes to a few KB per page.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Profile {
     entries: Vec<ProfileEntry>,
+    paths: Option<PathSet>,
 }
 
 impl Profile {
@@ -45,7 +50,35 @@ impl Profile {
             entry.counts = counts;
         }
         merged.retain(|e| !e.counts.is_empty());
-        Self { entries: merged }
+        Self {
+            entries: merged,
+            paths: None,
+        }
+    }
+
+    /// The profile of a `class-paths` page.
+    #[must_use]
+    pub const fn from_paths(paths: PathSet) -> Self {
+        Self {
+            entries: Vec::new(),
+            paths: Some(paths),
+        }
+    }
+
+    /// The page's paths, for a `class-paths` profile.
+    #[must_use]
+    pub const fn paths(&self) -> Option<&PathSet> {
+        self.paths.as_ref()
+    }
+
+    /// How alike two `class-paths` pages are: the Jaccard similarity of their path sets, in
+    /// [0, 1]. `None` unless both profiles are `class-paths` ones with the same seed.
+    #[must_use]
+    pub fn similarity(&self, other: &Self) -> Option<f64> {
+        match (&self.paths, &other.paths) {
+            (Some(a), Some(b)) if a.seed() == b.seed() => Some(a.jaccard(b)),
+            _ => None,
+        }
     }
 
     /// The features, in byte order of their keys.
@@ -62,6 +95,9 @@ impl Profile {
     /// margins) and the result is the same.
     #[must_use]
     pub fn fingerprint(&self, decay: f64) -> Fingerprint {
+        if let Some(paths) = &self.paths {
+            return paths.fingerprint(decay);
+        }
         let mut powers = vec![1.0f64];
         let mut acc = Simhash::new();
         for entry in &self.entries {
@@ -79,8 +115,11 @@ impl Profile {
     }
 }
 
-/// Version byte of [`Profile::to_bytes`].
+/// Version byte of [`Profile::to_bytes`] for the tag models.
 const FORMAT_VERSION: u8 = 1;
+
+/// Version byte of [`Profile::to_bytes`] for `class-paths`.
+const PATHS_VERSION: u8 = 2;
 
 /// A byte string that is not a [`Profile`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -88,7 +127,7 @@ const FORMAT_VERSION: u8 = 1;
 pub enum ProfileError {
     /// The first byte names a format this version does not read.
     #[error(
-        "profile format version {found} is not supported (this build reads version {FORMAT_VERSION})"
+        "profile format version {found} is not supported (this build reads versions {FORMAT_VERSION} and {PATHS_VERSION})"
     )]
     Version {
         /// The version byte found.
@@ -154,6 +193,20 @@ impl Profile {
     /// A compact binary form (varints; typically a few hundred bytes), for crawl state.
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
+        if let Some(paths) = &self.paths {
+            // Version, seed, count, then each id as the gap from the previous one, and its depth.
+            let mut out = Vec::with_capacity(8 + paths.len() * 5);
+            out.push(PATHS_VERSION);
+            put_varint(&mut out, u64::from(paths.seed()));
+            put_varint(&mut out, paths.len() as u64);
+            let mut prev = 0u32;
+            for (id, depth) in paths.paths() {
+                put_varint(&mut out, u64::from(id - prev));
+                out.push(depth);
+                prev = id;
+            }
+            return out;
+        }
         let mut out = Vec::with_capacity(16 + self.entries.len() * 12);
         out.push(FORMAT_VERSION);
         put_varint(&mut out, self.entries.len() as u64);
@@ -179,10 +232,13 @@ impl Profile {
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, ProfileError> {
         let mut r = Reader { bytes, at: 0 };
         let version = *bytes.first().ok_or(ProfileError::Corrupt { offset: 0 })?;
+        r.at = 1;
+        if version == PATHS_VERSION {
+            return Self::paths_from(r);
+        }
         if version != FORMAT_VERSION {
             return Err(ProfileError::Version { found: version });
         }
-        r.at = 1;
         let n = r.varint()?;
         // Each entry takes at least 3 bytes: a length cannot promise more entries than bytes.
         if n > bytes.len() as u64 {
@@ -223,17 +279,44 @@ impl Profile {
         if r.at != bytes.len() {
             return Err(r.corrupt());
         }
-        Ok(Self { entries })
+        Ok(Self {
+            entries,
+            paths: None,
+        })
+    }
+
+    fn paths_from(mut r: Reader<'_>) -> Result<Self, ProfileError> {
+        let seed = r.u32()?;
+        let n = r.varint()?;
+        // Each path takes at least 2 bytes.
+        if n > r.bytes.len() as u64 {
+            return Err(r.corrupt());
+        }
+        let mut paths = Vec::with_capacity(n as usize);
+        let mut id = 0u32;
+        for i in 0..n {
+            let gap = r.u32()?;
+            if i > 0 && gap == 0 {
+                return Err(r.corrupt());
+            }
+            id = id.checked_add(gap).ok_or_else(|| r.corrupt())?;
+            let depth = r.take(1)?[0];
+            paths.push((id, depth));
+        }
+        if r.at != r.bytes.len() {
+            return Err(r.corrupt());
+        }
+        Ok(Self::from_paths(PathSet::from_paths(seed, paths)))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::StructureHasher;
+    use crate::{FeatureSet, HasherConfig, StructureHasher};
 
     fn profile(html: &str) -> Profile {
-        StructureHasher::default()
+        StructureHasher::classic()
             .hash(html.as_bytes())
             .expect("parses")
             .profile
@@ -274,9 +357,9 @@ mod tests {
             Ok(Profile::default())
         );
         for decay in [0.2, 0.45, 0.8, 1.0] {
-            let hasher = StructureHasher::new(crate::HasherConfig {
+            let hasher = StructureHasher::new(HasherConfig {
                 decay,
-                ..Default::default()
+                ..HasherConfig::for_model(FeatureSet::Classic)
             })
             .expect("valid");
             assert_eq!(

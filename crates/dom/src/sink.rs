@@ -129,7 +129,20 @@ impl TreeSink for ArenaSink<'_> {
             links.borrow_mut().element(&name.local, &attrs);
         }
         let mut arena = self.arena.borrow_mut();
-        let id = arena.create_element(Ns::from_namespace(&name.ns), name.local, flags.template);
+        let class = if arena.labelled() {
+            attrs
+                .iter()
+                .find(|a| a.name.ns.is_empty() && &*a.name.local == "class")
+                .map(|a| &*a.value)
+        } else {
+            None
+        };
+        let id = arena.create_element(
+            Ns::from_namespace(&name.ns),
+            name.local,
+            flags.template,
+            class,
+        );
         if flags.mathml_annotation_xml_integration_point
             && let Some(node) = arena.nodes.get_mut(id as usize)
         {

@@ -67,7 +67,16 @@ const SCAN_ATTRS: usize = 32;
 /// Tags and text runs between two readings of the clock.
 const CLOCK_EVERY: u32 = 64;
 
-/// The CPU-time budget of one parse, started before decoding.
+/// The budgets of one parse: deterministic work, and time as a last-resort safety net.
+#[derive(Debug)]
+pub(crate) struct Budget {
+    /// Units of work (tokens + tree changes) allowed.
+    pub(crate) work: u64,
+    /// The time safety net, if any.
+    pub(crate) time: Option<Clock>,
+}
+
+/// The CPU-time safety net of one parse, started before decoding.
 ///
 /// CPU time of the parsing thread, not wall time: a loaded machine must not change
 /// fingerprints. Reading a thread's CPU clock is a system call (about 1 µs in a VM, 6% of a
@@ -75,13 +84,13 @@ const CLOCK_EVERY: u32 = 64;
 /// thread cannot use more CPU time than wall time passes, so the CPU clock is read only once
 /// the wall clock is past the budget: an ordinary page never reads it but once, at the start.
 #[derive(Debug)]
-pub(crate) struct Budget {
+pub(crate) struct Clock {
     limit: Duration,
     cpu: ThreadTime,
     wall: Instant,
 }
 
-impl Budget {
+impl Clock {
     pub(crate) fn start(limit: Duration) -> Self {
         Self {
             limit,
@@ -100,9 +109,10 @@ pub(crate) fn parse(
     sink: ArenaSink<'_>,
     text: &str,
     limits: &Limits,
-    budget: Option<Budget>,
+    budget: Budget,
 ) -> Option<Truncation> {
     let arena = sink.arena;
+    let classes = arena.borrow().labelled();
     let builder = TreeBuilder::new(sink, TreeBuilderOpts::default());
     // The tokenizer's `discard_bom`: a byte-order mark left after decoding is not content.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -112,10 +122,14 @@ pub(crate) fn parse(
             arena,
             limits,
             budget,
+            tokens: 0,
             since_clock: 0,
         },
         stopped: None,
-        tag: TagState::default(),
+        tag: TagState {
+            classes,
+            ..TagState::default()
+        },
         last_start: Vec::new(),
         text: String::new(),
         in_word: false,
@@ -145,12 +159,17 @@ struct TagState {
     all_attrs: bool,
     /// The names in `attrs`, once there are too many to scan (hostile pages write 200k).
     names: FnvHashSet<LocalName>,
+    /// Whether `class` is kept too (the arena labels elements with their class tokens).
+    classes: bool,
 }
 
 impl TagState {
     /// Whether the current attribute is one the tree builder may look at.
     fn keeps_attr(&self) -> bool {
-        !self.end && (self.all_attrs || KEPT.contains(&self.attr_name.as_slice()))
+        !self.end
+            && (self.all_attrs
+                || KEPT.contains(&self.attr_name.as_slice())
+                || (self.classes && self.attr_name == b"class"))
     }
 }
 
@@ -166,7 +185,9 @@ struct DoctypeState {
 struct Guard<'a> {
     arena: &'a RefCell<TreeArena>,
     limits: &'a Limits,
-    budget: Option<Budget>,
+    budget: Budget,
+    /// Tokens handed to the tree builder so far.
+    tokens: u64,
     since_clock: u32,
 }
 
@@ -184,8 +205,14 @@ impl Guard<'_> {
                     limit: self.limits.max_nodes,
                 });
             }
+            self.tokens += 1;
+            if self.tokens.saturating_add(a.work) > self.budget.work {
+                return Some(Truncation::Work {
+                    limit: self.budget.work,
+                });
+            }
         }
-        let budget = self.budget.as_ref()?;
+        let budget = self.budget.time.as_ref()?;
         self.since_clock += 1;
         if self.since_clock < CLOCK_EVERY {
             return None;

@@ -44,7 +44,7 @@ fn dump(arena: &TreeArena) -> String {
 
 /// The tree and links that `parse` builds through a fresh sink.
 fn build(parse: impl FnOnce(ArenaSink<'_>)) -> (String, Vec<String>, Option<String>) {
-    let arena = RefCell::new(TreeArena::with_capacity(64));
+    let arena = RefCell::new(TreeArena::new(64, false));
     let links = RefCell::new(Links::new(10_000));
     parse(ArenaSink {
         arena: &arena,
@@ -61,7 +61,11 @@ fn ours(html: &str) -> (String, Vec<String>, Option<String>) {
         ..Limits::default()
     };
     build(|sink| {
-        let stop = super::parse(sink, html, &limits, None);
+        let budget = super::Budget {
+            work: limits.work_budget.for_len(html.len()),
+            time: None,
+        };
+        let stop = super::parse(sink, html, &limits, budget);
         assert_eq!(stop, None, "no guard fires on these inputs");
     })
 }

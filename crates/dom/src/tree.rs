@@ -100,15 +100,26 @@ pub(crate) struct TreeArena {
     /// signal only: the final depths are measured by the walk).
     pub(crate) max_depth_seen: u32,
     depth: Vec<u32>,
+    /// Each node's label (`paths.rs`: tag name and class tokens), when the model needs them;
+    /// empty otherwise.
+    pub(crate) labels: Vec<u64>,
+    labelled: bool,
+    /// Tree changes so far (elements created, appended, inserted, detached): the guard's
+    /// deterministic measure of work, with the tokens.
+    pub(crate) work: u64,
 }
 
 impl TreeArena {
-    pub(crate) fn with_capacity(nodes: usize) -> Self {
+    /// An arena that also labels each element with its tag name and class tokens.
+    pub(crate) fn new(nodes: usize, labelled: bool) -> Self {
         let mut arena = Self {
             nodes: Vec::with_capacity(nodes.max(2)),
             created: 0,
             max_depth_seen: 0,
             depth: Vec::with_capacity(nodes.max(2)),
+            labels: Vec::with_capacity(if labelled { nodes.max(2) } else { 0 }),
+            labelled,
+            work: 0,
         };
         arena.push(Node::new(Kind::Document, Ns::Html, LocalName::from("")));
         arena.push(Node::new(Kind::Ignored, Ns::Html, LocalName::from("")));
@@ -117,15 +128,36 @@ impl TreeArena {
 
     fn push(&mut self, node: Node) -> NodeId {
         let id = NodeId::try_from(self.nodes.len()).unwrap_or(NONE);
+        self.work += 1;
         self.nodes.push(node);
         self.depth.push(0);
+        if self.labelled {
+            self.labels.push(0);
+        }
         id
     }
 
+    /// Whether elements are labelled (and so want their `class` attribute).
+    pub(crate) const fn labelled(&self) -> bool {
+        self.labelled
+    }
+
     /// Creates an element (and, for an HTML `<template>`, its contents right after it).
-    pub(crate) fn create_element(&mut self, ns: Ns, name: LocalName, template: bool) -> NodeId {
+    pub(crate) fn create_element(
+        &mut self,
+        ns: Ns,
+        name: LocalName,
+        template: bool,
+        class: Option<&str>,
+    ) -> NodeId {
         self.created += 1;
+        let label = self.labelled.then(|| crate::paths::label(&name, class));
         let id = self.push(Node::new(Kind::Element, ns, name));
+        if let Some(label) = label
+            && let Some(slot) = self.labels.get_mut(id as usize)
+        {
+            *slot = label;
+        }
         if template {
             self.push(Node::new(
                 Kind::TemplateContents,
@@ -153,6 +185,7 @@ impl TreeArena {
         if parent == NONE {
             return;
         }
+        self.work += 1;
         if prev == NONE {
             self.nodes[parent as usize].first = next;
         } else {
@@ -170,6 +203,7 @@ impl TreeArena {
     }
 
     fn note_depth(&mut self, parent: NodeId, child: NodeId) {
+        self.work += 1;
         let d = self.depth[parent as usize].saturating_add(1);
         self.depth[child as usize] = d;
         // A template's contents (the node right after it) sit at its depth, so what is
@@ -274,8 +308,8 @@ mod tests {
 
     #[test]
     fn append_insert_detach_reparent() {
-        let mut t = TreeArena::with_capacity(8);
-        let el = |t: &mut TreeArena, n: &str| t.create_element(Ns::Html, LocalName::from(n), false);
+        let mut t = TreeArena::new(8, false);
+        let el = |t: &mut TreeArena, n: &str| t.create_element(Ns::Html, LocalName::from(n), false, None);
         let (a, b, c, d) = (
             el(&mut t, "a"),
             el(&mut t, "b"),
@@ -302,8 +336,8 @@ mod tests {
 
     #[test]
     fn template_contents_follow_their_element() {
-        let mut t = TreeArena::with_capacity(4);
-        let tpl = t.create_element(Ns::Html, LocalName::from("template"), true);
+        let mut t = TreeArena::new(4, false);
+        let tpl = t.create_element(Ns::Html, LocalName::from("template"), true, None);
         assert_eq!(t.nodes[tpl as usize + 1].kind, Kind::TemplateContents);
         assert_eq!(t.created, 1);
     }

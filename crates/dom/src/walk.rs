@@ -1,6 +1,7 @@
 //! The one walk over the final tree: iterative, document pre-order, template contents first.
 
 use crate::features::{ElementInfo, FeatureModel, Features};
+use crate::paths::{PathCollector, child_path, is_phrasing};
 use crate::tree::{DOCUMENT, Kind, NONE, NodeId, TreeArena};
 
 /// Walks every element under the document, feeding `model`; returns the element count.
@@ -37,17 +38,73 @@ pub(crate) fn walk(arena: &TreeArena, model: &dyn FeatureModel, out: &mut Featur
     elements
 }
 
-/// Pushes the children of `id` in reverse order, so they pop in document order.
-fn push_children(
+/// Pushes the children of `id` in reverse order, so they pop in document order, each with
+/// `depth` and what the walk carries from the parent (`up`).
+fn push_children<T: Copy>(
     arena: &TreeArena,
     id: NodeId,
     depth: u32,
-    parent: NodeId,
-    stack: &mut Vec<(NodeId, u32, NodeId)>,
+    up: T,
+    stack: &mut Vec<(NodeId, u32, T)>,
 ) {
     let mut child = arena.node(id).map_or(NONE, |n| n.last);
     while child != NONE {
-        stack.push((child, depth, parent));
+        stack.push((child, depth, up));
         child = arena.node(child).map_or(NONE, |n| n.prev);
     }
+}
+
+/// The walk of the `class-paths` model: every element's path (its label under its parent's
+/// path, `paths.rs`) goes to `out`; the contents of inline elements are not walked. Same order
+/// and template handling as [`walk`]; returns the element count. The arena must be labelled.
+pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
+    // (node, depth, parent's path)
+    let mut stack: Vec<(NodeId, u32, u64)> = Vec::with_capacity(64);
+    push_children(arena, DOCUMENT, 1, 0, &mut stack);
+    let mut elements = 0u64;
+    while let Some((id, depth, parent_path)) = stack.pop() {
+        let Some(node) = arena.node(id) else { continue };
+        if node.kind != Kind::Element {
+            continue;
+        }
+        elements += 1;
+        let label = arena.labels.get(id as usize).copied().unwrap_or_default();
+        let path = child_path(parent_path, label);
+        out.add(path, depth);
+        if is_phrasing(&node.name) {
+            // What lies inside inline elements is the text's own markup, not the template's;
+            // it still counts as elements.
+            elements += count_descendants(arena, id);
+            continue;
+        }
+        let child_depth = depth.saturating_add(1);
+        push_children(arena, id, child_depth, path, &mut stack);
+        if let Some(contents) = arena.node(id.saturating_add(1))
+            && contents.kind == Kind::TemplateContents
+        {
+            push_children(arena, id + 1, child_depth, path, &mut stack);
+        }
+    }
+    elements
+}
+
+/// Elements below `id` (template contents included), counted iteratively.
+fn count_descendants(arena: &TreeArena, id: NodeId) -> u64 {
+    let mut stack: Vec<(NodeId, u32, ())> = Vec::new();
+    push_children(arena, id, 0, (), &mut stack);
+    let mut n = 0;
+    while let Some((id, _, ())) = stack.pop() {
+        let Some(node) = arena.node(id) else { continue };
+        if node.kind != Kind::Element {
+            continue;
+        }
+        n += 1;
+        push_children(arena, id, 0, (), &mut stack);
+        if let Some(contents) = arena.node(id.saturating_add(1))
+            && contents.kind == Kind::TemplateContents
+        {
+            push_children(arena, id + 1, 0, (), &mut stack);
+        }
+    }
+    n
 }

@@ -6,7 +6,7 @@ use silhouette_dom::{FeatureSet, HasherConfig, StructureHasher};
 fn check(html: &str, decay: f64, expected_fp: &str, expected_elements: u64) {
     let hasher = StructureHasher::new(HasherConfig {
         decay,
-        ..HasherConfig::default()
+        ..HasherConfig::for_model(FeatureSet::Classic)
     })
     .expect("valid config");
     let s = hasher.hash(html.as_bytes()).expect("parses");
@@ -127,12 +127,12 @@ fn tree_builder_rewrites() {
 fn other_feature_model_differs_but_is_stable() {
     let hasher = StructureHasher::new(HasherConfig {
         features: FeatureSet::TagPairs,
-        ..HasherConfig::default()
+        ..HasherConfig::for_model(FeatureSet::Classic)
     })
     .expect("valid");
     let a = hasher.hash(b"<div><p>x</p></div>").expect("parses");
     let b = hasher.hash(b"<div><p>y</p></div>").expect("parses");
-    let classic = StructureHasher::default()
+    let classic = StructureHasher::classic()
         .hash(b"<div><p>x</p></div>")
         .expect("parses");
     assert_eq!(a.fingerprint, b.fingerprint);
@@ -148,14 +148,14 @@ fn links_are_collected_on_request() {
                  <area href=map.html><iframe src=frame.html></iframe><link rel='Next' href=n.html>\
                  <link rel=stylesheet href=s.css><a>no href</a><a href='a.html'>again</a>\
                  <svg><a href='svg.html'/></svg>";
-    let off = StructureHasher::default().hash(page).expect("parses");
+    let off = StructureHasher::classic().hash(page).expect("parses");
     assert!(off.links.is_empty());
     let config = HasherConfig {
         limits: Limits {
             max_links: 100,
             ..Limits::default()
         },
-        ..HasherConfig::default()
+        ..HasherConfig::for_model(FeatureSet::Classic)
     };
     let on = StructureHasher::new(config)
         .expect("valid")
@@ -172,7 +172,7 @@ fn links_are_collected_on_request() {
             max_links: 2,
             ..Limits::default()
         },
-        ..HasherConfig::default()
+        ..HasherConfig::for_model(FeatureSet::Classic)
     };
     let capped = StructureHasher::new(capped)
         .expect("valid")

@@ -3,7 +3,7 @@
 //! overflow. Where the outcome depends on the input only, the guard that stops it is
 //! asserted, with `time_budget: None` so the machine's speed cannot change it.
 
-use silhouette_dom::{HasherConfig, Limits, Structure, StructureHasher, TimeBudget, Truncation};
+use silhouette_dom::{FeatureSet, HasherConfig, Limits, Structure, StructureHasher, TimeBudget, Truncation};
 
 /// Default limits without the time budget: results depend on the input only.
 fn no_clock() -> Limits {
@@ -16,7 +16,7 @@ fn no_clock() -> Limits {
 fn hash_with(limits: Limits, bytes: &[u8]) -> Structure {
     let hasher = StructureHasher::new(HasherConfig {
         limits,
-        ..HasherConfig::default()
+        ..HasherConfig::for_model(FeatureSet::Classic)
     })
     .expect("valid config");
     hasher.hash(bytes).expect("no input is rejected")

@@ -8,7 +8,7 @@
 mod common;
 
 use proptest::prelude::*;
-use silhouette_dom::{HasherConfig, Limits, Structure, StructureHasher};
+use silhouette_dom::{FeatureSet, HasherConfig, Limits, Structure, StructureHasher};
 
 /// Default configuration without the clock: results depend on the input only.
 fn hasher() -> StructureHasher {
@@ -17,7 +17,7 @@ fn hasher() -> StructureHasher {
             time_budget: None,
             ..Limits::default()
         },
-        ..HasherConfig::default()
+        ..HasherConfig::for_model(FeatureSet::Classic)
     })
     .expect("valid config")
 }

@@ -1,19 +1,30 @@
 //! Dedup decisions: exact duplicate → structure near-duplicate → kept (ALGORITHM.md §5).
+//!
+//! A page is compared with the **representatives** of the clusters of its scope: the first
+//! page of each cluster, which never changes. Without summaries, a page within `threshold`
+//! bits of a representative joins the nearest one (the earliest among equal distances).
+//! With [`DedupConfig::min_similarity`] set and a structure summary for the page (the
+//! `class-paths` model's path ids), the fingerprint only proposes: every representative
+//! within `threshold` bits is a candidate, and the page joins the candidate whose summary is
+//! most similar (Jaccard), provided that similarity is at least `min_similarity`; ties go to
+//! the smaller distance, then the earlier representative. A page that joins no cluster starts
+//! one and is kept. A page closer to a later cluster than to the one it joined stays where it
+//! was judged: decisions are final, in crawl order.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
-use silhouette_simhash::{Fingerprint, IndexError, Match, NearIndex};
+use silhouette_simhash::{Fingerprint, IndexError, Match, NearIndex, jaccard};
 
 /// Which pages a page is compared with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DedupScope {
     /// Every page kept so far, on any host.
-    #[default]
     Global,
-    /// The pages kept so far on the same host.
+    /// The pages kept so far on the same host (the default: two sites' pages never merge).
+    #[default]
     Host,
 }
 
@@ -65,7 +76,7 @@ named!(
 );
 
 /// The dedup settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DedupConfig {
     /// Largest Hamming distance still called a near-duplicate (0..=8).
     pub threshold: u32,
@@ -77,22 +88,26 @@ pub struct DedupConfig {
     pub min_elements: u64,
     /// What happens to duplicates.
     pub on_duplicate: OnDuplicate,
+    /// With structure summaries: the Jaccard similarity (0..=1) a near match must also reach
+    /// to count. `None` (or a page without a summary): the fingerprint decides alone.
+    pub min_similarity: Option<f64>,
 }
 
 impl Default for DedupConfig {
     fn default() -> Self {
         Self {
             threshold: 5,
-            scope: DedupScope::Global,
+            scope: DedupScope::Host,
             cluster_budget: 1,
             min_elements: 10,
             on_duplicate: OnDuplicate::Drop,
+            min_similarity: None,
         }
     }
 }
 
 /// A dedup setting that cannot be used.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum DedupError {
     /// An unknown name for an enumerated setting.
@@ -114,6 +129,12 @@ pub enum DedupError {
     /// A cluster budget of 0 would drop every page.
     #[error("cluster-budget = 0: must be at least 1")]
     ClusterBudget,
+    /// A similarity outside [0, 1].
+    #[error("min-similarity = {value}: must be a number from 0 to 1")]
+    Similarity {
+        /// The rejected value.
+        value: f64,
+    },
 }
 
 fn quoted(names: &[&str]) -> String {
@@ -139,7 +160,8 @@ pub enum Verdict {
         /// That page.
         of: u64,
     },
-    /// Within `threshold` bits of a cluster that has used its budget.
+    /// Within `threshold` bits of a cluster that has used its budget (and, with summaries,
+    /// at least `min-similarity` alike).
     NearDuplicate {
         /// The cluster's first page.
         of: u64,
@@ -178,6 +200,10 @@ pub struct Dedup {
     global: Option<NearIndex>,
     per_host: HashMap<String, HostIndex>,
     kept_in_cluster: HashMap<u64, u32>,
+    /// The structure summaries of the representatives that have one.
+    summaries: HashMap<u64, Box<[u32]>>,
+    /// The similarity of the last near match confirmed by summaries.
+    last_similarity: Option<f64>,
 }
 
 /// Fingerprints a host keeps in a plain list before it gets a [`NearIndex`]: most hosts of a
@@ -194,6 +220,44 @@ enum HostIndex {
 }
 
 impl HostIndex {
+    /// As [`NearIndex::within`].
+    fn within(&self, fp: Fingerprint, k: u32) -> Vec<Match> {
+        match self {
+            Self::Large(index) => index.within(fp),
+            Self::Small(list) => {
+                let mut found: Vec<(u32, usize, u64)> = list
+                    .iter()
+                    .enumerate()
+                    .map(|(at, &(f, id))| (f.distance(fp), at, id))
+                    .filter(|&(d, _, _)| d <= k)
+                    .collect();
+                found.sort_unstable();
+                found
+                    .into_iter()
+                    .map(|(distance, _, id)| Match { id, distance })
+                    .collect()
+            }
+        }
+    }
+
+    /// Stores `fp` under `id` (a small list grows into an index past [`SMALL_HOST`]).
+    fn insert(&mut self, fp: Fingerprint, id: u64, k: u32, params: &str) {
+        match self {
+            Self::Large(index) => index.insert(fp, id),
+            Self::Small(list) => {
+                list.push((fp, id));
+                if list.len() > SMALL_HOST
+                    && let Ok(mut index) = NearIndex::with_params(k, params.as_bytes())
+                {
+                    for &(f, i) in list.iter() {
+                        index.insert(f, i);
+                    }
+                    *self = Self::Large(Box::new(index));
+                }
+            }
+        }
+    }
+
     /// As [`NearIndex::insert_if_new`]: the nearest within `k` (earliest id among equals),
     /// or stored.
     fn insert_if_new(
@@ -214,15 +278,7 @@ impl HostIndex {
                 if let Some((distance, id)) = nearest {
                     return Err(Match { id, distance });
                 }
-                list.push((fp, id));
-                if list.len() > SMALL_HOST
-                    && let Ok(mut index) = NearIndex::with_params(k, params.as_bytes())
-                {
-                    for &(f, i) in list.iter() {
-                        index.insert(f, i);
-                    }
-                    *self = Self::Large(Box::new(index));
-                }
+                self.insert(fp, id, k, params);
                 Ok(())
             }
         }
@@ -238,6 +294,11 @@ impl Dedup {
         if config.cluster_budget == 0 {
             return Err(DedupError::ClusterBudget);
         }
+        if let Some(value) = config.min_similarity
+            && !(0.0..=1.0).contains(&value)
+        {
+            return Err(DedupError::Similarity { value });
+        }
         // Built in both scopes: it checks the threshold once, here.
         let index = Self::index(config.threshold, params)?;
         let global = (config.scope == DedupScope::Global).then_some(index);
@@ -248,6 +309,8 @@ impl Dedup {
             global,
             per_host: HashMap::new(),
             kept_in_cluster: HashMap::new(),
+            summaries: HashMap::new(),
+            last_similarity: None,
         })
     }
 
@@ -265,7 +328,8 @@ impl Dedup {
     /// Judges page `id` (ids must increase with crawl order) and records it if kept.
     ///
     /// `fingerprint` is `None` for a page that could not be fingerprinted; it is then judged
-    /// on its bytes only.
+    /// on its bytes only. `summary` is the page's structure summary (sorted, distinct feature
+    /// ids), used when [`DedupConfig::min_similarity`] is set.
     pub fn judge(
         &mut self,
         id: u64,
@@ -273,20 +337,25 @@ impl Dedup {
         body_hash: u128,
         fingerprint: Option<Fingerprint>,
         elements: u64,
+        summary: Option<&[u32]>,
     ) -> Verdict {
+        self.last_similarity = None;
         if let Some(&of) = self.exact.get(&body_hash) {
             return Verdict::ExactDuplicate { of };
         }
         let verdict = match fingerprint.filter(|_| elements >= self.config.min_elements) {
             None => Verdict::KeptUnjudged,
             Some(fp) => {
-                let found = match &mut self.global {
-                    Some(index) => index.insert_if_new(fp, id),
-                    None => self
-                        .per_host
-                        .entry(host.to_owned())
-                        .or_insert_with(|| HostIndex::Small(Vec::new()))
-                        .insert_if_new(fp, id, self.config.threshold, &self.params),
+                let found = match (self.config.min_similarity, summary) {
+                    (Some(min), Some(summary)) => self.confirmed(id, host, fp, summary, min),
+                    _ => match &mut self.global {
+                        Some(index) => index.insert_if_new(fp, id),
+                        None => self
+                            .per_host
+                            .entry(host.to_owned())
+                            .or_insert_with(|| HostIndex::Small(Vec::new()))
+                            .insert_if_new(fp, id, self.config.threshold, &self.params),
+                    },
                 };
                 match found {
                     Ok(()) => {
@@ -315,6 +384,58 @@ impl Dedup {
         verdict
     }
 
+    /// The near match confirmed by summaries (see the module docs), or `Ok` once `fp` is
+    /// stored as a new representative.
+    fn confirmed(
+        &mut self,
+        id: u64,
+        host: &str,
+        fp: Fingerprint,
+        summary: &[u32],
+        min: f64,
+    ) -> Result<(), Match> {
+        let k = self.config.threshold;
+        let candidates = match &self.global {
+            Some(index) => index.within(fp),
+            None => self
+                .per_host
+                .get(host)
+                .map(|h| h.within(fp, k))
+                .unwrap_or_default(),
+        };
+        // Candidates come nearest first: a strictly greater similarity is needed to move on.
+        let mut best: Option<(f64, Match)> = None;
+        for m in candidates {
+            let Some(theirs) = self.summaries.get(&m.id) else {
+                continue;
+            };
+            let similarity = jaccard(summary, theirs);
+            if similarity >= min && best.is_none_or(|(b, _)| similarity > b) {
+                best = Some((similarity, m));
+            }
+        }
+        if let Some((similarity, m)) = best {
+            self.last_similarity = Some(similarity);
+            return Err(m);
+        }
+        match &mut self.global {
+            Some(index) => index.insert(fp, id),
+            None => self
+                .per_host
+                .entry(host.to_owned())
+                .or_insert_with(|| HostIndex::Small(Vec::new()))
+                .insert(fp, id, k, &self.params),
+        }
+        self.summaries.insert(id, summary.into());
+        Ok(())
+    }
+
+    /// The structure similarity behind the last verdict, when summaries confirmed a near match.
+    #[must_use]
+    pub const fn last_similarity(&self) -> Option<f64> {
+        self.last_similarity
+    }
+
     /// Kept pages' bodies remembered, structure clusters started.
     #[must_use]
     pub fn counts(&self) -> (usize, usize) {
@@ -337,7 +458,7 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, &(host, body, bits, elements))| {
-                d.judge(i as u64 + 1, host, body, fp(bits), elements)
+                d.judge(i as u64 + 1, host, body, fp(bits), elements, None)
             })
             .collect();
         assert_eq!(got, expected);
@@ -348,7 +469,10 @@ mod tests {
     #[test]
     fn order_of_checks() {
         use Verdict::*;
-        let c = DedupConfig::default();
+        let c = DedupConfig {
+            scope: DedupScope::Global,
+            ..DedupConfig::default()
+        };
         check(
             c,
             &[
@@ -394,6 +518,7 @@ mod tests {
         );
         let budget = DedupConfig {
             cluster_budget: 3,
+            scope: DedupScope::Global,
             ..DedupConfig::default()
         };
         check(
@@ -485,7 +610,7 @@ mod tests {
             let got: Vec<Verdict> = pages
                 .iter()
                 .enumerate()
-                .map(|(i, (h, body, bits, el))| d.judge(i as u64 + 1, h, *body, fp(*bits), *el))
+                .map(|(i, (h, body, bits, el))| d.judge(i as u64 + 1, h, *body, fp(*bits), *el, None))
                 .collect();
             proptest::prop_assert_eq!(got, oracle(config, &pages));
         }
@@ -507,7 +632,7 @@ mod tests {
         let got: Vec<Verdict> = pages
             .iter()
             .enumerate()
-            .map(|(i, (h, body, bits, el))| d.judge(i as u64 + 1, h, *body, fp(*bits), *el))
+            .map(|(i, (h, body, bits, el))| d.judge(i as u64 + 1, h, *body, fp(*bits), *el, None))
             .collect();
         assert_eq!(got, oracle(config, &pages));
         assert!(matches!(d.per_host.get("h"), Some(HostIndex::Large(_))));

@@ -31,6 +31,10 @@ pub struct FrontierConfig {
     pub per_host_in_flight: usize,
     /// How often a URL whose host asked to wait is put back before it is recorded as an error.
     pub max_requeues: u32,
+    /// Reads a page's structure summary back from its stored profile, for a resumed crawl
+    /// whose dedup confirms near matches ([`DedupConfig::min_similarity`]); the crawl sets it
+    /// to what its structure model writes.
+    pub summary_of: Option<fn(&[u8]) -> Option<Vec<u32>>>,
 }
 
 /// The frontier could not start.
@@ -70,6 +74,8 @@ pub struct HtmlPage {
     pub truncated: Option<String>,
     /// The decay-free structure profile (opaque bytes).
     pub profile: Vec<u8>,
+    /// The structure summary: sorted, distinct feature ids (see [`DedupConfig::min_similarity`]).
+    pub summary: Option<Vec<u32>>,
     /// Link targets as written.
     pub links: Vec<String>,
     /// The document's `<base href>`, as written.
@@ -222,9 +228,19 @@ impl Frontier {
                 ),
             ) {
                 let fp = r.page.fingerprint.map(Fingerprint::new);
-                let _ =
-                    self.dedup
-                        .judge(r.page.id, &r.host, hash, fp, r.page.elements.unwrap_or(0));
+                let summary = self
+                    .config
+                    .summary_of
+                    .zip(r.page.profile.as_deref())
+                    .and_then(|(read, profile)| read(profile));
+                let _ = self.dedup.judge(
+                    r.page.id,
+                    &r.host,
+                    hash,
+                    fp,
+                    r.page.elements.unwrap_or(0),
+                    summary.as_deref(),
+                );
             }
         }
         // Hosts that asked to wait still wait, across the restart.
@@ -435,6 +451,7 @@ impl Frontier {
                             body_hash,
                             page.fingerprint,
                             page.elements,
+                            page.summary.as_deref(),
                         );
                         rec.decision = verdict.name().to_owned();
                         match verdict {

@@ -60,11 +60,13 @@
 mod fingerprint;
 mod fnv;
 mod index;
+mod sets;
 mod weighted;
 mod words;
 
 pub use fingerprint::{Fingerprint, ParseFingerprintError};
 pub use fnv::fnv1_64;
 pub use index::{IndexError, IndexStats, Match, NearIndex, SharedNearIndex};
+pub use sets::jaccard;
 pub use weighted::{Simhash, simhash};
 pub use words::text_simhash;

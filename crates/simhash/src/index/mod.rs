@@ -23,7 +23,7 @@ pub use shared::SharedNearIndex;
 
 use delta::Delta;
 use layout::{Layout, MAX_K};
-use search::{AnySink, NearestSink, OrderKey};
+use search::{AllSink, AnySink, NearestSink, OrderKey};
 use segment::Segment;
 
 /// Knobs of the index's internal structure; tests shrink them to exercise every path.
@@ -411,6 +411,35 @@ impl NearIndex {
         };
         self.search(fp.bits(), &mut sink);
         sink.best.map(|(d, _, s)| (self.ids[s], d))
+    }
+
+    /// Every stored id within `k` bits of `fp`, nearest first, in insertion order among equal
+    /// distances: what a caller that confirms near matches by other means (the crawl's
+    /// structure summaries) goes through.
+    #[must_use]
+    pub fn within(&self, fp: Fingerprint) -> Vec<Match> {
+        let mut sink = AllSink {
+            k: self.k,
+            found: Vec::new(),
+        };
+        self.search(fp.bits(), &mut sink);
+        sink.found.sort_unstable();
+        sink.found.dedup();
+        let mut out: Vec<(u32, OrderKey, u64)> = Vec::with_capacity(sink.found.len());
+        for &(distance, slot) in &sink.found {
+            out.push((
+                distance,
+                search::order_key(&self.promoted, slot),
+                self.ids[slot],
+            ));
+            if let Some(later) = self.later.get(&slot) {
+                out.extend(later.iter().map(|l| (distance, l.key, l.id)));
+            }
+        }
+        out.sort_unstable();
+        out.into_iter()
+            .map(|(distance, _, id)| Match { id, distance })
+            .collect()
     }
 
     /// The earliest inserted live id stored with exactly `fp`.

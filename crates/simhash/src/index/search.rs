@@ -65,6 +65,26 @@ impl Sink for AnySink {
     }
 }
 
+/// Collects every live slot within `k` (a slot may be offered more than once).
+#[derive(Debug)]
+pub(crate) struct AllSink {
+    pub k: u32,
+    pub found: Vec<(u32, usize)>,
+}
+
+impl Sink for AllSink {
+    #[inline]
+    fn bound(&self) -> u32 {
+        self.k
+    }
+
+    #[inline]
+    fn offer(&mut self, slot: usize, distance: u32) -> ControlFlow<()> {
+        self.found.push((distance, slot));
+        ControlFlow::Continue(())
+    }
+}
+
 /// Insertion-order key of the earliest live id of a slot: `(slot + 1, 0)` for the id that
 /// created the slot, `(slots existing then, seq + 1)` for an id added later (see `mod.rs`).
 pub(crate) type OrderKey = (u64, u64);

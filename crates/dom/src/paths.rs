@@ -1,0 +1,334 @@
+//! The `class-paths` model: a page is the **set** of its distinct root-to-element paths, each
+//! step written as the tag name and the element's class tokens (`html/body/div.content/
+//! table.list/tr/td.age`), down to a depth limit.
+//!
+//! A set, not counts: ten or fifty rows of one table are the same kind of page. Pages of one
+//! template share nearly all their paths (Jaccard 0.85–1), pages of two templates of one site
+//! share the chrome and little else (0.45–0.65): ALGORITHM.md §3 has the measurements.
+//!
+//! Exactly, for every element of the walked tree at depth `d` (`<html>` is 1) with `d <=`
+//! the depth limit:
+//!
+//! - its **label** is FNV-1 64 over the ASCII-lowercased tag name, then for each class token
+//!   a `.` and the token. Tokens are the `class` attribute split on ASCII whitespace,
+//!   ASCII-lowercased, every run of ASCII digits replaced by one `0` (`postid-123` →
+//!   `postid-0`: page-unique ids are not structure), cut to 48 bytes, sorted, deduplicated,
+//!   and at most the first 16 kept;
+//! - its **path** is `mix(parent's path · φ ⊕ label)` (the document's path is 0), with
+//!   `mix` the MurmurHash3 64-bit finaliser and φ = `0x9e3779b97f4a7c15`; the path id is the
+//!   path's high 32 bits;
+//! - the page's [`PathSet`] is the set of distinct path ids, each with its depth, at most
+//!   [`MAX_PATHS`] of them (the first met in document order);
+//! - the fingerprint folds every path id `i` of the set, in increasing order of `i`, with the
+//!   feature hash `mix(seed · 2^32 + i)` and the weight `decay^d` (repeated multiplication),
+//!   into the 64-bit simhash of ALGORITHM.md §1 (`>= 0` ties).
+//!
+//! Each feature weighs the same at decay 1: the simhash then estimates the cosine of the two
+//! sets, and [`PathSet::jaccard`] computes their Jaccard similarity exactly, which is what the
+//! crawl confirms a near match with.
+
+use silhouette_simhash::{Fingerprint, Simhash};
+
+/// Paths deeper than this are left out by default: past it, depth mostly measures content.
+pub const DEFAULT_PATH_DEPTH: u32 = 12;
+
+/// At most this many distinct paths per page (a page with more keeps the first ones met).
+pub const MAX_PATHS: usize = 2048;
+
+/// Class tokens per element, after sorting and deduplication.
+const MAX_CLASS_TOKENS: usize = 16;
+
+/// Bytes per class token.
+const MAX_TOKEN_BYTES: usize = 48;
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+const PHI: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// MurmurHash3's 64-bit finaliser: a bijection that mixes every input bit into every output bit.
+#[must_use]
+pub(crate) const fn mix(mut k: u64) -> u64 {
+    k ^= k >> 33;
+    k = k.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    k ^= k >> 33;
+    k = k.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    k ^= k >> 33;
+    k
+}
+
+fn fnv1(mut h: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        h = h.wrapping_mul(FNV_PRIME);
+        h ^= u64::from(b);
+    }
+    h
+}
+
+/// One class token, normalised (see the module docs).
+fn normalise_token(token: &str) -> String {
+    let mut out = String::with_capacity(token.len().min(MAX_TOKEN_BYTES));
+    let mut in_digits = false;
+    for c in token.chars() {
+        if c.is_ascii_digit() {
+            if !in_digits {
+                out.push('0');
+            }
+            in_digits = true;
+        } else {
+            in_digits = false;
+            out.push(c.to_ascii_lowercase());
+        }
+        if out.len() >= MAX_TOKEN_BYTES {
+            break;
+        }
+    }
+    while out.len() > MAX_TOKEN_BYTES {
+        out.pop();
+    }
+    out
+}
+
+/// Phrasing content (HTML's inline elements): what lies inside them is the text's markup.
+pub(crate) fn is_phrasing(name: &str) -> bool {
+    matches!(
+        name,
+        "a" | "abbr"
+            | "b"
+            | "bdi"
+            | "bdo"
+            | "big"
+            | "br"
+            | "cite"
+            | "code"
+            | "data"
+            | "del"
+            | "dfn"
+            | "em"
+            | "font"
+            | "i"
+            | "ins"
+            | "kbd"
+            | "mark"
+            | "nobr"
+            | "q"
+            | "s"
+            | "samp"
+            | "small"
+            | "span"
+            | "strike"
+            | "strong"
+            | "sub"
+            | "sup"
+            | "time"
+            | "tt"
+            | "u"
+            | "var"
+            | "wbr"
+    )
+}
+
+/// An element's label: its tag name and normalised class tokens, hashed.
+#[must_use]
+pub(crate) fn label(name: &str, class: Option<&str>) -> u64 {
+    let mut h = FNV_OFFSET;
+    for b in name.bytes() {
+        h = fnv1(h, &[b.to_ascii_lowercase()]);
+    }
+    let Some(class) = class else { return h };
+    let mut tokens: Vec<String> = class
+        .split_ascii_whitespace()
+        .take(4 * MAX_CLASS_TOKENS + 64)
+        .map(normalise_token)
+        .collect();
+    tokens.sort_unstable();
+    tokens.dedup();
+    for token in tokens.iter().take(MAX_CLASS_TOKENS) {
+        h = fnv1(h, b".");
+        h = fnv1(h, token.as_bytes());
+    }
+    h
+}
+
+/// The path of a child with `label` under a parent whose path is `parent`.
+#[must_use]
+pub(crate) const fn child_path(parent: u64, label: u64) -> u64 {
+    mix(parent.wrapping_mul(PHI) ^ label)
+}
+
+/// A page's structure for the `class-paths` model: its distinct path ids, each with its
+/// depth, and the hash seed. Decay-free: [`fingerprint`](Self::fingerprint) recomputes the
+/// page's fingerprint at any decay, bit for bit, and [`jaccard`](Self::jaccard) compares two
+/// pages exactly.
+///
+/// ```
+/// use silhouette_dom::{FeatureSet, HasherConfig, StructureHasher};
+///
+/// let hasher = StructureHasher::new(HasherConfig::for_model(FeatureSet::ClassPaths))?;
+/// let a = hasher.hash(b"<table class=list><tr><td class=age>1<tr><td class=age>2</table>")?;
+/// let b = hasher.hash(b"<table class=list><tr><td class=age>3</table>")?;
+/// let (a, b) = (a.profile.paths().expect("class-paths"), b.profile.paths().expect("class-paths"));
+/// assert_eq!(a.len(), 7); // html, head, body, table.list, tbody, tr, td.age
+/// assert_eq!(a.jaccard(b), 1.0); // one row or two: the same set
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PathSet {
+    seed: u32,
+    /// Path ids, sorted, distinct.
+    ids: Vec<u32>,
+    /// The depth of each path in `ids`.
+    depths: Vec<u8>,
+}
+
+impl PathSet {
+    /// Builds a set from `(path id, depth)` pairs in any order (the first depth of a repeated
+    /// id wins).
+    #[must_use]
+    pub fn from_paths(seed: u32, mut paths: Vec<(u32, u8)>) -> Self {
+        paths.sort_by_key(|&(id, _)| id);
+        paths.dedup_by_key(|&mut (id, _)| id);
+        let (ids, depths) = paths.into_iter().unzip();
+        Self { seed, ids, depths }
+    }
+
+    /// The hash seed the fingerprint is computed with.
+    #[must_use]
+    pub const fn seed(&self) -> u32 {
+        self.seed
+    }
+
+    /// Distinct paths.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// Whether the page had no element at all within the depth limit.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// The path ids, increasing: the page's structure summary, compared by
+    /// [`jaccard`](silhouette_simhash::jaccard).
+    #[must_use]
+    pub fn ids(&self) -> &[u32] {
+        &self.ids
+    }
+
+    /// `(path id, depth)` pairs, by increasing id.
+    pub fn paths(&self) -> impl Iterator<Item = (u32, u8)> + '_ {
+        self.ids.iter().copied().zip(self.depths.iter().copied())
+    }
+
+    /// The fingerprint at `decay` (see the module docs).
+    #[must_use]
+    pub fn fingerprint(&self, decay: f64) -> Fingerprint {
+        let mut powers = vec![1.0f64];
+        let mut acc = Simhash::new();
+        for (id, depth) in self.paths() {
+            while powers.len() <= usize::from(depth) {
+                let last = powers[powers.len() - 1];
+                powers.push(last * decay);
+            }
+            acc.add(
+                mix((u64::from(self.seed) << 32) | u64::from(id)),
+                powers[usize::from(depth)],
+            );
+        }
+        acc.finish()
+    }
+
+    /// Jaccard similarity of the two sets of paths, `|A ∩ B| / |A ∪ B|` (1 for two empty sets).
+    #[must_use]
+    pub fn jaccard(&self, other: &Self) -> f64 {
+        silhouette_simhash::jaccard(&self.ids, &other.ids)
+    }
+}
+
+/// Collects the paths of one page during the walk.
+#[derive(Debug)]
+pub(crate) struct PathCollector {
+    pub(crate) max_depth: u32,
+    seen: fnv::FnvHashSet<u32>,
+    paths: Vec<(u32, u8)>,
+}
+
+impl PathCollector {
+    pub(crate) fn new(max_depth: u32) -> Self {
+        Self {
+            max_depth,
+            seen: fnv::FnvHashSet::default(),
+            paths: Vec::new(),
+        }
+    }
+
+    /// Notes an element's path at `depth`.
+    pub(crate) fn add(&mut self, path: u64, depth: u32) {
+        if depth > self.max_depth || self.paths.len() >= MAX_PATHS {
+            return;
+        }
+        let id = (path >> 32) as u32;
+        if self.seen.insert(id) {
+            self.paths
+                .push((id, u8::try_from(depth).unwrap_or(u8::MAX)));
+        }
+    }
+
+    pub(crate) fn finish(self, seed: u32) -> PathSet {
+        PathSet::from_paths(seed, self.paths)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_token(input: &str, expected: &str) {
+        assert_eq!(normalise_token(input), expected, "{input:?}");
+    }
+
+    #[test]
+    fn tokens() {
+        check_token("Content", "content");
+        check_token("postid-123", "postid-0");
+        check_token("col-md-6", "col-md-0");
+        check_token("a1b22c333", "a0b0c0");
+        check_token("ÉtÉ", "ÉtÉ");
+        check_token(&"x".repeat(100), &"x".repeat(48));
+        // Multi-byte characters are never cut in the middle.
+        assert!(normalise_token(&"é".repeat(40)).len() <= MAX_TOKEN_BYTES);
+    }
+
+    #[test]
+    fn labels() {
+        // Order, case, repeats and digits of tokens do not matter; the tag name does.
+        assert_eq!(label("div", Some("b a")), label("DIV", Some(" A  b a ")));
+        assert_eq!(label("div", Some("post-1")), label("div", Some("post-22")));
+        assert_ne!(label("div", Some("a")), label("div", Some("b")));
+        assert_ne!(label("div", Some("a")), label("span", Some("a")));
+        assert_eq!(label("div", Some("")), label("div", None));
+        // Only the first 16 sorted tokens count.
+        let many: String = (b'a'..=b'z').map(|c| format!("t{} ", c as char)).collect();
+        let first16: String = (b'a'..b'a' + 16).map(|c| format!("t{} ", c as char)).collect();
+        assert_eq!(label("p", Some(&many)), label("p", Some(&first16)));
+    }
+
+    #[test]
+    fn jaccard_and_fingerprint() {
+        let a = PathSet::from_paths(0, vec![(3, 1), (1, 1), (2, 2), (1, 1)]);
+        let b = PathSet::from_paths(0, vec![(1, 1), (2, 2), (4, 3)]);
+        assert_eq!(a.len(), 3);
+        assert!((a.jaccard(&b) - 0.5).abs() < 1e-12);
+        assert_eq!(a.jaccard(&a), 1.0);
+        assert_eq!(PathSet::default().jaccard(&PathSet::default()), 1.0);
+        assert_eq!(a.jaccard(&PathSet::default()), 0.0);
+        assert_eq!(a.fingerprint(1.0), a.clone().fingerprint(1.0));
+        assert_ne!(
+            a.fingerprint(1.0),
+            PathSet::from_paths(1, a.paths().collect()).fingerprint(1.0),
+            "the seed changes the feature hashes"
+        );
+        assert_eq!(PathSet::default().fingerprint(0.5).bits(), u64::MAX);
+    }
+}

@@ -1,0 +1,257 @@
+//! The `class-paths` model (ALGORITHM.md §3): reference values, what counts as a path, its
+//! bounds, and its properties over generated pages.
+
+use proptest::prelude::*;
+use silhouette_dom::{
+    FeatureSet, HasherConfig, Limits, MAX_PATHS, PathSet, Profile, Structure, StructureHasher,
+};
+
+/// The default configuration (class-paths, decay 0.75) without the clock.
+fn hasher() -> StructureHasher {
+    StructureHasher::new(HasherConfig {
+        limits: Limits {
+            time_budget: None,
+            ..Limits::default()
+        },
+        ..HasherConfig::default()
+    })
+    .expect("valid config")
+}
+
+fn hash(html: &str) -> Structure {
+    hasher().hash(html.as_bytes()).expect("no input is rejected")
+}
+
+fn paths(s: &Structure) -> &PathSet {
+    s.profile.paths().expect("a class-paths profile")
+}
+
+/// A page's fingerprint, path count and element count.
+fn check(html: &str, expected_fp: &str, expected_paths: usize, expected_elements: u64) {
+    let s = hash(html);
+    assert_eq!(
+        (s.fingerprint.to_string(), paths(&s).len(), s.elements),
+        (expected_fp.to_owned(), expected_paths, expected_elements),
+        "{html:?}"
+    );
+}
+
+#[test]
+fn reference_values() {
+    // ALGORITHM.md §3 quotes these: a change to any convention changes them.
+    check("", "49d6a1f0c5c3e8d0", 3, 3);
+    check("<p>hi</p>", "4956a1f0c5c3e8d0", 4, 4);
+    check(
+        "<div class=\"b a\"><p class=x>1</p></div>",
+        "0ab9e0a8a6068595",
+        5,
+        5,
+    );
+    assert_eq!(
+        hasher().params(),
+        "structure/class-paths/depth=12/mix64/seed=0/decay=0.75"
+    );
+}
+
+#[test]
+fn a_set_not_counts() {
+    let one = hash("<table class=list><tr><td class=age>1</td></tr></table>");
+    let fifty = hash(&format!(
+        "<table class=list>{}</table>",
+        "<tr><td class=age>1</td></tr>".repeat(50)
+    ));
+    assert_eq!(one.fingerprint, fifty.fingerprint);
+    assert_eq!(one.profile.similarity(&fifty.profile), Some(1.0));
+    assert_eq!(fifty.elements, 3 + 1 + 1 + 100);
+}
+
+#[test]
+fn classes_matter_their_order_case_and_digits_do_not() {
+    let page = |class: &str| hash(&format!("<div class=\"{class}\"><p>x</p></div>"));
+    let base = page("post postid-123 Single");
+    assert_eq!(base.fingerprint, page("single  postid-4567 post").fingerprint);
+    assert_ne!(base.fingerprint, page("post postid-123 page").fingerprint);
+    // A class on an ancestor is part of every path below it.
+    let a = paths(&page("a"));
+    let b = paths(&page("b"));
+    assert_eq!(a.jaccard(b), 3.0 / 7.0); // html, head, body shared; div and p differ
+}
+
+#[test]
+fn inline_contents_are_text_markup() {
+    // What lies inside <a>, <span>, <code>… is not walked for paths, but counts as elements.
+    let a = hash("<p><a class=ref><span class=k>x</span><b>y</b></a></p>");
+    let b = hash("<p><a class=ref><em>x</em></a></p>");
+    assert_eq!(a.fingerprint, b.fingerprint);
+    assert_eq!((a.elements, b.elements), (7, 6));
+    // A block inside an inline element is still the inline element's content.
+    let c = hash("<p><a class=ref><div>x</div></a></p>");
+    assert_eq!(paths(&c).len(), paths(&a).len() + 1, "<p> is closed by <div>");
+}
+
+#[test]
+fn depth_limit() {
+    let nested = |n: usize| hash(&format!("{}x", "<div>".repeat(n)));
+    // html, head, body, then divs from depth 3 down to the limit 12.
+    assert_eq!(paths(&nested(9)).len(), 12);
+    assert_eq!(paths(&nested(30)).len(), 13);
+    assert_eq!(nested(30).fingerprint, nested(40).fingerprint);
+    let shallow = StructureHasher::new(HasherConfig {
+        path_depth: 4,
+        ..HasherConfig::default()
+    })
+    .expect("valid");
+    let s = shallow.hash(b"<div><div><div>x</div></div></div>").expect("parses");
+    assert_eq!(paths(&s).len(), 5); // html, head, body, div, div
+}
+
+#[test]
+fn huge_class_lists_and_many_paths_are_bounded() {
+    // 10k tokens on one element: only the first 16 sorted ones count.
+    let tokens: String = (0..10_000).map(|i| format!("t{i:05}x ")).collect();
+    let s = hash(&format!("<div class=\"{tokens}\">x</div>"));
+    assert_eq!(paths(&s).len(), 4);
+    // 10k distinct paths: the set keeps the first MAX_PATHS.
+    let page: String = (0..10_000)
+        .map(|i| format!("<div class=c{}><p class=q>x</p></div>", to_letters(i)))
+        .collect();
+    let s = hash(&page);
+    assert_eq!(paths(&s).len(), MAX_PATHS);
+    assert_eq!(s.elements, 3 + 20_000);
+    let bytes = s.profile.to_bytes();
+    assert!(bytes.len() < MAX_PATHS * 6 + 16, "{} bytes", bytes.len());
+}
+
+/// `i` written with letters (digits would be normalised away).
+fn to_letters(mut i: usize) -> String {
+    let mut s = String::new();
+    loop {
+        s.push((b'a' + (i % 26) as u8) as char);
+        i /= 26;
+        if i == 0 {
+            return s;
+        }
+    }
+}
+
+#[test]
+fn profile_round_trip_and_replay_at_other_decays() {
+    let page = "<!doctype html><div class=nav><ul><li><a href=/>h</a></ul></div>\
+                <main class=content><table class=list><tr><td class=age>1</table></main>";
+    let s = hash(page);
+    let bytes = s.profile.to_bytes();
+    assert_eq!(Profile::from_bytes(&bytes).as_ref(), Ok(&s.profile));
+    for decay in [0.2, 0.5, 0.75, 1.0] {
+        let fresh = StructureHasher::new(HasherConfig {
+            decay,
+            ..HasherConfig::default()
+        })
+        .expect("valid")
+        .hash(page.as_bytes())
+        .expect("parses");
+        assert_eq!(s.profile.fingerprint(decay), fresh.fingerprint, "decay {decay}");
+    }
+    // Truncated or damaged bytes are errors or other valid profiles, never panics.
+    for len in 0..bytes.len() {
+        assert!(Profile::from_bytes(&bytes[..len]).is_err(), "truncated at {len}");
+    }
+    for i in 0..bytes.len() {
+        for v in [0u8, 1, 0x7f, 0x80, 0xff] {
+            let mut b = bytes.clone();
+            b[i] = v;
+            let _ = Profile::from_bytes(&b);
+        }
+    }
+    // Another seed: other fingerprints, and no similarity across seeds.
+    let other = StructureHasher::new(HasherConfig {
+        seed: 7,
+        ..HasherConfig::default()
+    })
+    .expect("valid")
+    .hash(page.as_bytes())
+    .expect("parses");
+    assert_ne!(other.fingerprint, s.fingerprint);
+    assert_eq!(other.profile.similarity(&s.profile), None);
+    assert_eq!(
+        StructureHasher::classic()
+            .hash(page.as_bytes())
+            .expect("parses")
+            .profile
+            .similarity(&s.profile),
+        None
+    );
+}
+
+#[test]
+fn templates_apart_pages_of_one_template_together() {
+    let chrome = |body: &str| {
+        format!(
+            "<!doctype html><html><head><title>t</title><link rel=stylesheet href=s.css></head>\
+             <body><div class=header><ul class=nav><li><a href=/>a</a><li><a href=/b>b</a></ul></div>\
+             <div class=page>{body}</div><div class=footer><p>f</p></div></body></html>"
+        )
+    };
+    let log = |n: usize| {
+        chrome(&format!(
+            "<table class=shortlog>{}</table>",
+            "<tr class=dark><td class=age>1d</td><td class=link><a href=x>c</a></td></tr>".repeat(n)
+        ))
+    };
+    let tree = chrome(
+        "<div class=path>/</div><table class=tree><tr><td class=mode>-rw</td>\
+         <td class=list><a href=f>f</a></td></tr></table>",
+    );
+    let (a, b, c) = (hash(&log(3)), hash(&log(40)), hash(&tree));
+    assert_eq!(a.profile.similarity(&b.profile), Some(1.0));
+    let apart = a.profile.similarity(&c.profile).expect("class-paths");
+    assert!(apart < 0.7, "similarity {apart}");
+    assert!(a.fingerprint.distance(b.fingerprint) <= 8);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The same bytes give the same fingerprint and paths; what precedes the markup (a comment
+    /// of any length) changes nothing; the distance is symmetric.
+    #[test]
+    fn deterministic_and_chunk_independent(
+        classes in prop::collection::vec("[a-z]{1,6}[0-9]{0,3}", 1..8),
+        rows in 1usize..30,
+        pad in 0usize..9000,
+    ) {
+        let body: String = classes
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("<div class=\"{c} k{i}\"><p class={c}>x</p></div>"))
+            .collect();
+        let page = format!("{body}<table>{}</table>", "<tr><td>1</td></tr>".repeat(rows));
+        let a = hash(&page);
+        let b = hash(&page);
+        prop_assert_eq!(a.fingerprint, b.fingerprint);
+        prop_assert_eq!(a.profile.clone(), b.profile.clone());
+        let padded = hash(&format!("<!--{}-->{page}", "x".repeat(pad)));
+        prop_assert_eq!(a.fingerprint, padded.fingerprint);
+        let other = hash(&format!("<section>{page}</section>"));
+        prop_assert_eq!(
+            a.fingerprint.distance(other.fingerprint),
+            other.fingerprint.distance(a.fingerprint)
+        );
+        prop_assert_eq!(a.profile.similarity(&other.profile), other.profile.similarity(&a.profile));
+    }
+}
+
+#[test]
+fn model_names() {
+    assert_eq!(FeatureSet::default(), FeatureSet::ClassPaths);
+    assert_eq!("class-paths".parse::<FeatureSet>(), Ok(FeatureSet::ClassPaths));
+    assert_eq!(FeatureSet::ClassPaths.default_decay(), 0.75);
+    assert_eq!(FeatureSet::ClassPaths.default_threshold(), 8);
+    assert_eq!(FeatureSet::Classic.default_threshold(), 5);
+    assert!(
+        StructureHasher::new(HasherConfig {
+            path_depth: 0,
+            ..HasherConfig::default()
+        })
+        .is_err()
+    );
+}
