@@ -72,9 +72,8 @@ fn classes_matter_their_order_case_and_digits_do_not() {
     assert_eq!(base.fingerprint, page("single  postid-4567 post").fingerprint);
     assert_ne!(base.fingerprint, page("post postid-123 page").fingerprint);
     // A class on an ancestor is part of every path below it.
-    let a = paths(&page("a"));
-    let b = paths(&page("b"));
-    assert_eq!(a.jaccard(b), 3.0 / 7.0); // html, head, body shared; div and p differ
+    let (a, b) = (page("a"), page("b"));
+    assert_eq!(paths(&a).jaccard(paths(&b)), 3.0 / 7.0); // html, head, body shared; div and p differ
 }
 
 #[test]
