@@ -2,6 +2,7 @@
 
 mod cli_compare;
 mod cli_config;
+mod cli_exits;
 mod cli_fingerprint;
 mod common;
 mod crawl_dedup;

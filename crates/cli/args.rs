@@ -123,6 +123,10 @@ pub enum Command {
         port: Option<u16>,
     },
     /// Compare the structure of two HTML files.
+    ///
+    /// Prints both fingerprints, the distance and the verdict. Exit status, like cmp(1): 0
+    /// when the pages have the same structure (distance at most the threshold), 1 when they
+    /// do not, 2 when a page cannot be read or a setting is wrong.
     Compare {
         #[command(flatten)]
         flags: FingerprintFlags,

@@ -29,6 +29,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        // `silhouette fingerprint … | head`: the reader has gone, stop quietly (like cat).
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             // One line per error: the chain joined, most general first.
             let msg = one_line(&e);
@@ -124,12 +126,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let store = silhouette_frontier::Store::open_existing(&state_dir)?;
             let summary = crawl::summary::summarize(&store)?;
             crawl::summary::print(&summary, &mut io::stderr().lock())?;
-            if report.interrupted {
+            if let Some(status) = report.interrupted {
                 writeln!(
                     io::stderr(),
                     "interrupted: run the same command again to resume"
                 )?;
-                return Ok(ExitCode::from(130));
+                return Ok(ExitCode::from(status));
             }
             Ok(if report.bad_seeds > 0 {
                 ExitCode::from(EXIT_PARTIAL)
@@ -203,14 +205,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
             };
             let mut out = io::stdout().lock();
-            compare::run(
+            let near = compare::run(
                 &hasher,
                 settings.threshold,
                 &to_input(a),
                 &to_input(b),
                 &mut out,
+                &mut io::stderr().lock(),
             )?;
-            Ok(ExitCode::SUCCESS)
+            // Like cmp(1): 0 when the same structure, 1 when not, 2 on trouble.
+            Ok(if near {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(EXIT_PARTIAL)
+            })
         }
     }
 }
@@ -240,11 +248,18 @@ fn demo_command(
     );
     let server = demo::server::start(port.unwrap_or(0))?;
     let temp;
-    let state_dir = match state {
-        Some(dir) => dir,
+    let (state_dir, where_) = match state {
+        Some(dir) => {
+            let shown = format!("state in {}", dir.display());
+            (dir, shown)
+        }
         None => {
             temp = tempfile::tempdir().context("cannot create a temporary state directory")?;
-            temp.path().to_path_buf()
+            (
+                temp.path().to_path_buf(),
+                "state in a temporary directory, deleted at the end (--state DIR keeps it)"
+                    .to_owned(),
+            )
         }
     };
     let seed = format!("http://{}/", server.addr);
@@ -255,11 +270,8 @@ fn demo_command(
     )?;
     writeln!(
         err,
-        "crawling it with {} (k = {}, on-duplicate = {}); state in {}",
-        base.hasher.decay,
-        base.threshold,
-        crawl.frontier.dedup.on_duplicate,
-        state_dir.display()
+        "crawling it with decay = {}, threshold k = {} bits, on-duplicate = {}; {where_}",
+        base.hasher.decay, base.threshold, crawl.frontier.dedup.on_duplicate,
     )?;
     drop(err);
     let report = crawl::engine::run(crawl::engine::CrawlJob {
@@ -289,10 +301,14 @@ fn demo_command(
     demo::print_templates(&rows, &mut out)?;
     writeln!(out)?;
     crawl::summary::print(&crawl::summary::summarize(&store)?, &mut out)?;
-    Ok(if report.interrupted {
-        ExitCode::from(130)
-    } else {
-        ExitCode::SUCCESS
+    Ok(report.interrupted.map_or(ExitCode::SUCCESS, ExitCode::from))
+}
+
+/// Whether writing the output failed because its reader went away (a closed pipe).
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
     })
 }
 

@@ -38,7 +38,9 @@ pub struct CrawlJob {
 #[derive(Debug, Default)]
 pub struct RunReport {
     pub resumed: bool,
-    pub interrupted: bool,
+    /// The crawl was stopped by Ctrl-C (SIGINT) or SIGTERM: the exit status to use
+    /// (130 or 143, 128 + the signal number, as shells report it).
+    pub interrupted: Option<u8>,
     pub fetched: u64,
     pub bad_seeds: usize,
 }
@@ -134,19 +136,11 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
     let mut tasks: JoinSet<(Job, Fetched)> = JoinSet::new();
     let mut pending: Vec<StoredRecord> = Vec::new();
     let mut last_commit = Instant::now();
-    let interrupt = Arc::new(tokio::sync::Notify::new());
-    {
-        let interrupt = Arc::clone(&interrupt);
-        tokio::spawn(async move {
-            while tokio::signal::ctrl_c().await.is_ok() {
-                interrupt.notify_one();
-            }
-        });
-    }
+    let mut signals = Signals::install()?;
 
     loop {
         let now = Instant::now();
-        while !report.interrupted && tasks.len() < settings.concurrency {
+        while report.interrupted.is_none() && tasks.len() < settings.concurrency {
             let Some(job) = frontier.next_job(now) else {
                 break;
             };
@@ -164,13 +158,13 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
         if tasks.is_empty() {
             let Some(at) = frontier
                 .next_ready_at(Instant::now())
-                .filter(|_| !report.interrupted)
+                .filter(|_| report.interrupted.is_none())
             else {
                 break;
             };
             tokio::select! {
                 () = tokio::time::sleep_until(at.into()) => {}
-                () = interrupt.notified() => report.interrupted = true,
+                status = signals.next() => report.interrupted = Some(status),
             }
             continue;
         }
@@ -181,16 +175,18 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
                     let done = frontier.complete(job, fetched, Instant::now())?;
                     pending.extend(done.record);
                 }
+                // Tasks aborted on Ctrl-C end cancelled: their URLs stay queued, no error.
+                Some(Err(e)) if e.is_cancelled() => {}
                 Some(Err(e)) => writeln!(stderr, "error: a fetch task failed: {e}")?,
                 None => {}
             },
-            () = interrupt.notified() => {
-                if report.interrupted {
-                    // Second Ctrl-C: what is committed stays consistent; the rest is refetched.
+            status = signals.next() => {
+                if let Some(first) = report.interrupted {
+                    // Second signal: what is committed stays consistent; the rest is refetched.
                     writeln!(stderr, "interrupted again: exiting now")?;
-                    std::process::exit(130);
+                    std::process::exit(i32::from(first));
                 }
-                report.interrupted = true;
+                report.interrupted = Some(status);
                 writeln!(stderr, "stopping: {} fetches in flight are dropped and stay queued (Ctrl-C again to quit at once)", tasks.len())?;
                 tasks.abort_all();
             }
@@ -205,6 +201,57 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
     flush(&mut frontier, &mut out, &mut pending)?;
     progress.finish(&frontier, report.fetched);
     Ok(report)
+}
+
+/// Ctrl-C (SIGINT) and, on Unix, SIGTERM: both stop the crawl the same way. The listeners
+/// live as long as the crawl, so a signal that comes between two polls is not lost.
+struct Signals {
+    #[cfg(unix)]
+    int: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    term: tokio::signal::unix::Signal,
+    #[cfg(not(unix))]
+    ctrl_c: tokio::sync::mpsc::UnboundedReceiver<()>,
+}
+
+impl Signals {
+    fn install() -> Result<Self> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok(Self {
+                int: signal(SignalKind::interrupt()).context("cannot listen for Ctrl-C")?,
+                term: signal(SignalKind::terminate()).context("cannot listen for SIGTERM")?,
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            let (tx, ctrl_c) = tokio::sync::mpsc::unbounded_channel();
+            tokio::spawn(async move {
+                while tokio::signal::ctrl_c().await.is_ok() && tx.send(()).is_ok() {}
+            });
+            Ok(Self { ctrl_c })
+        }
+    }
+
+    /// Waits for the next signal; returns the exit status it calls for (128 + its number).
+    async fn next(&mut self) -> u8 {
+        #[cfg(unix)]
+        {
+            tokio::select! {
+                Some(()) = self.int.recv() => 130,
+                Some(()) = self.term.recv() => 143,
+                else => std::future::pending().await,
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            match self.ctrl_c.recv().await {
+                Some(()) => 130,
+                None => std::future::pending().await,
+            }
+        }
+    }
 }
 
 /// Commits the state, then writes the records it made durable.
