@@ -11,7 +11,8 @@ use anyhow::{Context, Result};
 use silhouette_dom::StructureHasher;
 use silhouette_fetch::{FetchContext, FetchError, Fetcher};
 use silhouette_frontier::{
-    Fetched, Frontier, HtmlPage, Job, ScopeMode, StoredRecord, body_hash, registrable_domain,
+    Fetched, Frontier, HtmlPage, Job, ScopeMode, StoredRecord, body_hash, host_port,
+    registrable_domain,
 };
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
@@ -264,18 +265,15 @@ fn flush(frontier: &mut Frontier, out: &mut Output, pending: &mut Vec<StoredReco
 
 /// Redirects may not leave the seeds' scope (host or registrable domain).
 fn redirect_context(seeds: &[Url], mode: ScopeMode) -> FetchContext {
-    let hosts: Vec<String> = seeds
-        .iter()
-        .filter_map(|s| s.host_str().map(str::to_owned))
-        .collect();
+    let hosts: Vec<String> = seeds.iter().filter_map(host_port).collect();
     let domains: Vec<String> = seeds
         .iter()
         .filter_map(|s| registrable_domain(s).map(str::to_owned))
         .collect();
     FetchContext::new().with_redirect_policy(move |to: &Url| match mode {
-        ScopeMode::SameHost => to.host_str().is_some_and(|h| hosts.iter().any(|s| s == h)),
+        ScopeMode::SameHost => host_port(to).is_some_and(|h| hosts.contains(&h)),
         ScopeMode::SameDomain => {
-            to.host_str().is_some_and(|h| hosts.iter().any(|s| s == h))
+            host_port(to).is_some_and(|h| hosts.contains(&h))
                 || registrable_domain(to).is_some_and(|d| domains.iter().any(|s| s == d))
         }
         _ => true,

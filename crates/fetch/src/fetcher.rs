@@ -215,10 +215,9 @@ impl Inner {
 
     /// One URL, with retries for connect errors, 5xx, 429 and 503.
     async fn fetch_hop(&self, url: &Url, attempts: &mut u32) -> Result<Hop, FetchError> {
-        let host_name = url
-            .host_str()
-            .ok_or_else(|| FetchError::NoHost { url: url.clone() })?;
-        let host = self.hosts.get(host_name);
+        let host_name =
+            crate::host::host_key(url).ok_or_else(|| FetchError::NoHost { url: url.clone() })?;
+        let host = self.hosts.get(&host_name);
         let mut retries = 0;
         loop {
             match self.attempt(url, &host, attempts).await {

@@ -12,7 +12,7 @@ use url::Url;
 use crate::{
     Budget, CanonConfig, CanonError, Dedup, DedupConfig, DedupError, HostQueues, OnDuplicate,
     PageRecord, QueueEntry, Scope, ScopeConfig, ScopeError, ScopeMode, SeenSet, StateError, Store,
-    StoredRecord, TrapConfig, TrapGuard, UrlKey, Verdict, canonicalize, parse_canonical,
+    StoredRecord, TrapConfig, TrapGuard, UrlKey, Verdict, canonicalize, host_port, parse_canonical,
     registrable_domain, resolve_link,
 };
 
@@ -273,7 +273,7 @@ impl Frontier {
             return Ok(false);
         }
         let _ = self.budget.try_take(&url);
-        let host = url.host_str().unwrap_or_default().to_owned();
+        let host = host_port(&url).unwrap_or_default();
         if let Some(id) = self
             .store
             .add_url(url.as_str(), &host, 0, None)
@@ -298,7 +298,7 @@ impl Frontier {
     /// The next URL to fetch, if a host is ready.
     pub fn next_job(&mut self, now: Instant) -> Option<Job> {
         let entry = self.queues.pop_ready(now)?;
-        let host = entry.url.host_str().unwrap_or_default().to_owned();
+        let host = host_port(&entry.url).unwrap_or_default();
         let n = self.in_flight.entry(host.clone()).or_insert(0);
         *n += 1;
         self.in_flight_total += 1;
@@ -350,7 +350,7 @@ impl Frontier {
 
     /// Gives a job back unfetched (e.g. the crawl is stopping): it stays queued in the state.
     pub fn abandon(&mut self, job: Job) {
-        let host = job.url.host_str().unwrap_or_default().to_owned();
+        let host = host_port(&job.url).unwrap_or_default();
         self.release(&host, Instant::now());
     }
 
@@ -364,7 +364,7 @@ impl Frontier {
         fetched: Fetched,
         now: Instant,
     ) -> Result<Completed, StateError> {
-        let host = job.url.host_str().unwrap_or_default().to_owned();
+        let host = host_port(&job.url).unwrap_or_default();
         if let Fetched::Later { after, error } = &fetched {
             let n = self.requeues.entry(job.id).or_insert(0);
             *n += 1;
@@ -431,7 +431,7 @@ impl Frontier {
                         rec.profile = Some(page.profile.clone());
                         let verdict = self.dedup.judge(
                             job.id,
-                            final_url.host_str().unwrap_or_default(),
+                            &host_port(&final_url).unwrap_or_default(),
                             body_hash,
                             page.fingerprint,
                             page.elements,
@@ -495,7 +495,7 @@ impl Frontier {
         {
             self.store.add_done_url(
                 canon.as_str(),
-                canon.host_str().unwrap_or_default(),
+                &host_port(&canon).unwrap_or_default(),
                 job.depth,
             )?;
         }
@@ -533,7 +533,7 @@ impl Frontier {
                 continue;
             }
             self.seen.insert_key(key);
-            let host = url.host_str().unwrap_or_default().to_owned();
+            let host = host_port(&url).unwrap_or_default();
             if let Some(id) = self
                 .store
                 .add_url(url.as_str(), &host, depth, Some(job.id))?
@@ -555,11 +555,11 @@ impl Frontier {
         let mode = self.scope.mode();
         self.seeds.iter().any(|seed| {
             let candidate = match mode {
-                ScopeMode::SameHost => seed.host_str() == url.host_str(),
+                ScopeMode::SameHost => host_port(seed) == host_port(url),
                 ScopeMode::SameDomain => {
                     registrable_domain(seed).is_some()
                         && registrable_domain(seed) == registrable_domain(url)
-                        || seed.host_str() == url.host_str()
+                        || host_port(seed) == host_port(url)
                 }
                 _ => true,
             };
@@ -592,7 +592,7 @@ impl Frontier {
                 None
             },
             url: job.url.to_string(),
-            host: job.url.host_str().unwrap_or_default().to_owned(),
+            host: host_port(&job.url).unwrap_or_default(),
             depth: job.depth,
             duplicate_of_url,
             seq,

@@ -82,7 +82,7 @@ pub use frontier::{
 };
 pub use queue::{HostQueues, QueueEntry};
 pub use scope::{
-    Budget, OutOfScope, Scope, ScopeConfig, ScopeError, ScopeMode, registrable_domain,
+    Budget, OutOfScope, Scope, ScopeConfig, ScopeError, ScopeMode, host_port, registrable_domain,
 };
 pub use seen::{SeenSet, UrlKey};
 pub use store::{PageRecord, QueuedUrl, StateError, Store, StoredRecord};
