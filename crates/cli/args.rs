@@ -41,6 +41,16 @@ pub enum Format {
     Json,
 }
 
+/// Output formats of `stats`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum StatsFormat {
+    /// A readable summary.
+    #[default]
+    Text,
+    /// One JSON object.
+    Json,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Print the structure fingerprint of HTML files.
@@ -90,9 +100,19 @@ pub enum Command {
         seeds: Vec<String>,
     },
     /// Print the summary of a crawl state: decisions, hosts, errors, largest clusters.
+    ///
+    /// Every page's decision is also in STATE/decisions.jsonl.
     Stats {
         /// The state directory.
         state: PathBuf,
+
+        /// List every structure cluster with all its pages (decision, distance, URL).
+        #[arg(long)]
+        clusters: bool,
+
+        /// Output format: text, or one JSON object (totals, hosts, errors, clusters).
+        #[arg(long, value_enum, default_value_t)]
+        format: StatsFormat,
     },
     /// Recompute every decision of a crawl offline at another decay and threshold.
     Replay {

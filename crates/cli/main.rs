@@ -16,7 +16,7 @@ use anyhow::{Context, Result};
 use clap::Parser;
 use silhouette_dom::StructureHasher;
 
-use crate::args::{Cli, Command, FingerprintFlags};
+use crate::args::{Cli, Command, FingerprintFlags, StatsFormat};
 use crate::inputs::Input;
 use crate::settings::{Overrides, Settings};
 
@@ -124,8 +124,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 quiet: false,
             })?;
             let store = silhouette_frontier::Store::open_existing(&state_dir)?;
-            let summary = crawl::summary::summarize(&store)?;
-            crawl::summary::print(&summary, &mut io::stderr().lock())?;
+            let summary = crawl::summary::summarize(&store, false)?;
+            crawl::summary::print(&summary, false, &mut io::stderr().lock())?;
             if let Some(status) = report.interrupted {
                 writeln!(
                     io::stderr(),
@@ -139,10 +139,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ExitCode::SUCCESS
             })
         }
-        Command::Stats { state } => {
+        Command::Stats {
+            state,
+            clusters,
+            format,
+        } => {
             let store = silhouette_frontier::Store::open_existing(&state)?;
-            let summary = crawl::summary::summarize(&store)?;
-            crawl::summary::print(&summary, &mut io::stdout().lock())?;
+            let summary = crawl::summary::summarize(&store, clusters)?;
+            let mut out = io::stdout().lock();
+            match format {
+                StatsFormat::Text => crawl::summary::print(&summary, clusters, &mut out)?,
+                StatsFormat::Json => {
+                    serde_json::to_writer(&mut out, &summary)?;
+                    writeln!(out)?;
+                }
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Replay {
@@ -300,7 +311,7 @@ fn demo_command(
     let mut out = io::stdout().lock();
     demo::print_templates(&rows, &mut out)?;
     writeln!(out)?;
-    crawl::summary::print(&crawl::summary::summarize(&store)?, &mut out)?;
+    crawl::summary::print(&crawl::summary::summarize(&store, false)?, false, &mut out)?;
     Ok(report.interrupted.map_or(ExitCode::SUCCESS, ExitCode::from))
 }
 

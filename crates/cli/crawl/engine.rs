@@ -102,6 +102,7 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
         ..RunReport::default()
     };
     let mut out = Output::open(output.as_deref(), frontier.store())?;
+    let mut decisions = Output::open_decisions(&state_dir, frontier.store())?;
     let mut stderr = std::io::stderr();
     for seed in &seeds {
         if let Err(e) = frontier.add_seed(&seed.url) {
@@ -194,12 +195,12 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
             () = tokio::time::sleep(Duration::from_millis(250)) => {}
         }
         if pending.len() >= 512 || last_commit.elapsed() >= Duration::from_millis(200) {
-            flush(&mut frontier, &mut out, &mut pending)?;
+            flush(&mut frontier, [&mut out, &mut decisions], &mut pending)?;
             last_commit = Instant::now();
             progress.tick(&frontier, report.fetched);
         }
     }
-    flush(&mut frontier, &mut out, &mut pending)?;
+    flush(&mut frontier, [&mut out, &mut decisions], &mut pending)?;
     progress.finish(&frontier, report.fetched);
     Ok(report)
 }
@@ -255,10 +256,17 @@ impl Signals {
     }
 }
 
-/// Commits the state, then writes the records it made durable.
-fn flush(frontier: &mut Frontier, out: &mut Output, pending: &mut Vec<StoredRecord>) -> Result<()> {
+/// Commits the state, then writes the records it made durable to the output and to
+/// `decisions.jsonl`.
+fn flush(
+    frontier: &mut Frontier,
+    outs: [&mut Output; 2],
+    pending: &mut Vec<StoredRecord>,
+) -> Result<()> {
     frontier.commit().context("cannot save the crawl state (nothing after the last save is lost: those URLs are fetched again on resume)")?;
-    out.write(pending)?;
+    for out in outs {
+        out.write(pending)?;
+    }
     pending.clear();
     Ok(())
 }

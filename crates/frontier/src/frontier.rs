@@ -438,12 +438,17 @@ impl Frontier {
                         );
                         rec.decision = verdict.name().to_owned();
                         match verdict {
-                            Verdict::ExactDuplicate { of } => rec.duplicate_of = Some(of),
+                            Verdict::ExactDuplicate { of } => {
+                                rec.duplicate_of = Some(of);
+                                rec.cluster = self.store.cluster_of(of)?;
+                            }
                             Verdict::NearDuplicate { of, distance } => {
                                 rec.duplicate_of = Some(of);
                                 rec.distance = Some(distance);
+                                rec.cluster = Some(of);
                             }
-                            Verdict::Kept { .. } | Verdict::KeptUnjudged => {}
+                            Verdict::Kept { cluster } => rec.cluster = Some(cluster),
+                            Verdict::KeptUnjudged => {}
                         }
                         let on_dup = self.dedup.config().on_duplicate;
                         rec.emitted = !verdict.is_duplicate() || on_dup == OnDuplicate::Keep;
@@ -584,17 +589,20 @@ impl Frontier {
             Some(id) => self.store.url(id)?,
             None => None,
         };
+        let cluster_url = match page.cluster {
+            Some(id) if Some(id) == page.duplicate_of => duplicate_of_url.clone(),
+            Some(id) if id == job.id => Some(job.url.to_string()),
+            Some(id) => self.store.url(id)?,
+            None => None,
+        };
         Ok(StoredRecord {
-            // Only emitted records are written out; the state has the referrer of every URL.
-            referrer: if out_seq.is_some() {
-                self.store.referrer_url(job.id)?
-            } else {
-                None
-            },
+            // Every record goes to decisions.jsonl, with its referrer.
+            referrer: self.store.referrer_url(job.id)?,
             url: job.url.to_string(),
             host: host_port(&job.url).unwrap_or_default(),
             depth: job.depth,
             duplicate_of_url,
+            cluster_url,
             seq,
             out_seq,
             page,

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OptionalExtension, params};
 
 /// The schema version this build writes and reads.
-const SCHEMA_VERSION: i64 = 1;
+const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -41,7 +41,8 @@ CREATE TABLE IF NOT EXISTS pages (
     distance INTEGER,
     error TEXT,
     body_hash BLOB,
-    profile BLOB
+    profile BLOB,
+    cluster INTEGER
 );
 CREATE TABLE IF NOT EXISTS hosts (host TEXT PRIMARY KEY, not_before_ms INTEGER NOT NULL);
 ";
@@ -148,6 +149,8 @@ pub struct PageRecord {
     pub profile: Option<Vec<u8>>,
     /// Whether the record goes to the JSONL output.
     pub emitted: bool,
+    /// The id of the first page of its structure cluster (kept and duplicate HTML pages).
+    pub cluster: Option<u64>,
 }
 
 /// A stored record with the URLs it refers to, as the output and the tools read it.
@@ -165,6 +168,8 @@ pub struct StoredRecord {
     pub referrer: Option<String>,
     /// The URL of the page it duplicates.
     pub duplicate_of_url: Option<String>,
+    /// The URL of the first page of its structure cluster.
+    pub cluster_url: Option<String>,
     /// Crawl order.
     pub seq: u64,
     /// Output order, if emitted.
@@ -394,8 +399,9 @@ impl Store {
             .conn
             .prepare_cached(
                 "INSERT INTO pages (id, seq, out_seq, final_url, status, content_type, bytes, fetch_ms, \
-                 fingerprint, elements, truncated, decision, duplicate_of, distance, error, body_hash, profile) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+                 fingerprint, elements, truncated, decision, duplicate_of, distance, error, body_hash, profile, \
+                 cluster) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
             )
             .map_err(|e| self.err(e))?;
         stmt.execute(params![
@@ -416,6 +422,7 @@ impl Store {
             page.error,
             page.body_hash.map(|h| h.to_be_bytes().to_vec()),
             page.profile,
+            page.cluster.map(to_i64),
         ])
         .map_err(|e| self.err(e))?;
         drop(stmt);
@@ -509,9 +516,9 @@ impl Store {
     ) -> Result<(), StateError> {
         let base = "SELECT p.id, p.seq, p.out_seq, p.final_url, p.status, p.content_type, p.bytes, p.fetch_ms, \
                     p.fingerprint, p.elements, p.truncated, p.decision, p.duplicate_of, p.distance, p.error, \
-                    p.body_hash, p.profile, u.url, u.host, u.depth, r.url, d.url \
+                    p.body_hash, p.profile, u.url, u.host, u.depth, r.url, d.url, p.cluster, c.url \
                     FROM pages p JOIN urls u ON u.id = p.id LEFT JOIN urls r ON r.id = u.referrer \
-                    LEFT JOIN urls d ON d.id = p.duplicate_of";
+                    LEFT JOIN urls d ON d.id = p.duplicate_of LEFT JOIN urls c ON c.id = p.cluster";
         let sql = match after_out_seq {
             None => format!("{base} ORDER BY p.seq"),
             Some(_) => format!("{base} WHERE p.out_seq > ?1 ORDER BY p.out_seq"),
@@ -545,6 +552,7 @@ impl Store {
                             .map(u128::from_be_bytes),
                         profile: r.get(16)?,
                         emitted: r.get::<_, Option<i64>>(2)?.is_some(),
+                        cluster: r.get::<_, Option<i64>>(22)?.map(to_u64),
                     },
                     seq: to_u64(r.get(1)?),
                     out_seq: r.get::<_, Option<i64>>(2)?.map(to_u64),
@@ -553,6 +561,7 @@ impl Store {
                     depth: r.get(19)?,
                     referrer: r.get(20)?,
                     duplicate_of_url: r.get(21)?,
+                    cluster_url: r.get(23)?,
                 })
             })()
             .map_err(|e| self.err(e))?;
@@ -587,6 +596,21 @@ impl Store {
             .query_map([], |r| Ok((r.get(0)?, to_u64(r.get(1)?))))
             .map_err(|e| self.err(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
+    }
+
+    /// The structure cluster of a recorded page (the id of the cluster's first page).
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn cluster_of(&self, id: u64) -> Result<Option<u64>, StateError> {
+        self.conn
+            .prepare_cached("SELECT cluster FROM pages WHERE id = ?1")
+            .and_then(|mut s| {
+                s.query_row([to_i64(id)], |r| r.get::<_, Option<i64>>(0))
+                    .optional()
+            })
+            .map(|c| c.flatten().map(to_u64))
+            .map_err(|e| self.err(e))
     }
 
     /// The URL of a URL id.
