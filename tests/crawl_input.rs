@@ -141,7 +141,7 @@ fn a_state_from_other_settings_is_refused() {
     assert_eq!(r.code, 2);
     let err = one_error_line(&r.stderr);
     assert!(
-        err.contains("threshold=5") && err.contains("threshold=3"),
+        err.contains("dedup.threshold = \"5\" there, \"3\" in this run"),
         "{err}"
     );
     // Nothing fetched, nothing changed.

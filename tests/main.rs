@@ -10,6 +10,7 @@ mod crawl_input;
 mod crawl_interrupt;
 mod crawl_origin;
 mod crawl_resume;
+mod crawl_state;
 mod crawl_support;
 mod crawl_tools;
 mod sites;

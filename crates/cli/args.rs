@@ -78,7 +78,9 @@ pub enum Command {
     /// Crawl from seed URLs, dropping pages whose structure was already seen.
     ///
     /// SEEDS are URLs or files of URLs (one per line, `#` comments). On an existing state
-    /// directory the crawl resumes where it stopped.
+    /// directory the crawl resumes where it stopped (SEEDS may then be left out); a state is
+    /// refused if it was started from other seeds (unless --add-seeds) or with other
+    /// settings that change decisions.
     Crawl {
         #[command(flatten)]
         flags: FingerprintFlags,
@@ -95,8 +97,13 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         output: Option<PathBuf>,
 
-        /// Seed URLs or seed files.
-        #[arg(value_name = "SEEDS", required = true)]
+        /// Add SEEDS to a state that was started from other seeds (by default refused, so
+        /// that two crawls are never merged by mistake).
+        #[arg(long)]
+        add_seeds: bool,
+
+        /// Seed URLs or seed files (optional when resuming).
+        #[arg(value_name = "SEEDS")]
         seeds: Vec<String>,
     },
     /// Print the summary of a crawl state: decisions, hosts, errors, largest clusters.

@@ -97,6 +97,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             threshold,
             state,
             output,
+            add_seeds,
             seeds,
         } => {
             let options = settings::Options::find(cli.config.as_deref())?;
@@ -114,6 +115,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Some(p) => Some(p),
                 None => Some(crawl::engine::default_output(&state_dir)),
             };
+            if seeds.is_empty() && !state_dir.join("crawl.sqlite").is_file() {
+                anyhow::bail!(
+                    "no seeds: give URLs or seeds files (no crawl state in {} to resume)",
+                    state_dir.display()
+                );
+            }
             let seeds = crawl::seeds::from_args(&seeds)?;
             let report = crawl::engine::run(crawl::engine::CrawlJob {
                 settings: crawl,
@@ -121,6 +128,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 state_dir: state_dir.clone(),
                 output,
                 seeds,
+                add_seeds,
                 quiet: false,
             })?;
             let store = silhouette_frontier::Store::open_existing(&state_dir)?;
@@ -294,6 +302,7 @@ fn demo_command(
             url: seed,
             origin: "demo".into(),
         }],
+        add_seeds: false,
         quiet: true,
     })?;
     drop(server);

@@ -31,6 +31,8 @@ pub struct CrawlJob {
     pub state_dir: PathBuf,
     pub output: Option<PathBuf>,
     pub seeds: Vec<Seed>,
+    /// A resumed state may take seeds it was not started from.
+    pub add_seeds: bool,
     /// Print nothing but errors (the demo prints its own summary).
     pub quiet: bool,
 }
@@ -46,18 +48,32 @@ pub struct RunReport {
     pub bad_seeds: usize,
 }
 
-/// The parameters a resumed state must share with this run (ALGORITHM.md §6).
+/// The settings a resumed state must share with this run: every one that changes which URLs
+/// are crawled or what is decided about them (ALGORITHM.md §6). The page limits, politeness
+/// and fetch settings may change between runs.
 pub fn state_params(
     settings: &CrawlSettings,
     hasher: &StructureHasher,
 ) -> Vec<(&'static str, String)> {
-    let d = &settings.frontier.dedup;
+    let f = &settings.frontier;
+    let d = &f.dedup;
+    let list = |v: &[String]| format!("{v:?}");
     vec![
         ("fingerprint", hasher.params()),
+        ("dedup.threshold", d.threshold.to_string()),
+        ("dedup.dedup-scope", d.scope.to_string()),
+        ("dedup.cluster-budget", d.cluster_budget.to_string()),
+        ("dedup.min-elements", d.min_elements.to_string()),
+        ("dedup.on-duplicate", d.on_duplicate.to_string()),
+        ("crawl.scope", f.scope.mode.to_string()),
+        ("crawl.include", list(&f.scope.include)),
+        ("crawl.exclude", list(&f.scope.exclude)),
         (
-            "dedup",
-            format!("threshold={} scope={}", d.threshold, d.scope),
+            "crawl.max-depth",
+            f.scope.max_depth.map_or("none".into(), |d| d.to_string()),
         ),
+        ("crawl.strip-params", list(&f.canon.strip_params)),
+        ("traps", format!("{:?}", f.traps)),
     ]
 }
 
@@ -68,6 +84,34 @@ pub fn run(job: CrawlJob) -> Result<RunReport> {
         .build()
         .context("cannot start the runtime")?;
     rt.block_on(crawl(job))
+}
+
+/// A resumed crawl keeps to the seeds it was started from: a run that gives others would
+/// merge two crawls into one state. Giving none, or some of them, resumes.
+fn same_seeds(
+    frontier: &Frontier,
+    seeds: &[Seed],
+    settings: &CrawlSettings,
+    state_dir: &Path,
+) -> Result<()> {
+    let new: Vec<String> = seeds
+        .iter()
+        .filter_map(|s| {
+            silhouette_frontier::parse_canonical(s.url.trim(), &settings.frontier.canon).ok()
+        })
+        .filter(|u| !frontier.seeds().contains(u))
+        .map(String::from)
+        .collect();
+    if new.is_empty() || frontier.seeds().is_empty() {
+        return Ok(());
+    }
+    let had: Vec<&str> = frontier.seeds().iter().map(Url::as_str).collect();
+    anyhow::bail!(
+        "the crawl state in {} was started from other seeds ({}); this run adds {}: give --add-seeds to add them to that crawl, or --state DIR for a new crawl",
+        state_dir.display(),
+        had.join(" "),
+        new.join(" ")
+    )
 }
 
 /// Hosts of seeds that are themselves loopback/private addresses: allowed to the fetcher.
@@ -93,10 +137,14 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
         state_dir,
         output,
         seeds,
+        add_seeds,
         quiet,
     } = job;
     let params = state_params(&settings, &hasher);
     let (mut frontier, resumed) = Frontier::open(&state_dir, settings.frontier.clone(), &params)?;
+    if resumed && !add_seeds {
+        same_seeds(&frontier, &seeds, &settings, &state_dir)?;
+    }
     let mut report = RunReport {
         resumed,
         ..RunReport::default()

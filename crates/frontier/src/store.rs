@@ -67,21 +67,18 @@ pub enum StateError {
         /// What the OS said.
         source: std::io::Error,
     },
-    /// The state was written with other fingerprint or dedup parameters.
+    /// The state was written with other settings (fingerprint, dedup, scope…).
     #[error(
-        "crawl state {path} was made with {key} = {stored:?}, this run has {key} = {wanted:?}: \
-         resume with the same settings, or start a new state directory (`silhouette replay` \
-         shows what other settings would decide)"
+        "crawl state {path} was made with other settings: {}: resume with the same settings, \
+         or give another --state DIR for a new crawl (`silhouette replay` shows what other \
+         settings would decide)",
+        differences.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
     )]
     Mismatch {
         /// The database file.
         path: PathBuf,
-        /// The parameter.
-        key: String,
-        /// Its stored value.
-        stored: String,
-        /// This run's value.
-        wanted: String,
+        /// Every setting that differs.
+        differences: Vec<Difference>,
     },
     /// There is no crawl state where one was expected.
     #[error("no crawl state at {path} (run `silhouette crawl --state DIR` first)")]
@@ -99,6 +96,18 @@ pub enum StateError {
         /// The version found.
         found: String,
     },
+}
+
+/// One setting whose value in a state differs from this run's.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{key} = {stored:?} there, {wanted:?} in this run")]
+pub struct Difference {
+    /// The setting.
+    pub key: String,
+    /// Its stored value.
+    pub stored: String,
+    /// This run's value.
+    pub wanted: String,
 }
 
 /// A URL waiting to be fetched.
@@ -232,16 +241,22 @@ impl Store {
                     found,
                 });
             }
+            let mut differences = Vec::new();
             for (key, wanted) in params {
                 let stored = store.meta(key)?.unwrap_or_default();
                 if stored != *wanted {
-                    return Err(StateError::Mismatch {
-                        path: store.path.clone(),
+                    differences.push(Difference {
                         key: (*key).to_owned(),
                         stored,
                         wanted: wanted.clone(),
                     });
                 }
+            }
+            if !differences.is_empty() {
+                return Err(StateError::Mismatch {
+                    path: store.path.clone(),
+                    differences,
+                });
             }
             let (seq, out): (Option<i64>, Option<i64>) = store
                 .conn
@@ -707,11 +722,9 @@ mod tests {
             .expect_err("refused")
             .to_string();
         assert!(
-            err.contains("was made with fingerprint = \"structure/classic/fnv1-64/decay=0.45\""),
-            "{err}"
-        );
-        assert!(
-            err.contains("this run has fingerprint = \"structure/classic/fnv1-64/decay=0.6\""),
+            err.contains(
+                "was made with other settings: fingerprint = \"structure/classic/fnv1-64/decay=0.45\" there, \"structure/classic/fnv1-64/decay=0.6\" in this run: "
+            ),
             "{err}"
         );
     }
