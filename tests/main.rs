@@ -8,6 +8,7 @@ mod common;
 mod crawl_dedup;
 mod crawl_input;
 mod crawl_interrupt;
+mod crawl_limits;
 mod crawl_origin;
 mod crawl_resume;
 mod crawl_state;

@@ -46,6 +46,8 @@ pub struct Summary {
     pub per_decision: BTreeMap<String, u64>,
     pub per_host: BTreeMap<String, HostRow>,
     pub errors: BTreeMap<String, u64>,
+    /// URLs found beyond a page limit, kept for a run with a higher one.
+    pub deferred: u64,
     /// Every structure cluster, largest first.
     pub clusters: Vec<Cluster>,
 }
@@ -100,6 +102,7 @@ pub fn summarize(store: &Store, members: bool) -> Result<Summary, StateError> {
     })?;
     clusters.sort_by(|a, b| b.pages.cmp(&a.pages).then_with(|| a.first.cmp(&b.first)));
     s.clusters = clusters;
+    s.deferred = store.deferred_count()?;
     Ok(s)
 }
 
@@ -108,6 +111,14 @@ pub fn print(s: &Summary, all_clusters: bool, out: &mut dyn Write) -> io::Result
     writeln!(out, "{} URLs recorded", s.pages)?;
     for (decision, n) in &s.per_decision {
         writeln!(out, "  {decision:<18} {n:>8}")?;
+    }
+    if s.deferred > 0 {
+        writeln!(
+            out,
+            "stopped by the page limit: {} more URLs found are deferred; raise crawl.max-pages \
+             (--max-pages) or max-pages-per-host and run the same command again to crawl them",
+            s.deferred
+        )?;
     }
     if !s.per_host.is_empty() {
         writeln!(out, "hosts:")?;

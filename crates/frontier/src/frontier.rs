@@ -237,6 +237,17 @@ impl Frontier {
                 );
             }
         }
+        // URLs deferred by a page limit: queued when this run's limits allow, in discovery
+        // order; the rest stay deferred (and seen).
+        for d in self.store.deferred()? {
+            self.seen.insert_key(UrlKey::of_str(&d.url));
+            if let Ok(url) = Url::parse(&d.url)
+                && self.budget.try_take(&url).is_ok()
+            {
+                self.store.undefer(d.id)?;
+            }
+        }
+        self.store.commit()?;
         for q in self.store.queued()? {
             if let Ok(url) = Url::parse(&q.url) {
                 self.queues.push(QueueEntry {
@@ -535,6 +546,11 @@ impl Frontier {
                 continue;
             }
             if self.budget.try_take(&url).is_err() {
+                // Beyond a page limit: kept, deferred, for a run with a higher limit.
+                self.seen.insert_key(key);
+                let host = host_port(&url).unwrap_or_default();
+                self.store
+                    .add_deferred_url(url.as_str(), &host, depth, Some(job.id))?;
                 continue;
             }
             self.seen.insert_key(key);

@@ -17,7 +17,9 @@
 //!    [`OutOfScope`] says why not.
 //! 5. [`TrapGuard::check`] (from a [`TrapConfig`]): length, path depth,
 //!    repeated segments and runs, query parameters. [`Trap`] says why not.
-//! 6. [`Budget::try_take`]: the page limits, in total and per host.
+//! 6. [`Budget::try_take`]: the page limits, in total and per host. The
+//!    [`Frontier`] keeps a URL beyond a limit in its state, deferred
+//!    ([`Store::add_deferred_url`]), and queues it on resume once the limit allows.
 //! 7. [`HostQueues::push`]: one queue per host, breadth-first within a host;
 //!    [`HostQueues::pop_ready`] takes the hosts in turn and skips the ones
 //!    that must wait ([`HostQueues::set_next_allowed`], [`HostQueues::hold`]),

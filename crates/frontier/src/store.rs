@@ -21,6 +21,7 @@ CREATE TABLE IF NOT EXISTS urls (
     host TEXT NOT NULL,
     depth INTEGER NOT NULL,
     referrer INTEGER,
+    -- 0 queued, 1 done, 2 deferred (beyond a page limit: queued once the limit allows)
     done INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS urls_queued ON urls (done, id);
@@ -401,6 +402,62 @@ impl Store {
         Ok((n == 1).then(|| to_u64(self.conn.last_insert_rowid())))
     }
 
+    /// Adds a URL found beyond a page limit, if it is new: it is not queued, but it is kept,
+    /// so that a run with a higher limit crawls it ([`Store::deferred`], [`Store::undefer`]).
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn add_deferred_url(
+        &mut self,
+        url: &str,
+        host: &str,
+        depth: u32,
+        referrer: Option<u64>,
+    ) -> Result<(), StateError> {
+        self.begin()?;
+        self.conn
+            .prepare_cached(
+                "INSERT OR IGNORE INTO urls (url, host, depth, referrer, done) VALUES (?1, ?2, ?3, ?4, 2)",
+            )
+            .and_then(|mut s| s.execute(params![url, host, depth, referrer.map(to_i64)]))
+            .map(drop)
+            .map_err(|e| self.err(e))
+    }
+
+    /// URLs deferred by a page limit, in discovery order.
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn deferred(&self) -> Result<Vec<QueuedUrl>, StateError> {
+        self.urls_where(2)
+    }
+
+    /// How many URLs are deferred by a page limit.
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn deferred_count(&self) -> Result<u64, StateError> {
+        self.conn
+            .query_row("SELECT COUNT(*) FROM urls WHERE done = 2", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map(to_u64)
+            .map_err(|e| self.err(e))
+    }
+
+    /// Queues a deferred URL.
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn undefer(&mut self, id: u64) -> Result<(), StateError> {
+        self.begin()?;
+        self.conn
+            .prepare_cached("UPDATE urls SET done = 0 WHERE id = ?1 AND done = 2")
+            .and_then(|mut s| s.execute([to_i64(id)]))
+            .map(drop)
+            .map_err(|e| self.err(e))
+    }
+
     /// Records what became of a URL (and marks it done); returns the record's crawl sequence
     /// number and, if it is emitted, its output sequence number.
     ///
@@ -485,12 +542,16 @@ impl Store {
     /// # Errors
     /// SQLite failed.
     pub fn queued(&self) -> Result<Vec<QueuedUrl>, StateError> {
+        self.urls_where(0)
+    }
+
+    fn urls_where(&self, done: i64) -> Result<Vec<QueuedUrl>, StateError> {
         let mut stmt = self
             .conn
-            .prepare("SELECT id, url, host, depth FROM urls WHERE done = 0 ORDER BY id")
+            .prepare("SELECT id, url, host, depth FROM urls WHERE done = ?1 ORDER BY id")
             .map_err(|e| self.err(e))?;
         let rows = stmt
-            .query_map([], |r| {
+            .query_map([done], |r| {
                 Ok(QueuedUrl {
                     id: to_u64(r.get(0)?),
                     url: r.get(1)?,
@@ -502,14 +563,14 @@ impl Store {
         rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
     }
 
-    /// Every URL ever discovered (for the seen set), in discovery order.
+    /// Every URL discovered (for the seen set) except the deferred ones, in discovery order.
     ///
     /// # Errors
     /// SQLite failed.
     pub fn for_each_url(&self, mut f: impl FnMut(u64, &str)) -> Result<(), StateError> {
         let mut stmt = self
             .conn
-            .prepare("SELECT id, url FROM urls ORDER BY id")
+            .prepare("SELECT id, url FROM urls WHERE done != 2 ORDER BY id")
             .map_err(|e| self.err(e))?;
         let mut rows = stmt.query([]).map_err(|e| self.err(e))?;
         while let Some(row) = rows.next().map_err(|e| self.err(e))? {
