@@ -80,14 +80,23 @@ pub enum Command {
     /// SEEDS are URLs or files of URLs (one per line, `#` comments). On an existing state
     /// directory the crawl resumes where it stopped (SEEDS may then be left out); a state is
     /// refused if it was started from other seeds (unless --add-seeds) or with other
-    /// settings that change decisions.
+    /// settings that change decisions. A seed without a scheme that looks like a host
+    /// (example.com) is crawled as http://.
+    ///
+    /// Output: STATE/pages.jsonl (or --output), and every decision in STATE/decisions.jsonl.
+    /// Exit status: 0 when the crawl is done, 1 when some seeds were refused, 2 on a usage,
+    /// configuration or state error, 130 after Ctrl-C and 143 after SIGTERM (run the same
+    /// command again to resume).
     Crawl {
         #[command(flatten)]
         flags: FingerprintFlags,
 
         /// Bits within which two structures count as the same (overrides dedup.threshold).
-        #[arg(long, value_name = "K")]
+        #[arg(long, value_name = "K", allow_negative_numbers = true)]
         threshold: Option<i64>,
+
+        #[command(flatten)]
+        settings: Box<crate::crawl_flags::CrawlFlags>,
 
         /// State directory (default: crawl.state-dir of the config, `silhouette-state`).
         #[arg(long, value_name = "DIR")]

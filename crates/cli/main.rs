@@ -3,6 +3,7 @@
 mod args;
 mod compare;
 mod crawl;
+mod crawl_flags;
 mod crawl_settings;
 mod demo;
 mod fingerprint;
@@ -95,19 +96,36 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Crawl {
             flags,
             threshold,
+            settings: crawl_flags,
             state,
             output,
             add_seeds,
             seeds,
         } => {
-            let options = settings::Options::find(cli.config.as_deref())?;
+            let mut options = settings::Options::find(cli.config.as_deref())?;
+            let mut given = crawl_flags.apply(&mut options);
+            for (set, key, flag) in [
+                (threshold.is_some(), "dedup.threshold", "--threshold"),
+                (flags.decay.is_some(), "fingerprint.decay", "--decay"),
+                (
+                    flags.features.is_some(),
+                    "fingerprint.features",
+                    "--features",
+                ),
+            ] {
+                if set {
+                    given.push((key, flag));
+                }
+            }
             let overrides = Overrides {
                 decay: flags.decay,
                 features: flags.features.clone(),
                 threshold,
             };
-            let base = Settings::resolve(&options, &overrides)?;
-            let crawl = crawl_settings::CrawlSettings::resolve(&options, base.threshold)?;
+            let named = |e| crawl_flags::name_the_flag(e, &given);
+            let base = Settings::resolve(&options, &overrides).map_err(named)?;
+            let crawl =
+                crawl_settings::CrawlSettings::resolve(&options, base.threshold).map_err(named)?;
             let hasher = crawl_hasher(&base)?;
             let state_dir = state.unwrap_or_else(|| crawl.state_dir.clone());
             let output = match output {
@@ -121,7 +139,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     state_dir.display()
                 );
             }
-            let seeds = crawl::seeds::from_args(&seeds)?;
+            let (seeds, notes) = crawl::seeds::from_args(&seeds)?;
+            for note in notes {
+                writeln!(io::stderr(), "{note}")?;
+            }
             let report = crawl::engine::run(crawl::engine::CrawlJob {
                 settings: crawl,
                 hasher,

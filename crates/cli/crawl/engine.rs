@@ -178,6 +178,28 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
         .extend(frontier.seeds().iter().filter_map(private_seed_host));
     let fetcher = Fetcher::new(fetch_config).context("cannot start the fetcher")?;
     let ctx = redirect_context(frontier.seeds(), settings.frontier.scope.mode);
+    if settings.sitemaps {
+        let found = crate::crawl::sitemaps::discover(&fetcher, &ctx, frontier.seeds()).await;
+        let mut added = 0;
+        for url in &found.urls {
+            // A listed URL that is not http(s) or out of scope is left out.
+            if frontier.add_start_url(url).unwrap_or(false) {
+                added += 1;
+            }
+        }
+        frontier.commit()?;
+        for note in &found.notes {
+            writeln!(stderr, "note: {note}")?;
+        }
+        if !quiet {
+            writeln!(
+                stderr,
+                "sitemaps: {} URLs listed in {} sitemaps, {added} of them new and in scope",
+                found.urls.len(),
+                found.sitemaps
+            )?;
+        }
+    }
     let cpu = Arc::new(Semaphore::new(
         std::thread::available_parallelism().map_or(2, |n| n.get()),
     ));

@@ -284,12 +284,38 @@ impl Frontier {
             return Ok(false);
         }
         let _ = self.budget.try_take(&url);
-        let host = host_port(&url).unwrap_or_default();
-        if let Some(id) = self
-            .store
-            .add_url(url.as_str(), &host, 0, None)
-            .map_err(SeedError::State)?
+        self.queue_start(url).map_err(SeedError::State)?;
+        Ok(true)
+    }
+
+    /// Adds a URL to start from that is not a seed (one a seed's sitemap lists): depth 0,
+    /// queued if it is in the seeds' scope and passes the trap guards, deferred beyond a
+    /// page limit. Returns whether it was queued or deferred (`false`: known, or not taken).
+    ///
+    /// # Errors
+    /// The URL cannot be parsed or is not http(s); the state cannot be written.
+    pub fn add_start_url(&mut self, input: &str) -> Result<bool, SeedError> {
+        let url = parse_canonical(input.trim(), &self.config.canon).map_err(SeedError::Url)?;
+        let key = UrlKey::of(&url);
+        if self.seen.contains_key(key) || !self.in_scope(&url, 0) || self.traps.check(&url).is_err()
         {
+            return Ok(false);
+        }
+        self.seen.insert_key(key);
+        if self.budget.try_take(&url).is_err() {
+            let host = host_port(&url).unwrap_or_default();
+            self.store
+                .add_deferred_url(url.as_str(), &host, 0, None)
+                .map_err(SeedError::State)?;
+            return Ok(true);
+        }
+        self.queue_start(url).map_err(SeedError::State)?;
+        Ok(true)
+    }
+
+    fn queue_start(&mut self, url: Url) -> Result<(), StateError> {
+        let host = host_port(&url).unwrap_or_default();
+        if let Some(id) = self.store.add_url(url.as_str(), &host, 0, None)? {
             self.queues.push(QueueEntry {
                 url,
                 depth: 0,
@@ -297,7 +323,7 @@ impl Frontier {
                 payload: id,
             });
         }
-        Ok(true)
+        Ok(())
     }
 
     /// The seeds.
