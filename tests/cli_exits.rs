@@ -75,4 +75,13 @@ fn the_demo_names_its_settings_and_where_its_state_goes() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("; state in kept\n"), "{}", r.stderr);
     assert!(dir.path().join("kept/crawl.sqlite").is_file());
+    let r = run_in(dir.path(), &["demo", "--state", "kept"], b"");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with(
+            "error: kept already holds a crawl state, from a demo site on another port"
+        ),
+        "{}",
+        r.stderr
+    );
 }

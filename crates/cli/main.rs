@@ -286,6 +286,15 @@ fn demo_command(
             .host_request_interval
             .map_or(interval, |i| i.min(interval)),
     );
+    if let Some(dir) = &state
+        && port.is_none()
+        && dir.join("crawl.sqlite").is_file()
+    {
+        anyhow::bail!(
+            "{} already holds a crawl state, from a demo site on another port: give a new --state DIR (or --port PORT, the port of that demo, to resume it)",
+            dir.display()
+        );
+    }
     let server = demo::server::start(port.unwrap_or(0))?;
     let temp;
     let (state_dir, where_) = match state {
