@@ -27,8 +27,12 @@ if [ -x "$eval_dev/run.sh" ]; then
     "$eval_dev/install.sh"
     # The test profile (html5ever and silhouette-dom optimised, see Cargo.toml) is the build
     # `cargo test` needs anyway: no separate release build.
-    cargo build --profile test --locked --bin silhouette
-    out=$("$eval_dev/run.sh" --conformance target/debug/silhouette --features classic)
+    # The binary's path comes from cargo itself, so CARGO_TARGET_DIR (or a target-dir in a
+    # cargo config) is honoured.
+    bin=$(cargo build --profile test --locked --bin silhouette --message-format=json-render-diagnostics \
+        | sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -n 1)
+    [ -x "$bin" ] || { echo "cannot find the silhouette binary built by cargo" >&2; exit 1; }
+    out=$("$eval_dev/run.sh" --conformance "$bin" --features classic)
     printf '%s\n' "$out" | tail -n 2
     printf '%s\n' "$out" | grep -Eq '^dev-conformance: identical=([0-9]+)/\1$' || {
         echo "conformance: fingerprints differ from the reference" >&2

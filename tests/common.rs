@@ -2,7 +2,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 
 /// What one run printed.
 #[derive(Debug)]
@@ -12,9 +12,10 @@ pub struct Run {
     pub stderr: String,
 }
 
-/// Runs `silhouette ARGS` in `dir` with `stdin`, without a user config in the environment.
-pub fn run_in(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_silhouette"))
+/// Starts `silhouette ARGS` in `dir` with every stream piped, without a user config in the
+/// environment.
+pub fn spawn_in(dir: &Path, args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_silhouette"))
         .args(args)
         .current_dir(dir)
         .env_remove("SILHOUETTE_CONFIG")
@@ -22,7 +23,12 @@ pub fn run_in(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("the binary starts");
+        .expect("the binary starts")
+}
+
+/// Runs `silhouette ARGS` in `dir` with `stdin`, without a user config in the environment.
+pub fn run_in(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = spawn_in(dir, args);
     child
         .stdin
         .take()

@@ -29,13 +29,15 @@ fn unreadable_seeds_file_is_a_usage_error() {
     assert_eq!(r.code, 2);
     let line = one_error_line(&r.stderr);
     assert!(
-        line.starts_with("error: cannot read the seeds file missing.txt: No such file"),
+        line.starts_with(
+            "error: cannot read the seeds file missing.txt (a seed URL starts with http:// or https://): No such file"
+        ),
         "{line}"
     );
     let r = crawl(dir.path(), &toml, &["sub"]);
     assert_eq!(r.code, 2);
     assert!(
-        one_error_line(&r.stderr).starts_with("error: cannot read the seeds file sub: "),
+        one_error_line(&r.stderr).starts_with("error: cannot read the seeds file sub (a seed URL"),
         "{}",
         r.stderr
     );
@@ -141,7 +143,7 @@ fn a_state_from_other_settings_is_refused() {
     assert_eq!(r.code, 2);
     let err = one_error_line(&r.stderr);
     assert!(
-        err.contains("threshold=5") && err.contains("threshold=3"),
+        err.contains("dedup.threshold = \"5\" there, \"3\" in this run"),
         "{err}"
     );
     // Nothing fetched, nothing changed.

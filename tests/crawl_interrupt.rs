@@ -1,5 +1,6 @@
-//! Ctrl-C (SIGINT): the crawl stops cleanly with exit 130, the state stays consistent, and
-//! running the same command again finishes the crawl.
+//! Ctrl-C (SIGINT) and SIGTERM: the crawl stops cleanly with exit 130 (143 for SIGTERM),
+//! without false errors, the state stays consistent, and running the same command again
+//! finishes the crawl.
 
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -9,9 +10,9 @@ use crate::sites::{Server, tree_site};
 
 const PAGES: u32 = 400;
 
-fn interrupt(pid: u32) {
+fn interrupt(signal: &str, pid: u32) {
     let status = Command::new("kill")
-        .args(["-INT", &pid.to_string()])
+        .args([signal, &pid.to_string()])
         .status()
         .expect("kill runs");
     assert!(status.success());
@@ -19,6 +20,15 @@ fn interrupt(pid: u32) {
 
 #[test]
 fn ctrl_c_stops_cleanly_and_the_crawl_resumes() {
+    check("-INT", 130);
+}
+
+#[test]
+fn sigterm_stops_like_ctrl_c() {
+    check("-TERM", 143);
+}
+
+fn check(signal: &str, code: i32) {
     let server = Server::start(|_| |target: &str| tree_site(PAGES, target));
     let seed = server.url("/");
     let dir = tempfile::tempdir().expect("tempdir");
@@ -43,11 +53,12 @@ fn ctrl_c_stops_cleanly_and_the_crawl_resumes() {
     while server.served() < 40 {
         std::thread::sleep(Duration::from_millis(2));
     }
-    interrupt(child.id());
+    interrupt(signal, child.id());
     let out = child.wait_with_output().expect("it exits");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert_eq!(out.status.code(), Some(code), "{stderr}");
     assert!(stderr.contains("stopping:"), "{stderr}");
+    assert!(!stderr.contains("error:"), "false errors: {stderr}");
     assert!(
         stderr.contains("interrupted: run the same command again to resume"),
         "{stderr}"

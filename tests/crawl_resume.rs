@@ -117,13 +117,16 @@ fn killed_and_resumed_crawls_end_like_an_uninterrupted_one() {
                 child.wait().expect("reaped");
                 kills += 1;
                 if kills == 2 {
-                    // A write torn by the crash: the resumed crawl cuts it off.
+                    // A write torn by the crash: the resumed crawl cuts it off, in the
+                    // output and in decisions.jsonl.
                     use std::io::Write as _;
-                    std::fs::OpenOptions::new()
-                        .append(true)
-                        .open(dir.path().join("state/pages.jsonl"))
-                        .and_then(|mut f| f.write_all(b"{\"url\":\"http://torn"))
-                        .expect("the output exists");
+                    for file in ["state/pages.jsonl", "state/decisions.jsonl"] {
+                        std::fs::OpenOptions::new()
+                            .append(true)
+                            .open(dir.path().join(file))
+                            .and_then(|mut f| f.write_all(b"{\"url\":\"http://torn"))
+                            .expect("the output exists");
+                    }
                 }
                 break None;
             }

@@ -142,6 +142,23 @@ impl Left {
     }
 }
 
+/// A JSONL record says what the state says of its URL.
+fn same_as_row(rec: &Value, row: &Row) {
+    let url = &row.url;
+    assert_eq!(field(rec, "decision"), row.decision.as_deref(), "{url}");
+    assert_eq!(
+        field(rec, "duplicate_of"),
+        row.duplicate_of.as_deref(),
+        "{url}"
+    );
+    assert_eq!(
+        rec.get("distance").and_then(Value::as_i64),
+        row.distance,
+        "{url}"
+    );
+    assert_eq!(field(rec, "referrer"), row.referrer.as_deref(), "{url}");
+}
+
 pub fn check_consistent(dir: &Path) -> Left {
     let state = dir.join("state");
     let rows = state_rows(&state);
@@ -177,19 +194,37 @@ pub fn check_consistent(dir: &Path) -> Left {
     b.sort();
     assert_eq!(a, b, "JSONL URLs vs emitted state records");
     for (url, rec) in &in_jsonl {
-        let row = emitted[url];
-        assert_eq!(field(rec, "decision"), row.decision.as_deref(), "{url}");
+        same_as_row(rec, emitted[url]);
+    }
+
+    // Every recorded URL exactly once in decisions.jsonl, in crawl order, with its decision.
+    let decisions = jsonl(&state.join("decisions.jsonl"));
+    let recorded: HashMap<&str, &Row> = rows
+        .iter()
+        .filter(|r| r.decision.is_some())
+        .map(|r| (r.url.as_str(), r))
+        .collect();
+    assert_eq!(decisions.len(), recorded.len(), "decisions.jsonl lines");
+    let mut once = HashSet::new();
+    for (i, rec) in decisions.iter().enumerate() {
+        let url = field(rec, "url").expect("a url");
+        assert!(once.insert(url), "{url} twice in decisions.jsonl");
+        assert_eq!(rec.get("seq").and_then(Value::as_u64), Some(i as u64 + 1));
+        let row = recorded
+            .get(url)
+            .unwrap_or_else(|| panic!("{url} in decisions.jsonl, not recorded"));
+        same_as_row(rec, row);
         assert_eq!(
-            field(rec, "duplicate_of"),
-            row.duplicate_of.as_deref(),
+            rec.get("in_output").and_then(Value::as_bool),
+            Some(row.emitted),
             "{url}"
         );
-        assert_eq!(
-            rec.get("distance").and_then(Value::as_i64),
-            row.distance,
-            "{url}"
-        );
-        assert_eq!(field(rec, "referrer"), row.referrer.as_deref(), "{url}");
+        if row.decision.as_deref() == Some("near-duplicate") {
+            assert_eq!(field(rec, "cluster"), row.duplicate_of.as_deref(), "{url}");
+        }
+        if field(rec, "fingerprint").is_some() && row.decision.as_deref() != Some("kept") {
+            assert!(field(rec, "cluster").is_some(), "{url}: no cluster");
+        }
     }
 
     // `stats` totals match the state, decision by decision.

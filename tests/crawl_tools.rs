@@ -1,5 +1,7 @@
 //! `silhouette replay`, `stats` and `--output -` on a real crawl state.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use crate::common::run_in;
 use crate::crawl_support::{check_consistent, config, crawl, jsonl};
 use crate::sites::{Server, dedup_site};
@@ -56,6 +58,46 @@ fn replay_reproduces_the_crawl_and_shows_what_other_settings_change() {
         "{}",
         strict.stdout
     );
+
+    // `stats --clusters`: every cluster with every page of it, as decisions.jsonl has them.
+    let decisions = jsonl(&dir.path().join("state/decisions.jsonl"));
+    let mut expected: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for d in &decisions {
+        if let Some(c) = d["cluster"].as_str() {
+            let url = d["url"].as_str().expect("a url").to_owned();
+            expected.entry(c.to_owned()).or_default().insert(url);
+        }
+    }
+    assert!(expected.len() >= 3, "{expected:?}");
+    let json = run_in(
+        dir.path(),
+        &["stats", "state", "--clusters", "--format", "json"],
+        b"",
+    );
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    let summary: serde_json::Value = serde_json::from_str(&json.stdout).expect("one JSON object");
+    let mut listed: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for c in summary["clusters"].as_array().expect("clusters") {
+        let members: BTreeSet<String> = c["members"]
+            .as_array()
+            .expect("members")
+            .iter()
+            .map(|m| m["url"].as_str().expect("a url").to_owned())
+            .collect();
+        assert_eq!(c["pages"].as_u64(), Some(members.len() as u64));
+        listed.insert(c["first"].as_str().expect("first").to_owned(), members);
+    }
+    assert_eq!(listed, expected);
+    let text = run_in(dir.path(), &["stats", "state", "--clusters"], b"");
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    for url in expected.values().flatten() {
+        let line = format!(" {url}");
+        assert!(
+            text.stdout.lines().any(|l| l.ends_with(&line)),
+            "{url} in {}",
+            text.stdout
+        );
+    }
 
     // A bad value names the key.
     let bad = run_in(dir.path(), &["replay", "state", "--decay", "0"], b"");

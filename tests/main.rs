@@ -2,12 +2,18 @@
 
 mod cli_compare;
 mod cli_config;
+mod cli_exits;
 mod cli_fingerprint;
 mod common;
 mod crawl_dedup;
+mod crawl_flags;
 mod crawl_input;
 mod crawl_interrupt;
+mod crawl_limits;
+mod crawl_origin;
 mod crawl_resume;
+mod crawl_sitemaps;
+mod crawl_state;
 mod crawl_support;
 mod crawl_tools;
 mod sites;

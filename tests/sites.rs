@@ -38,11 +38,13 @@ impl Response {
     }
 }
 
-/// One request the server answered: its `Host` header and request target.
+/// One request the server answered: its `Host` header, request target and every header.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hit {
     pub host: String,
     pub target: String,
+    /// (lower-case name, value), in order.
+    pub headers: Vec<(String, String)>,
 }
 
 type Handler = Arc<dyn Fn(&str) -> Response + Send + Sync>;
@@ -153,15 +155,17 @@ fn answer(
         return Ok(());
     }
     let mut host = String::new();
+    let mut headers = Vec::new();
     loop {
         let mut line = String::new();
         if reader.read_line(&mut line)? == 0 || line.trim().is_empty() {
             break;
         }
-        if let Some((name, value)) = line.split_once(':')
-            && name.eq_ignore_ascii_case("host")
-        {
-            value.trim().clone_into(&mut host);
+        if let Some((name, value)) = line.split_once(':') {
+            if name.eq_ignore_ascii_case("host") {
+                value.trim().clone_into(&mut host);
+            }
+            headers.push((name.trim().to_ascii_lowercase(), value.trim().to_owned()));
         }
     }
     let target = request_line
@@ -173,6 +177,7 @@ fn answer(
     hits.lock().expect("the log").push(Hit {
         host,
         target: target.clone(),
+        headers,
     });
     let mut head = format!(
         "HTTP/1.1 {} X\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\n",

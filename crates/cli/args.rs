@@ -41,6 +41,16 @@ pub enum Format {
     Json,
 }
 
+/// Output formats of `stats`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum StatsFormat {
+    /// A readable summary.
+    #[default]
+    Text,
+    /// One JSON object.
+    Json,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Print the structure fingerprint of HTML files.
@@ -68,14 +78,25 @@ pub enum Command {
     /// Crawl from seed URLs, dropping pages whose structure was already seen.
     ///
     /// SEEDS are URLs or files of URLs (one per line, `#` comments). On an existing state
-    /// directory the crawl resumes where it stopped.
+    /// directory the crawl resumes where it stopped (SEEDS may then be left out); a state is
+    /// refused if it was started from other seeds (unless --add-seeds) or with other
+    /// settings that change decisions. A seed without a scheme that looks like a host
+    /// (example.com) is crawled as http://.
+    ///
+    /// Output: STATE/pages.jsonl (or --output), and every decision in STATE/decisions.jsonl.
+    /// Exit status: 0 when the crawl is done, 1 when some seeds were refused, 2 on a usage,
+    /// configuration or state error, 130 after Ctrl-C and 143 after SIGTERM (run the same
+    /// command again to resume).
     Crawl {
         #[command(flatten)]
         flags: FingerprintFlags,
 
         /// Bits within which two structures count as the same (overrides dedup.threshold).
-        #[arg(long, value_name = "K")]
+        #[arg(long, value_name = "K", allow_negative_numbers = true)]
         threshold: Option<i64>,
+
+        #[command(flatten)]
+        settings: Box<crate::crawl_flags::CrawlFlags>,
 
         /// State directory (default: crawl.state-dir of the config, `silhouette-state`).
         #[arg(long, value_name = "DIR")]
@@ -85,14 +106,29 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         output: Option<PathBuf>,
 
-        /// Seed URLs or seed files.
-        #[arg(value_name = "SEEDS", required = true)]
+        /// Add SEEDS to a state that was started from other seeds (by default refused, so
+        /// that two crawls are never merged by mistake).
+        #[arg(long)]
+        add_seeds: bool,
+
+        /// Seed URLs or seed files (optional when resuming).
+        #[arg(value_name = "SEEDS")]
         seeds: Vec<String>,
     },
     /// Print the summary of a crawl state: decisions, hosts, errors, largest clusters.
+    ///
+    /// Every page's decision is also in STATE/decisions.jsonl.
     Stats {
         /// The state directory.
         state: PathBuf,
+
+        /// List every structure cluster with all its pages (decision, distance, URL).
+        #[arg(long)]
+        clusters: bool,
+
+        /// Output format: text, or one JSON object (totals, hosts, errors, clusters).
+        #[arg(long, value_enum, default_value_t)]
+        format: StatsFormat,
     },
     /// Recompute every decision of a crawl offline at another decay and threshold.
     Replay {
@@ -128,6 +164,10 @@ pub enum Command {
         port: Option<u16>,
     },
     /// Compare the structure of two HTML files.
+    ///
+    /// Prints both fingerprints, the distance and the verdict. Exit status, like cmp(1): 0
+    /// when the pages have the same structure (distance at most the threshold), 1 when they
+    /// do not, 2 when a page cannot be read or a setting is wrong.
     Compare {
         #[command(flatten)]
         flags: FingerprintFlags,

@@ -7,18 +7,23 @@ use silhouette_dom::StructureHasher;
 
 use crate::inputs::Input;
 
-/// Prints the comparison of two pages to `out`.
+/// Prints the comparison of two pages to `out` (warnings to `err`); returns whether they
+/// have the same structure (distance within the threshold).
 pub fn run(
     hasher: &StructureHasher,
     threshold: u32,
     a: &Input,
     b: &Input,
     out: &mut dyn Write,
-) -> Result<()> {
-    let hash = |input: &Input| -> Result<_> {
+    err: &mut dyn Write,
+) -> Result<bool> {
+    let mut hash = |input: &Input| -> Result<_> {
         let bytes = input
             .read()
             .with_context(|| format!("{}: cannot read", input.name()))?;
+        if let Some(w) = crate::inputs::binary_warning(&input.name(), &bytes) {
+            writeln!(err, "{w}")?;
+        }
         hasher
             .hash(&bytes)
             .with_context(|| format!("{}: cannot fingerprint", input.name()))
@@ -50,5 +55,5 @@ pub fn run(
             "verdict: different structure (distance {d} > threshold {threshold})"
         )?;
     }
-    Ok(())
+    Ok(d <= threshold)
 }

@@ -38,6 +38,8 @@ pub struct CrawlOptions {
     pub strip_params: Option<Vec<String>>,
     /// Times a URL whose host asks to wait is put back before it is recorded as an error.
     pub max_requeues: Option<i64>,
+    /// Seeds from the seeds' sitemaps too (robots.txt `Sitemap:` lines, `/sitemap.xml`).
+    pub sitemaps: Option<bool>,
 }
 
 /// `[traps]`.
@@ -86,6 +88,10 @@ pub struct FetchOptions {
     pub max_retries: Option<i64>,
     /// Allow connections to loopback/private addresses reached from public seeds.
     pub allow_private_addresses: Option<bool>,
+    /// Extra request headers, `Name: value` each.
+    pub headers: Option<Vec<String>>,
+    /// An http(s) proxy for every request.
+    pub proxy: Option<String>,
 }
 
 /// Checked crawl settings.
@@ -99,6 +105,30 @@ pub struct CrawlSettings {
     pub concurrency: usize,
     /// Default state directory.
     pub state_dir: PathBuf,
+    /// Seeds from sitemaps too.
+    pub sitemaps: bool,
+}
+
+/// `Name: value` → (name, value), or an error naming `fetch.headers`.
+fn header(line: &str) -> Result<(String, String)> {
+    match line.split_once(':') {
+        Some((name, value))
+            if !name.trim().is_empty()
+                && reqwest_like_token(name.trim())
+                && !value.contains(['\r', '\n']) =>
+        {
+            Ok((name.trim().to_owned(), value.trim().to_owned()))
+        }
+        _ => bail!(
+            "fetch.headers = {line:?}: each must be \"Name: value\" (a header name without spaces, a colon, a value on one line)"
+        ),
+    }
+}
+
+/// An HTTP header name: RFC 9110 token characters.
+fn reqwest_like_token(name: &str) -> bool {
+    name.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
 fn opt_limit(key: &str, v: Option<i64>, default: Option<u64>) -> Result<Option<u64>> {
@@ -187,7 +217,17 @@ impl CrawlSettings {
                 None,
             )?,
         };
-        silhouette_frontier::Scope::new(&scope).map_err(|e| anyhow!("crawl.{e}"))?;
+        silhouette_frontier::Scope::new(&scope).map_err(|e| match e {
+            silhouette_frontier::ScopeError::BadPattern {
+                list,
+                pattern,
+                source,
+            } => {
+                let why = source.to_string().replace('\n', " ");
+                anyhow!("crawl.{list} = {pattern:?}: not a valid regular expression: {why}")
+            }
+            e => anyhow!("crawl.{e}"),
+        })?;
         let canon = CanonConfig {
             strip_params: crawl
                 .strip_params
@@ -301,8 +341,29 @@ impl CrawlSettings {
             } else {
                 AddressPolicy::default()
             },
+            headers: fetch
+                .and_then(|o| o.headers.as_deref())
+                .unwrap_or_default()
+                .iter()
+                .map(|h| header(h))
+                .collect::<Result<_>>()?,
+            proxy: fetch.and_then(|o| o.proxy.clone()),
             ..f
         };
+        if fetch_config.user_agent.trim().is_empty()
+            || fetch_config.user_agent.contains(['\r', '\n'])
+        {
+            bail!(
+                "fetch.user-agent = {:?}: must be a non-empty HTTP header value on one line",
+                fetch_config.user_agent
+            );
+        }
+        if let Some(proxy) = &fetch_config.proxy
+            && !url::Url::parse(proxy)
+                .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some())
+        {
+            bail!("fetch.proxy = {proxy:?}: must be an http(s) URL such as http://127.0.0.1:3128");
+        }
         fetch_config.validate().map_err(|e| anyhow!("fetch: {e}"))?;
 
         Ok(Self {
@@ -325,6 +386,7 @@ impl CrawlSettings {
                     .clone()
                     .unwrap_or_else(|| "silhouette-state".to_owned()),
             ),
+            sitemaps: crawl.sitemaps.unwrap_or(false),
         })
     }
 }
@@ -341,6 +403,7 @@ fn clone_crawl(c: &CrawlOptions) -> CrawlOptions {
         state_dir: c.state_dir.clone(),
         strip_params: c.strip_params.clone(),
         max_requeues: c.max_requeues,
+        sitemaps: c.sitemaps,
     }
 }
 

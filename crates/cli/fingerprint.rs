@@ -12,8 +12,8 @@ use crate::inputs::Input;
 /// Pages fingerprinted in parallel between two writes: bounds memory on huge lists.
 const BATCH: usize = 256;
 
-/// What became of one input.
-type Row = (String, Result<Structure, String>);
+/// What became of one input: its name, a warning about its bytes, its structure.
+type Row = (String, Option<String>, Result<Structure, String>);
 
 /// Fingerprints `inputs` and writes one row each to `out`; errors go to `err`.
 /// Returns how many inputs failed.
@@ -33,14 +33,21 @@ pub fn run(
             .par_iter()
             .map(|input| {
                 let name = input.name();
+                let mut warning = None;
                 let result = input
                     .read()
                     .map_err(|e| format!("cannot read: {e}"))
-                    .and_then(|bytes| hasher.hash(&bytes).map_err(|e| e.to_string()));
-                (name, result)
+                    .and_then(|bytes| {
+                        warning = crate::inputs::binary_warning(&name, &bytes);
+                        hasher.hash(&bytes).map_err(|e| e.to_string())
+                    });
+                (name, warning, result)
             })
             .collect();
-        for (name, result) in rows {
+        for (name, warning, result) in rows {
+            if let Some(w) = warning {
+                writeln!(err, "{w}")?;
+            }
             match result {
                 Ok(s) => {
                     if let Some(t) = s.truncated {

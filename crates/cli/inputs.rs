@@ -36,6 +36,24 @@ impl Input {
     }
 }
 
+/// Where a page's bytes show it is not text: the offset of a NUL byte in its first 8 KiB
+/// (git's test). Pages with a UTF-16 byte-order mark are text with NULs in them.
+pub fn binary_at(bytes: &[u8]) -> Option<usize> {
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return None;
+    }
+    bytes.iter().take(8192).position(|&b| b == 0)
+}
+
+/// The warning for a page that is not text, if it is not.
+pub fn binary_warning(name: &str, bytes: &[u8]) -> Option<String> {
+    binary_at(bytes).map(|at| {
+        format!(
+            "warning: {name}: not text (a NUL byte at offset {at}): this is not an HTML page, its fingerprint means nothing"
+        )
+    })
+}
+
 fn is_html(path: &Path) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
@@ -103,4 +121,25 @@ pub fn read_list(list: &Path) -> Result<Vec<Input>> {
         .filter(|l| !l.is_empty())
         .map(|l| Input::File(PathBuf::from(l)))
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::binary_at;
+
+    #[test]
+    fn binary_pages() {
+        for (bytes, expected) in [
+            (&b"<p>text</p>"[..], None),
+            (b"", None),
+            (b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", Some(8)),
+            (b"\xff\xfe<\0p\0>\0", None),
+            (b"\xfe\xff\0<\0p", None),
+        ] {
+            assert_eq!(binary_at(bytes), expected, "{bytes:?}");
+        }
+        let mut late = vec![b'x'; 9000];
+        late.push(0);
+        assert_eq!(binary_at(&late), None);
+    }
 }

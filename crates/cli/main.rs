@@ -3,6 +3,7 @@
 mod args;
 mod compare;
 mod crawl;
+mod crawl_flags;
 mod crawl_settings;
 mod demo;
 mod fingerprint;
@@ -16,7 +17,7 @@ use anyhow::{Context, Result};
 use clap::Parser;
 use silhouette_dom::StructureHasher;
 
-use crate::args::{Cli, Command, FingerprintFlags};
+use crate::args::{Cli, Command, FingerprintFlags, StatsFormat};
 use crate::inputs::Input;
 use crate::settings::{Overrides, Settings};
 
@@ -29,6 +30,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        // `silhouette fingerprint … | head`: the reader has gone, stop quietly (like cat).
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             // One line per error: the chain joined, most general first.
             let msg = one_line(&e);
@@ -93,18 +96,36 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Crawl {
             flags,
             threshold,
+            settings: crawl_flags,
             state,
             output,
+            add_seeds,
             seeds,
         } => {
-            let options = settings::Options::find(cli.config.as_deref())?;
+            let mut options = settings::Options::find(cli.config.as_deref())?;
+            let mut given = crawl_flags.apply(&mut options);
+            for (set, key, flag) in [
+                (threshold.is_some(), "dedup.threshold", "--threshold"),
+                (flags.decay.is_some(), "fingerprint.decay", "--decay"),
+                (
+                    flags.features.is_some(),
+                    "fingerprint.features",
+                    "--features",
+                ),
+            ] {
+                if set {
+                    given.push((key, flag));
+                }
+            }
             let overrides = Overrides {
                 decay: flags.decay,
                 features: flags.features.clone(),
                 threshold,
             };
-            let base = Settings::resolve(&options, &overrides)?;
-            let crawl = crawl_settings::CrawlSettings::resolve(&options, base.threshold)?;
+            let named = |e| crawl_flags::name_the_flag(e, &given);
+            let base = Settings::resolve(&options, &overrides).map_err(named)?;
+            let crawl =
+                crawl_settings::CrawlSettings::resolve(&options, base.threshold).map_err(named)?;
             let hasher = crawl_hasher(&base)?;
             let state_dir = state.unwrap_or_else(|| crawl.state_dir.clone());
             let output = match output {
@@ -112,24 +133,34 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Some(p) => Some(p),
                 None => Some(crawl::engine::default_output(&state_dir)),
             };
-            let seeds = crawl::seeds::from_args(&seeds)?;
+            if seeds.is_empty() && !state_dir.join("crawl.sqlite").is_file() {
+                anyhow::bail!(
+                    "no seeds: give URLs or seeds files (no crawl state in {} to resume)",
+                    state_dir.display()
+                );
+            }
+            let (seeds, notes) = crawl::seeds::from_args(&seeds)?;
+            for note in notes {
+                writeln!(io::stderr(), "{note}")?;
+            }
             let report = crawl::engine::run(crawl::engine::CrawlJob {
                 settings: crawl,
                 hasher,
                 state_dir: state_dir.clone(),
                 output,
                 seeds,
+                add_seeds,
                 quiet: false,
             })?;
             let store = silhouette_frontier::Store::open_existing(&state_dir)?;
-            let summary = crawl::summary::summarize(&store)?;
-            crawl::summary::print(&summary, &mut io::stderr().lock())?;
-            if report.interrupted {
+            let summary = crawl::summary::summarize(&store, false)?;
+            crawl::summary::print(&summary, false, &mut io::stderr().lock())?;
+            if let Some(status) = report.interrupted {
                 writeln!(
                     io::stderr(),
                     "interrupted: run the same command again to resume"
                 )?;
-                return Ok(ExitCode::from(130));
+                return Ok(ExitCode::from(status));
             }
             Ok(if report.bad_seeds > 0 {
                 ExitCode::from(EXIT_PARTIAL)
@@ -137,10 +168,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ExitCode::SUCCESS
             })
         }
-        Command::Stats { state } => {
+        Command::Stats {
+            state,
+            clusters,
+            format,
+        } => {
             let store = silhouette_frontier::Store::open_existing(&state)?;
-            let summary = crawl::summary::summarize(&store)?;
-            crawl::summary::print(&summary, &mut io::stdout().lock())?;
+            let summary = crawl::summary::summarize(&store, clusters)?;
+            let mut out = io::stdout().lock();
+            match format {
+                StatsFormat::Text => crawl::summary::print(&summary, clusters, &mut out)?,
+                StatsFormat::Json => {
+                    serde_json::to_writer(&mut out, &summary)?;
+                    writeln!(out)?;
+                }
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Replay {
@@ -216,14 +258,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
             };
             let mut out = io::stdout().lock();
-            compare::run(
+            let near = compare::run(
                 &hasher,
                 settings.threshold,
                 &to_input(a),
                 &to_input(b),
                 &mut out,
+                &mut io::stderr().lock(),
             )?;
-            Ok(ExitCode::SUCCESS)
+            // Like cmp(1): 0 when the same structure, 1 when not, 2 on trouble.
+            Ok(if near {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(EXIT_PARTIAL)
+            })
         }
     }
 }
@@ -251,13 +299,29 @@ fn demo_command(
             .host_request_interval
             .map_or(interval, |i| i.min(interval)),
     );
+    if let Some(dir) = &state
+        && port.is_none()
+        && dir.join("crawl.sqlite").is_file()
+    {
+        anyhow::bail!(
+            "{} already holds a crawl state, from a demo site on another port: give a new --state DIR (or --port PORT, the port of that demo, to resume it)",
+            dir.display()
+        );
+    }
     let server = demo::server::start(port.unwrap_or(0))?;
     let temp;
-    let state_dir = match state {
-        Some(dir) => dir,
+    let (state_dir, where_) = match state {
+        Some(dir) => {
+            let shown = format!("state in {}", dir.display());
+            (dir, shown)
+        }
         None => {
             temp = tempfile::tempdir().context("cannot create a temporary state directory")?;
-            temp.path().to_path_buf()
+            (
+                temp.path().to_path_buf(),
+                "state in a temporary directory, deleted at the end (--state DIR keeps it)"
+                    .to_owned(),
+            )
         }
     };
     let seed = format!("http://{}/", server.addr);
@@ -268,11 +332,8 @@ fn demo_command(
     )?;
     writeln!(
         err,
-        "crawling it with {} (k = {}, on-duplicate = {}); state in {}",
-        base.hasher.decay,
-        base.threshold,
-        crawl.frontier.dedup.on_duplicate,
-        state_dir.display()
+        "crawling it with decay = {}, threshold k = {} bits, on-duplicate = {}; {where_}",
+        base.hasher.decay, base.threshold, crawl.frontier.dedup.on_duplicate,
     )?;
     drop(err);
     let report = crawl::engine::run(crawl::engine::CrawlJob {
@@ -284,6 +345,7 @@ fn demo_command(
             url: seed,
             origin: "demo".into(),
         }],
+        add_seeds: false,
         quiet: true,
     })?;
     drop(server);
@@ -301,11 +363,15 @@ fn demo_command(
     let mut out = io::stdout().lock();
     demo::print_templates(&rows, &mut out)?;
     writeln!(out)?;
-    crawl::summary::print(&crawl::summary::summarize(&store)?, &mut out)?;
-    Ok(if report.interrupted {
-        ExitCode::from(130)
-    } else {
-        ExitCode::SUCCESS
+    crawl::summary::print(&crawl::summary::summarize(&store, false)?, false, &mut out)?;
+    Ok(report.interrupted.map_or(ExitCode::SUCCESS, ExitCode::from))
+}
+
+/// Whether writing the output failed because its reader went away (a closed pipe).
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
     })
 }
 

@@ -11,7 +11,8 @@ use anyhow::{Context, Result};
 use silhouette_dom::StructureHasher;
 use silhouette_fetch::{FetchContext, FetchError, Fetcher};
 use silhouette_frontier::{
-    Fetched, Frontier, HtmlPage, Job, ScopeMode, StoredRecord, body_hash, registrable_domain,
+    Fetched, Frontier, HtmlPage, Job, ScopeMode, StoredRecord, body_hash, host_port,
+    registrable_domain,
 };
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
@@ -30,6 +31,8 @@ pub struct CrawlJob {
     pub state_dir: PathBuf,
     pub output: Option<PathBuf>,
     pub seeds: Vec<Seed>,
+    /// A resumed state may take seeds it was not started from.
+    pub add_seeds: bool,
     /// Print nothing but errors (the demo prints its own summary).
     pub quiet: bool,
 }
@@ -38,32 +41,49 @@ pub struct CrawlJob {
 #[derive(Debug, Default)]
 pub struct RunReport {
     pub resumed: bool,
-    pub interrupted: bool,
+    /// The crawl was stopped by Ctrl-C (SIGINT) or SIGTERM: the exit status to use
+    /// (130 or 143, 128 + the signal number, as shells report it).
+    pub interrupted: Option<u8>,
     pub fetched: u64,
     pub bad_seeds: usize,
 }
 
-/// The parameters a resumed state must share with this run (ALGORITHM.md §6).
+/// The settings a resumed state must share with this run: every one that changes which URLs
+/// are crawled or what is decided about them (ALGORITHM.md §6). The page limits, politeness
+/// and fetch settings may change between runs.
 pub fn state_params(
     settings: &CrawlSettings,
     hasher: &StructureHasher,
 ) -> Vec<(&'static str, String)> {
-    let d = &settings.frontier.dedup;
+    let f = &settings.frontier;
+    let d = &f.dedup;
+    let list = |v: &[String]| format!("{v:?}");
     vec![
         ("fingerprint", hasher.params()),
+        ("dedup.threshold", d.threshold.to_string()),
+        ("dedup.dedup-scope", d.scope.to_string()),
+        ("dedup.cluster-budget", d.cluster_budget.to_string()),
+        ("dedup.min-elements", d.min_elements.to_string()),
+        ("dedup.on-duplicate", d.on_duplicate.to_string()),
         (
-            "dedup",
+            "dedup.min-similarity",
+            // Confirmation by path sets happens only for models that have them.
             match d.min_similarity {
-                // Confirmation by path sets happens only for models that have them.
                 Some(min) if hasher.params().starts_with("structure/class-paths/") => {
-                    format!(
-                        "threshold={} scope={} min-similarity={min}",
-                        d.threshold, d.scope
-                    )
+                    min.to_string()
                 }
-                _ => format!("threshold={} scope={}", d.threshold, d.scope),
+                _ => "none".to_owned(),
             },
         ),
+        ("crawl.scope", f.scope.mode.to_string()),
+        ("crawl.include", list(&f.scope.include)),
+        ("crawl.exclude", list(&f.scope.exclude)),
+        (
+            "crawl.max-depth",
+            f.scope.max_depth.map_or("none".into(), |d| d.to_string()),
+        ),
+        ("crawl.strip-params", list(&f.canon.strip_params)),
+        ("traps", format!("{:?}", f.traps)),
     ]
 }
 
@@ -74,6 +94,34 @@ pub fn run(job: CrawlJob) -> Result<RunReport> {
         .build()
         .context("cannot start the runtime")?;
     rt.block_on(crawl(job))
+}
+
+/// A resumed crawl keeps to the seeds it was started from: a run that gives others would
+/// merge two crawls into one state. Giving none, or some of them, resumes.
+fn same_seeds(
+    frontier: &Frontier,
+    seeds: &[Seed],
+    settings: &CrawlSettings,
+    state_dir: &Path,
+) -> Result<()> {
+    let new: Vec<String> = seeds
+        .iter()
+        .filter_map(|s| {
+            silhouette_frontier::parse_canonical(s.url.trim(), &settings.frontier.canon).ok()
+        })
+        .filter(|u| !frontier.seeds().contains(u))
+        .map(String::from)
+        .collect();
+    if new.is_empty() || frontier.seeds().is_empty() {
+        return Ok(());
+    }
+    let had: Vec<&str> = frontier.seeds().iter().map(Url::as_str).collect();
+    anyhow::bail!(
+        "the crawl state in {} was started from other seeds ({}); this run adds {}: give --add-seeds to add them to that crawl, or --state DIR for a new crawl",
+        state_dir.display(),
+        had.join(" "),
+        new.join(" ")
+    )
 }
 
 /// Hosts of seeds that are themselves loopback/private addresses: allowed to the fetcher.
@@ -99,15 +147,20 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
         state_dir,
         output,
         seeds,
+        add_seeds,
         quiet,
     } = job;
     let params = state_params(&settings, &hasher);
     let (mut frontier, resumed) = Frontier::open(&state_dir, settings.frontier.clone(), &params)?;
+    if resumed && !add_seeds {
+        same_seeds(&frontier, &seeds, &settings, &state_dir)?;
+    }
     let mut report = RunReport {
         resumed,
         ..RunReport::default()
     };
     let mut out = Output::open(output.as_deref(), frontier.store())?;
+    let mut decisions = Output::open_decisions(&state_dir, frontier.store())?;
     let mut stderr = std::io::stderr();
     for seed in &seeds {
         if let Err(e) = frontier.add_seed(&seed.url) {
@@ -135,6 +188,28 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
         .extend(frontier.seeds().iter().filter_map(private_seed_host));
     let fetcher = Fetcher::new(fetch_config).context("cannot start the fetcher")?;
     let ctx = redirect_context(frontier.seeds(), settings.frontier.scope.mode);
+    if settings.sitemaps {
+        let found = crate::crawl::sitemaps::discover(&fetcher, &ctx, frontier.seeds()).await;
+        let mut added = 0;
+        for url in &found.urls {
+            // A listed URL that is not http(s) or out of scope is left out.
+            if frontier.add_start_url(url).unwrap_or(false) {
+                added += 1;
+            }
+        }
+        frontier.commit()?;
+        for note in &found.notes {
+            writeln!(stderr, "note: {note}")?;
+        }
+        if !quiet {
+            writeln!(
+                stderr,
+                "sitemaps: {} URLs listed in {} sitemaps, {added} of them new and in scope",
+                found.urls.len(),
+                found.sitemaps
+            )?;
+        }
+    }
     let cpu = Arc::new(Semaphore::new(
         std::thread::available_parallelism().map_or(2, |n| n.get()),
     ));
@@ -143,19 +218,11 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
     let mut tasks: JoinSet<(Job, Fetched)> = JoinSet::new();
     let mut pending: Vec<StoredRecord> = Vec::new();
     let mut last_commit = Instant::now();
-    let interrupt = Arc::new(tokio::sync::Notify::new());
-    {
-        let interrupt = Arc::clone(&interrupt);
-        tokio::spawn(async move {
-            while tokio::signal::ctrl_c().await.is_ok() {
-                interrupt.notify_one();
-            }
-        });
-    }
+    let mut signals = Signals::install()?;
 
     loop {
         let now = Instant::now();
-        while !report.interrupted && tasks.len() < settings.concurrency {
+        while report.interrupted.is_none() && tasks.len() < settings.concurrency {
             let Some(job) = frontier.next_job(now) else {
                 break;
             };
@@ -173,13 +240,13 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
         if tasks.is_empty() {
             let Some(at) = frontier
                 .next_ready_at(Instant::now())
-                .filter(|_| !report.interrupted)
+                .filter(|_| report.interrupted.is_none())
             else {
                 break;
             };
             tokio::select! {
                 () = tokio::time::sleep_until(at.into()) => {}
-                () = interrupt.notified() => report.interrupted = true,
+                status = signals.next() => report.interrupted = Some(status),
             }
             continue;
         }
@@ -190,54 +257,111 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
                     let done = frontier.complete(job, fetched, Instant::now())?;
                     pending.extend(done.record);
                 }
+                // Tasks aborted on Ctrl-C end cancelled: their URLs stay queued, no error.
+                Some(Err(e)) if e.is_cancelled() => {}
                 Some(Err(e)) => writeln!(stderr, "error: a fetch task failed: {e}")?,
                 None => {}
             },
-            () = interrupt.notified() => {
-                if report.interrupted {
-                    // Second Ctrl-C: what is committed stays consistent; the rest is refetched.
+            status = signals.next() => {
+                if let Some(first) = report.interrupted {
+                    // Second signal: what is committed stays consistent; the rest is refetched.
                     writeln!(stderr, "interrupted again: exiting now")?;
-                    std::process::exit(130);
+                    std::process::exit(i32::from(first));
                 }
-                report.interrupted = true;
+                report.interrupted = Some(status);
                 writeln!(stderr, "stopping: {} fetches in flight are dropped and stay queued (Ctrl-C again to quit at once)", tasks.len())?;
                 tasks.abort_all();
             }
             () = tokio::time::sleep(Duration::from_millis(250)) => {}
         }
         if pending.len() >= 512 || last_commit.elapsed() >= Duration::from_millis(200) {
-            flush(&mut frontier, &mut out, &mut pending)?;
+            flush(&mut frontier, [&mut out, &mut decisions], &mut pending)?;
             last_commit = Instant::now();
             progress.tick(&frontier, report.fetched);
         }
     }
-    flush(&mut frontier, &mut out, &mut pending)?;
+    flush(&mut frontier, [&mut out, &mut decisions], &mut pending)?;
     progress.finish(&frontier, report.fetched);
     Ok(report)
 }
 
-/// Commits the state, then writes the records it made durable.
-fn flush(frontier: &mut Frontier, out: &mut Output, pending: &mut Vec<StoredRecord>) -> Result<()> {
+/// Ctrl-C (SIGINT) and, on Unix, SIGTERM: both stop the crawl the same way. The listeners
+/// live as long as the crawl, so a signal that comes between two polls is not lost.
+struct Signals {
+    #[cfg(unix)]
+    int: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    term: tokio::signal::unix::Signal,
+    #[cfg(not(unix))]
+    ctrl_c: tokio::sync::mpsc::UnboundedReceiver<()>,
+}
+
+impl Signals {
+    fn install() -> Result<Self> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok(Self {
+                int: signal(SignalKind::interrupt()).context("cannot listen for Ctrl-C")?,
+                term: signal(SignalKind::terminate()).context("cannot listen for SIGTERM")?,
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            let (tx, ctrl_c) = tokio::sync::mpsc::unbounded_channel();
+            tokio::spawn(async move {
+                while tokio::signal::ctrl_c().await.is_ok() && tx.send(()).is_ok() {}
+            });
+            Ok(Self { ctrl_c })
+        }
+    }
+
+    /// Waits for the next signal; returns the exit status it calls for (128 + its number).
+    async fn next(&mut self) -> u8 {
+        #[cfg(unix)]
+        {
+            tokio::select! {
+                Some(()) = self.int.recv() => 130,
+                Some(()) = self.term.recv() => 143,
+                else => std::future::pending().await,
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            match self.ctrl_c.recv().await {
+                Some(()) => 130,
+                None => std::future::pending().await,
+            }
+        }
+    }
+}
+
+/// Commits the state, then writes the records it made durable to the output and to
+/// `decisions.jsonl`.
+fn flush(
+    frontier: &mut Frontier,
+    outs: [&mut Output; 2],
+    pending: &mut Vec<StoredRecord>,
+) -> Result<()> {
     frontier.commit().context("cannot save the crawl state (nothing after the last save is lost: those URLs are fetched again on resume)")?;
-    out.write(pending)?;
+    for out in outs {
+        out.write(pending)?;
+    }
     pending.clear();
     Ok(())
 }
 
 /// Redirects may not leave the seeds' scope (host or registrable domain).
 fn redirect_context(seeds: &[Url], mode: ScopeMode) -> FetchContext {
-    let hosts: Vec<String> = seeds
-        .iter()
-        .filter_map(|s| s.host_str().map(str::to_owned))
-        .collect();
+    let hosts: Vec<String> = seeds.iter().filter_map(host_port).collect();
     let domains: Vec<String> = seeds
         .iter()
         .filter_map(|s| registrable_domain(s).map(str::to_owned))
         .collect();
     FetchContext::new().with_redirect_policy(move |to: &Url| match mode {
-        ScopeMode::SameHost => to.host_str().is_some_and(|h| hosts.iter().any(|s| s == h)),
+        ScopeMode::SameHost => host_port(to).is_some_and(|h| hosts.contains(&h)),
         ScopeMode::SameDomain => {
-            to.host_str().is_some_and(|h| hosts.iter().any(|s| s == h))
+            host_port(to).is_some_and(|h| hosts.contains(&h))
                 || registrable_domain(to).is_some_and(|d| domains.iter().any(|s| s == d))
         }
         _ => true,

@@ -5,4 +5,5 @@ pub mod output;
 pub mod progress;
 pub mod replay;
 pub mod seeds;
+pub mod sitemaps;
 pub mod summary;

@@ -1,9 +1,10 @@
-//! The JSONL output: one record per line, each written exactly once even across crashes.
+//! The JSONL files: one record per line, each written exactly once even across crashes.
 //!
-//! Records are written only after the state that holds them is committed, in output order
-//! (`out_seq`). When a crawl resumes with the same output file, a cut-off last line is
-//! removed, the complete lines are counted, and the committed records after that count are
-//! written before anything new.
+//! Two files: the output (`pages.jsonl` or `--output`), the emitted records in output order
+//! (`out_seq`); and `STATE/decisions.jsonl`, every record in crawl order (`seq`). Records
+//! are written only after the state that holds them is committed. When a crawl resumes with
+//! the same file, a cut-off last line is removed, the complete lines are counted, and the
+//! committed records after that count are written before anything new.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
@@ -12,10 +13,20 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use silhouette_frontier::{Store, StoredRecord};
 
+/// Which records a file holds, and how each is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The emitted records, in output order: the crawl's output.
+    Pages,
+    /// Every record, in crawl order: `STATE/decisions.jsonl`.
+    Decisions,
+}
+
 /// Where records go.
 pub struct Output {
     sink: BufWriter<Box<dyn Write + Send>>,
     path: Option<PathBuf>,
+    kind: Kind,
     /// Records written so far (lines in the file).
     pub written: u64,
 }
@@ -48,11 +59,21 @@ impl Output {
     /// Opens the output (`None`: standard output) and catches up with the committed
     /// records the file does not have yet.
     pub fn open(path: Option<&Path>, store: &Store) -> Result<Self> {
+        Self::open_kind(path, store, Kind::Pages)
+    }
+
+    /// Opens `STATE/decisions.jsonl` and catches up with the committed records.
+    pub fn open_decisions(state_dir: &Path, store: &Store) -> Result<Self> {
+        Self::open_kind(Some(&decisions_path(state_dir)), store, Kind::Decisions)
+    }
+
+    fn open_kind(path: Option<&Path>, store: &Store, kind: Kind) -> Result<Self> {
         let Some(path) = path else {
             // Standard output cannot be re-read: a resumed crawl prints its new records only.
             return Ok(Self {
                 sink: BufWriter::new(Box::new(io::stdout())),
                 path: None,
+                kind,
                 written: 0,
             });
         };
@@ -67,10 +88,19 @@ impl Output {
         let mut out = Self {
             sink: BufWriter::new(Box::new(file)),
             path: Some(path.to_owned()),
+            kind,
             written,
         };
         let mut missing = Vec::new();
-        store.records(Some(written), |r| missing.push(r))?;
+        match kind {
+            Kind::Pages => store.records(Some(written), |r| missing.push(r))?,
+            // Crawl order numbers records 1, 2, 3…: line n is record n.
+            Kind::Decisions => store.records(None, |r| {
+                if r.seq > written {
+                    missing.push(r);
+                }
+            })?,
+        }
         out.write(&missing)?;
         Ok(out)
     }
@@ -81,8 +111,15 @@ impl Output {
             .path
             .as_ref()
             .map_or_else(|| "standard output".to_owned(), |p| p.display().to_string());
-        for r in records.iter().filter(|r| r.out_seq.is_some()) {
-            let mut line = json(r);
+        let kind = self.kind;
+        for r in records
+            .iter()
+            .filter(|r| kind == Kind::Decisions || r.out_seq.is_some())
+        {
+            let mut line = match kind {
+                Kind::Pages => json(r),
+                Kind::Decisions => decision_json(r),
+            };
             line.push('\n');
             self.sink
                 .write_all(line.as_bytes())
@@ -112,7 +149,61 @@ struct JsonRecord<'a> {
     decision: &'a str,
     duplicate_of: Option<&'a str>,
     distance: Option<u32>,
+    cluster: Option<&'a str>,
     error: Option<&'a str>,
+}
+
+/// One line of `decisions.jsonl`, fields in a fixed order.
+#[derive(serde::Serialize)]
+struct DecisionRecord<'a> {
+    seq: u64,
+    url: &'a str,
+    final_url: Option<&'a str>,
+    status: Option<u16>,
+    depth: u32,
+    referrer: Option<&'a str>,
+    decision: &'a str,
+    duplicate_of: Option<&'a str>,
+    distance: Option<u32>,
+    cluster: Option<&'a str>,
+    fingerprint: Option<String>,
+    elements: Option<u64>,
+    truncated: Option<&'a str>,
+    error: Option<&'a str>,
+    in_output: bool,
+}
+
+/// The path of a state's decisions file.
+pub fn decisions_path(state_dir: &Path) -> PathBuf {
+    state_dir.join("decisions.jsonl")
+}
+
+/// The `decisions.jsonl` line of a record (without the newline).
+pub fn decision_json(r: &StoredRecord) -> String {
+    let p = &r.page;
+    let line = DecisionRecord {
+        seq: r.seq,
+        url: &r.url,
+        final_url: p.final_url.as_deref(),
+        status: p.status,
+        depth: r.depth,
+        referrer: r.referrer.as_deref(),
+        decision: &p.decision,
+        duplicate_of: r.duplicate_of_url.as_deref(),
+        distance: p.distance,
+        cluster: r.cluster_url.as_deref(),
+        fingerprint: p.fingerprint.map(|f| format!("{f:016x}")),
+        elements: p.elements,
+        truncated: p.truncated.as_deref(),
+        error: p.error.as_deref(),
+        in_output: r.out_seq.is_some(),
+    };
+    serde_json::to_string(&line).unwrap_or_else(|e| {
+        format!(
+            "{{\"url\":{:?},\"error\":\"unserialisable record: {e}\"}}",
+            r.url
+        )
+    })
 }
 
 /// The JSON line of a record (without the newline).
@@ -133,6 +224,7 @@ pub fn json(r: &StoredRecord) -> String {
         decision: &p.decision,
         duplicate_of: r.duplicate_of_url.as_deref(),
         distance: p.distance,
+        cluster: r.cluster_url.as_deref(),
         error: p.error.as_deref(),
     };
     serde_json::to_string(&line).unwrap_or_else(|e| {
@@ -213,7 +305,7 @@ mod tests {
         store.records(None, |r| all.push(r)).expect("reads");
         assert_eq!(
             json(&all[0]),
-            r#"{"url":"http://t/1","final_url":null,"status":null,"depth":0,"referrer":null,"content_type":null,"bytes":null,"fetch_ms":null,"fingerprint":null,"elements":null,"truncated":null,"decision":"kept","duplicate_of":null,"distance":null,"error":null}"#
+            r#"{"url":"http://t/1","final_url":null,"status":null,"depth":0,"referrer":null,"content_type":null,"bytes":null,"fetch_ms":null,"fingerprint":null,"elements":null,"truncated":null,"decision":"kept","duplicate_of":null,"distance":null,"cluster":null,"error":null}"#
         );
     }
 }

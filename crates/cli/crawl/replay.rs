@@ -125,25 +125,23 @@ pub struct Recorded {
 }
 
 impl Recorded {
-    /// Reads them from the state's `fingerprint` (`structure/MODEL/.../decay=D`) and `dedup`
-    /// (`threshold=K scope=S [min-similarity=T]`) records.
+    /// Reads them from the state's records: `fingerprint` (`structure/MODEL/.../decay=D`),
+    /// `dedup.threshold`, `dedup.dedup-scope` and `dedup.min-similarity`.
     pub fn of(store: &Store) -> Result<Self> {
         let fingerprint = store.meta("fingerprint")?.unwrap_or_default();
-        let dedup = store.meta("dedup")?.unwrap_or_default();
-        let value = |text: &str, key: &str| -> Option<String> {
-            text.split(['/', ' '])
-                .find_map(|part| part.strip_prefix(key)?.strip_prefix('='))
-                .map(str::to_owned)
-        };
+        let parsed = |key: &str| -> Result<Option<String>> { Ok(store.meta(key)?) };
         Ok(Self {
             model: fingerprint
                 .strip_prefix("structure/")
                 .and_then(|rest| rest.split('/').next())
                 .map(str::to_owned),
-            decay: value(&fingerprint, "decay").and_then(|v| v.parse().ok()),
-            threshold: value(&dedup, "threshold").and_then(|v| v.parse().ok()),
-            scope: value(&dedup, "scope").and_then(|v| v.parse().ok()),
-            min_similarity: value(&dedup, "min-similarity").and_then(|v| v.parse().ok()),
+            decay: fingerprint
+                .split('/')
+                .find_map(|part| part.strip_prefix("decay="))
+                .and_then(|v| v.parse().ok()),
+            threshold: parsed("dedup.threshold")?.and_then(|v| v.parse().ok()),
+            scope: parsed("dedup.dedup-scope")?.and_then(|v| v.parse().ok()),
+            min_similarity: parsed("dedup.min-similarity")?.and_then(|v| v.parse().ok()),
         })
     }
 }

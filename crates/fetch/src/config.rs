@@ -101,9 +101,10 @@ pub struct FetchConfig {
     pub max_crawl_delay: Duration,
     /// Minimum spacing between requests to one host (a per-host rate limit);
     /// `None` turns rate limiting off (robots `Crawl-delay` still applies).
-    /// A "host" is the host name (or IP) regardless of scheme and port, so
-    /// `http://` and `https://` of one site share their politeness state;
-    /// robots.txt is cached per origin (scheme, host, port).
+    /// A "host" is the host name (or IP) with its port when that is not the
+    /// scheme's default, so `http://` and `https://` of one site share their
+    /// politeness state while two servers on one IP do not; robots.txt is
+    /// cached per origin (scheme, host, port).
     pub host_request_interval: Option<Duration>,
     /// Maximum simultaneous requests to one host.
     pub per_host_concurrency: usize,
@@ -125,6 +126,11 @@ pub struct FetchConfig {
     pub fetch_non_html_body: bool,
     /// Which non-public addresses may be reached.
     pub address_policy: AddressPolicy,
+    /// Extra request headers (name, value), sent with every request.
+    pub headers: Vec<(String, String)>,
+    /// An HTTP(S) proxy URL for every request (`None`: connect directly). Through a proxy
+    /// the proxy resolves host names, so the address policy checks only IP-literal URLs.
+    pub proxy: Option<String>,
 }
 
 impl Default for FetchConfig {
@@ -157,6 +163,8 @@ impl Default for FetchConfig {
             max_host_wait: Duration::from_secs(60),
             fetch_non_html_body: false,
             address_policy: AddressPolicy::default(),
+            headers: Vec::new(),
+            proxy: None,
         }
     }
 }
@@ -196,6 +204,22 @@ pub enum ConfigError {
         base: Duration,
         /// Configured cap.
         cap: Duration,
+    },
+    /// An extra header is not a valid HTTP header name and value.
+    #[error(
+        "header {name:?}: {value:?} is not a valid HTTP header (a token, then a value without line breaks)"
+    )]
+    InvalidHeader {
+        /// The name.
+        name: String,
+        /// The value.
+        value: String,
+    },
+    /// The proxy is not an http(s) URL.
+    #[error("proxy {proxy:?} is not a valid proxy URL (http://HOST:PORT or https://HOST:PORT)")]
+    InvalidProxy {
+        /// The rejected value.
+        proxy: String,
     },
     /// The HTTP client could not be built (e.g. no TLS roots).
     #[error("cannot build the HTTP client: {message}")]
@@ -247,6 +271,24 @@ impl FetchConfig {
         if self.robots_agent.is_empty() || self.robots_agent.chars().any(char::is_whitespace) {
             return Err(ConfigError::InvalidRobotsAgent {
                 agent: self.robots_agent.clone(),
+            });
+        }
+        for (name, value) in &self.headers {
+            if reqwest::header::HeaderName::from_bytes(name.as_bytes()).is_err()
+                || HeaderValue::from_str(value).is_err()
+            {
+                return Err(ConfigError::InvalidHeader {
+                    name: name.clone(),
+                    value: value.clone(),
+                });
+            }
+        }
+        if let Some(proxy) = &self.proxy
+            && !url::Url::parse(proxy)
+                .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some())
+        {
+            return Err(ConfigError::InvalidProxy {
+                proxy: proxy.clone(),
             });
         }
         if self.backoff_cap < self.backoff_base {

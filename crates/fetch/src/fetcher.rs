@@ -107,11 +107,29 @@ impl Fetcher {
     pub fn new(config: FetchConfig) -> Result<Self, ConfigError> {
         config.validate()?;
         let allow = Arc::new(AllowList::new(&config.address_policy));
-        let client = reqwest::Client::builder()
+        let client_error = |e: reqwest::Error| ConfigError::Client {
+            message: e.to_string(),
+        };
+        let mut headers = reqwest::header::HeaderMap::new();
+        for (name, value) in &config.headers {
+            if let (Ok(name), Ok(value)) = (
+                reqwest::header::HeaderName::from_bytes(name.as_bytes()),
+                reqwest::header::HeaderValue::from_str(value),
+            ) {
+                headers.append(name, value);
+            }
+        }
+        let builder = reqwest::Client::builder().default_headers(headers);
+        let builder = match &config.proxy {
+            Some(proxy) => {
+                builder.proxy(reqwest::Proxy::all(proxy.as_str()).map_err(client_error)?)
+            }
+            None => builder.no_proxy(),
+        };
+        let client = builder
             .user_agent(config.user_agent.as_str())
             .redirect(reqwest::redirect::Policy::none())
             .referer(false)
-            .no_proxy()
             .connect_timeout(config.connect_timeout)
             .dns_resolver(PolicyResolver::new(Arc::clone(&allow)))
             .gzip(true)
@@ -122,9 +140,7 @@ impl Fetcher {
             .pool_idle_timeout(Duration::from_secs(90))
             .pool_max_idle_per_host(config.per_host_concurrency)
             .build()
-            .map_err(|e| ConfigError::Client {
-                message: e.to_string(),
-            })?;
+            .map_err(client_error)?;
         let inner = Inner {
             hosts: HostTable::new(config.per_host_concurrency, config.host_request_interval),
             robots: RobotsCache::default(),
@@ -189,7 +205,10 @@ impl Inner {
         loop {
             check_scheme(&current)?;
             self.allow.check_url(&current)?;
-            let next = match self.fetch_hop(&current, attempts).await? {
+            let next = match self
+                .fetch_hop(&current, attempts, ctx.reads_any_body())
+                .await?
+            {
                 Hop::Page(page) => return Ok(page),
                 Hop::Redirect(next) => without_fragment(&next),
             };
@@ -214,14 +233,18 @@ impl Inner {
     }
 
     /// One URL, with retries for connect errors, 5xx, 429 and 503.
-    async fn fetch_hop(&self, url: &Url, attempts: &mut u32) -> Result<Hop, FetchError> {
-        let host_name = url
-            .host_str()
-            .ok_or_else(|| FetchError::NoHost { url: url.clone() })?;
-        let host = self.hosts.get(host_name);
+    async fn fetch_hop(
+        &self,
+        url: &Url,
+        attempts: &mut u32,
+        any_body: bool,
+    ) -> Result<Hop, FetchError> {
+        let host_name =
+            crate::host::host_key(url).ok_or_else(|| FetchError::NoHost { url: url.clone() })?;
+        let host = self.hosts.get(&host_name);
         let mut retries = 0;
         loop {
-            match self.attempt(url, &host, attempts).await {
+            match self.attempt(url, &host, attempts, any_body).await {
                 Ok(hop) => return Ok(hop),
                 Err(failed) if failed.retryable && retries < self.config.max_retries => {
                     let wait = host
@@ -279,6 +302,7 @@ impl Inner {
         url: &Url,
         host: &HostState,
         attempts: &mut u32,
+        any_body: bool,
     ) -> Result<Hop, Failed> {
         let config = &self.config;
         let penalize_connect = |err: FetchError| {
@@ -303,7 +327,7 @@ impl Inner {
             let content_type =
                 ContentType::parse(headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()));
             let declared_html = content_type.is_html();
-            let read = declared_html.unwrap_or(true) || config.fetch_non_html_body;
+            let read = declared_html.unwrap_or(true) || config.fetch_non_html_body || any_body;
             let body = if read {
                 read_body(head, url, config.max_body_bytes, OverLimit::Fail, config).await?
             } else {

@@ -117,7 +117,17 @@ impl HostState {
     }
 }
 
-/// All hosts' politeness state, keyed by lower-cased host name.
+/// The key of a URL's politeness state: its host, with its port when that is not the scheme's
+/// default. Two servers on one host but different ports are fetched as different hosts.
+pub(crate) fn host_key(url: &url::Url) -> Option<String> {
+    let host = url.host_str()?;
+    Some(match url.port() {
+        Some(port) => format!("{host}:{port}"),
+        None => host.to_owned(),
+    })
+}
+
+/// All hosts' politeness state, keyed by [`host_key`], lower-cased.
 #[derive(Debug)]
 pub(crate) struct HostTable {
     map: Mutex<HashMap<String, Arc<HostState>>>,

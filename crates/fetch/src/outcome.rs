@@ -89,6 +89,7 @@ where
 #[derive(Clone, Default)]
 pub struct FetchContext {
     redirect_policy: Option<Arc<dyn RedirectPolicy>>,
+    any_body: bool,
 }
 
 impl FetchContext {
@@ -103,6 +104,18 @@ impl FetchContext {
         self
     }
 
+    /// Read the body whatever its content type (a sitemap, a robots.txt), up to
+    /// [`FetchConfig::max_body_bytes`](crate::FetchConfig::max_body_bytes).
+    #[must_use]
+    pub fn reading_any_body(mut self) -> Self {
+        self.any_body = true;
+        self
+    }
+
+    pub(crate) fn reads_any_body(&self) -> bool {
+        self.any_body
+    }
+
     pub(crate) fn allows_redirect(&self, from: &Url, to: &Url) -> bool {
         self.redirect_policy
             .as_ref()
@@ -114,6 +127,7 @@ impl fmt::Debug for FetchContext {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FetchContext")
             .field("redirect_policy", &self.redirect_policy.is_some())
+            .field("any_body", &self.any_body)
             .finish()
     }
 }

@@ -113,8 +113,8 @@ impl Inner {
         } else {
             wanted
         };
-        if let Some(host) = url.host_str() {
-            self.hosts.get(host).set_crawl_delay(delay);
+        if let Some(host) = crate::host::host_key(url) {
+            self.hosts.get(&host).set_crawl_delay(delay);
         }
     }
 
@@ -138,10 +138,10 @@ impl Inner {
                 return allow_all();
             }
             self.allow.check_url(&current)?;
-            let Some(host_name) = current.host_str() else {
+            let Some(host_name) = crate::host::host_key(&current) else {
                 return allow_all();
             };
-            let host = self.hosts.get(host_name);
+            let host = self.hosts.get(&host_name);
             let permits = self.gate(&current, &host).await?;
             let head = match send(&self.client, &current, config).await {
                 Ok(head) => head,

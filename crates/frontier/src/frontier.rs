@@ -12,7 +12,7 @@ use url::Url;
 use crate::{
     Budget, CanonConfig, CanonError, Dedup, DedupConfig, DedupError, HostQueues, OnDuplicate,
     PageRecord, QueueEntry, Scope, ScopeConfig, ScopeError, ScopeMode, SeenSet, StateError, Store,
-    StoredRecord, TrapConfig, TrapGuard, UrlKey, Verdict, canonicalize, parse_canonical,
+    StoredRecord, TrapConfig, TrapGuard, UrlKey, Verdict, canonicalize, host_port, parse_canonical,
     registrable_domain, resolve_link,
 };
 
@@ -253,6 +253,17 @@ impl Frontier {
                 );
             }
         }
+        // URLs deferred by a page limit: queued when this run's limits allow, in discovery
+        // order; the rest stay deferred (and seen).
+        for d in self.store.deferred()? {
+            self.seen.insert_key(UrlKey::of_str(&d.url));
+            if let Ok(url) = Url::parse(&d.url)
+                && self.budget.try_take(&url).is_ok()
+            {
+                self.store.undefer(d.id)?;
+            }
+        }
+        self.store.commit()?;
         for q in self.store.queued()? {
             if let Ok(url) = Url::parse(&q.url) {
                 self.queues.push(QueueEntry {
@@ -289,12 +300,38 @@ impl Frontier {
             return Ok(false);
         }
         let _ = self.budget.try_take(&url);
-        let host = url.host_str().unwrap_or_default().to_owned();
-        if let Some(id) = self
-            .store
-            .add_url(url.as_str(), &host, 0, None)
-            .map_err(SeedError::State)?
+        self.queue_start(url).map_err(SeedError::State)?;
+        Ok(true)
+    }
+
+    /// Adds a URL to start from that is not a seed (one a seed's sitemap lists): depth 0,
+    /// queued if it is in the seeds' scope and passes the trap guards, deferred beyond a
+    /// page limit. Returns whether it was queued or deferred (`false`: known, or not taken).
+    ///
+    /// # Errors
+    /// The URL cannot be parsed or is not http(s); the state cannot be written.
+    pub fn add_start_url(&mut self, input: &str) -> Result<bool, SeedError> {
+        let url = parse_canonical(input.trim(), &self.config.canon).map_err(SeedError::Url)?;
+        let key = UrlKey::of(&url);
+        if self.seen.contains_key(key) || !self.in_scope(&url, 0) || self.traps.check(&url).is_err()
         {
+            return Ok(false);
+        }
+        self.seen.insert_key(key);
+        if self.budget.try_take(&url).is_err() {
+            let host = host_port(&url).unwrap_or_default();
+            self.store
+                .add_deferred_url(url.as_str(), &host, 0, None)
+                .map_err(SeedError::State)?;
+            return Ok(true);
+        }
+        self.queue_start(url).map_err(SeedError::State)?;
+        Ok(true)
+    }
+
+    fn queue_start(&mut self, url: Url) -> Result<(), StateError> {
+        let host = host_port(&url).unwrap_or_default();
+        if let Some(id) = self.store.add_url(url.as_str(), &host, 0, None)? {
             self.queues.push(QueueEntry {
                 url,
                 depth: 0,
@@ -302,7 +339,7 @@ impl Frontier {
                 payload: id,
             });
         }
-        Ok(true)
+        Ok(())
     }
 
     /// The seeds.
@@ -314,7 +351,7 @@ impl Frontier {
     /// The next URL to fetch, if a host is ready.
     pub fn next_job(&mut self, now: Instant) -> Option<Job> {
         let entry = self.queues.pop_ready(now)?;
-        let host = entry.url.host_str().unwrap_or_default().to_owned();
+        let host = host_port(&entry.url).unwrap_or_default();
         let n = self.in_flight.entry(host.clone()).or_insert(0);
         *n += 1;
         self.in_flight_total += 1;
@@ -366,7 +403,7 @@ impl Frontier {
 
     /// Gives a job back unfetched (e.g. the crawl is stopping): it stays queued in the state.
     pub fn abandon(&mut self, job: Job) {
-        let host = job.url.host_str().unwrap_or_default().to_owned();
+        let host = host_port(&job.url).unwrap_or_default();
         self.release(&host, Instant::now());
     }
 
@@ -380,7 +417,7 @@ impl Frontier {
         fetched: Fetched,
         now: Instant,
     ) -> Result<Completed, StateError> {
-        let host = job.url.host_str().unwrap_or_default().to_owned();
+        let host = host_port(&job.url).unwrap_or_default();
         if let Fetched::Later { after, error } = &fetched {
             let n = self.requeues.entry(job.id).or_insert(0);
             *n += 1;
@@ -447,7 +484,7 @@ impl Frontier {
                         rec.profile = Some(page.profile.clone());
                         let verdict = self.dedup.judge(
                             job.id,
-                            final_url.host_str().unwrap_or_default(),
+                            &host_port(&final_url).unwrap_or_default(),
                             body_hash,
                             page.fingerprint,
                             page.elements,
@@ -455,12 +492,17 @@ impl Frontier {
                         );
                         rec.decision = verdict.name().to_owned();
                         match verdict {
-                            Verdict::ExactDuplicate { of } => rec.duplicate_of = Some(of),
+                            Verdict::ExactDuplicate { of } => {
+                                rec.duplicate_of = Some(of);
+                                rec.cluster = self.store.cluster_of(of)?;
+                            }
                             Verdict::NearDuplicate { of, distance } => {
                                 rec.duplicate_of = Some(of);
                                 rec.distance = Some(distance);
+                                rec.cluster = Some(of);
                             }
-                            Verdict::Kept { .. } | Verdict::KeptUnjudged => {}
+                            Verdict::Kept { cluster } => rec.cluster = Some(cluster),
+                            Verdict::KeptUnjudged => {}
                         }
                         let on_dup = self.dedup.config().on_duplicate;
                         rec.emitted = !verdict.is_duplicate() || on_dup == OnDuplicate::Keep;
@@ -512,7 +554,7 @@ impl Frontier {
         {
             self.store.add_done_url(
                 canon.as_str(),
-                canon.host_str().unwrap_or_default(),
+                &host_port(&canon).unwrap_or_default(),
                 job.depth,
             )?;
         }
@@ -547,10 +589,15 @@ impl Frontier {
                 continue;
             }
             if self.budget.try_take(&url).is_err() {
+                // Beyond a page limit: kept, deferred, for a run with a higher limit.
+                self.seen.insert_key(key);
+                let host = host_port(&url).unwrap_or_default();
+                self.store
+                    .add_deferred_url(url.as_str(), &host, depth, Some(job.id))?;
                 continue;
             }
             self.seen.insert_key(key);
-            let host = url.host_str().unwrap_or_default().to_owned();
+            let host = host_port(&url).unwrap_or_default();
             if let Some(id) = self
                 .store
                 .add_url(url.as_str(), &host, depth, Some(job.id))?
@@ -572,11 +619,11 @@ impl Frontier {
         let mode = self.scope.mode();
         self.seeds.iter().any(|seed| {
             let candidate = match mode {
-                ScopeMode::SameHost => seed.host_str() == url.host_str(),
+                ScopeMode::SameHost => host_port(seed) == host_port(url),
                 ScopeMode::SameDomain => {
                     registrable_domain(seed).is_some()
                         && registrable_domain(seed) == registrable_domain(url)
-                        || seed.host_str() == url.host_str()
+                        || host_port(seed) == host_port(url)
                 }
                 _ => true,
             };
@@ -601,17 +648,20 @@ impl Frontier {
             Some(id) => self.store.url(id)?,
             None => None,
         };
+        let cluster_url = match page.cluster {
+            Some(id) if Some(id) == page.duplicate_of => duplicate_of_url.clone(),
+            Some(id) if id == job.id => Some(job.url.to_string()),
+            Some(id) => self.store.url(id)?,
+            None => None,
+        };
         Ok(StoredRecord {
-            // Only emitted records are written out; the state has the referrer of every URL.
-            referrer: if out_seq.is_some() {
-                self.store.referrer_url(job.id)?
-            } else {
-                None
-            },
+            // Every record goes to decisions.jsonl, with its referrer.
+            referrer: self.store.referrer_url(job.id)?,
             url: job.url.to_string(),
-            host: job.url.host_str().unwrap_or_default().to_owned(),
+            host: host_port(&job.url).unwrap_or_default(),
             depth: job.depth,
             duplicate_of_url,
+            cluster_url,
             seq,
             out_seq,
             page,

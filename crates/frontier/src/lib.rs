@@ -17,7 +17,9 @@
 //!    [`OutOfScope`] says why not.
 //! 5. [`TrapGuard::check`] (from a [`TrapConfig`]): length, path depth,
 //!    repeated segments and runs, query parameters. [`Trap`] says why not.
-//! 6. [`Budget::try_take`]: the page limits, in total and per host.
+//! 6. [`Budget::try_take`]: the page limits, in total and per host. The
+//!    [`Frontier`] keeps a URL beyond a limit in its state, deferred
+//!    ([`Store::add_deferred_url`]), and queues it on resume once the limit allows.
 //! 7. [`HostQueues::push`]: one queue per host, breadth-first within a host;
 //!    [`HostQueues::pop_ready`] takes the hosts in turn and skips the ones
 //!    that must wait ([`HostQueues::set_next_allowed`], [`HostQueues::hold`]),
@@ -82,8 +84,8 @@ pub use frontier::{
 };
 pub use queue::{HostQueues, QueueEntry};
 pub use scope::{
-    Budget, OutOfScope, Scope, ScopeConfig, ScopeError, ScopeMode, registrable_domain,
+    Budget, OutOfScope, Scope, ScopeConfig, ScopeError, ScopeMode, host_port, registrable_domain,
 };
 pub use seen::{SeenSet, UrlKey};
-pub use store::{PageRecord, QueuedUrl, StateError, Store, StoredRecord};
+pub use store::{Difference, PageRecord, QueuedUrl, StateError, Store, StoredRecord};
 pub use traps::{Trap, TrapConfig, TrapGuard};

@@ -1,7 +1,7 @@
 //! Per-host queues, scheduled round-robin so that one slow or huge host
 //! never blocks the others.
 //!
-//! [`HostQueues`] keeps one queue per host (keyed by `host_str()`, as the
+//! [`HostQueues`] keeps one queue per host (keyed by [`host_port`](crate::host_port), as the
 //! fetcher's politeness is) and a ring of the hosts that have work. Each
 //! [`HostQueues::pop_ready`] takes one entry from the next host in the ring
 //! that is ready, then sends that host to the back: a host with 100,000
@@ -169,7 +169,7 @@ impl<P> HostQueues<P> {
     /// Queues `entry` on its host's queue (a URL without a host, which a
     /// canonical URL never is, goes to the queue of host `""`).
     pub fn push(&mut self, entry: QueueEntry<P>) {
-        let id = self.host_id(entry.url.host_str().unwrap_or_default());
+        let id = self.host_id(&crate::host_port(&entry.url).unwrap_or_default());
         self.seq += 1;
         let queued = Queued {
             depth: entry.depth,

@@ -217,10 +217,7 @@ impl Scope {
             ScopeMode::SameHost => {
                 let (host, seed_host) = hosts(url, seed)?;
                 if host != seed_host {
-                    return Err(OutOfScope::OtherHost {
-                        host: host.to_owned(),
-                        seed_host: seed_host.to_owned(),
-                    });
+                    return Err(OutOfScope::OtherHost { host, seed_host });
                 }
             }
             ScopeMode::SameDomain => {
@@ -230,8 +227,8 @@ impl Scope {
                     || seed_domain.is_some_and(|d| registrable_domain(url) == Some(d));
                 if !same {
                     return Err(OutOfScope::OtherDomain {
-                        host: host.to_owned(),
-                        seed_domain: seed_domain.unwrap_or(seed_host).to_owned(),
+                        host,
+                        seed_domain: seed_domain.map_or(seed_host, str::to_owned),
                     });
                 }
             }
@@ -257,11 +254,30 @@ impl Scope {
     }
 }
 
-fn hosts<'a>(url: &'a Url, seed: &'a Url) -> Result<(&'a str, &'a str), OutOfScope> {
-    match (url.host_str(), seed.host_str()) {
+fn hosts(url: &Url, seed: &Url) -> Result<(String, String), OutOfScope> {
+    match (host_port(url), host_port(seed)) {
         (Some(host), Some(seed_host)) => Ok((host, seed_host)),
         _ => Err(OutOfScope::NoHost),
     }
+}
+
+/// The site of `url` as scope, budgets, queues and politeness see it: its host, with its port
+/// when that is not the scheme's default (`127.0.0.1:8080`, `example.com`). Two servers on
+/// one host but different ports are different sites; `http://a/` and `https://a/` are one
+/// (a site's own links often switch scheme).
+///
+/// ```
+/// use silhouette_frontier::host_port;
+/// let url = |s| url::Url::parse(s).unwrap();
+/// assert_eq!(host_port(&url("http://127.0.0.1:8080/x")).as_deref(), Some("127.0.0.1:8080"));
+/// assert_eq!(host_port(&url("https://Example.com:443/")).as_deref(), Some("example.com"));
+/// ```
+pub fn host_port(url: &Url) -> Option<String> {
+    let host = url.host_str()?;
+    Some(match url.port() {
+        Some(port) => format!("{host}:{port}"),
+        None => host.to_owned(),
+    })
 }
 
 /// The registrable domain (eTLD+1) of `url`'s host: `None` for IP
@@ -283,7 +299,7 @@ pub fn registrable_domain(url: &Url) -> Option<&str> {
 /// [`Budget::try_take`]: calling it when a URL is admitted to the queue
 /// (after the seen set, scope and trap checks) bounds the queue as well as
 /// the fetches, and is what the crawler does. Hosts are keyed by
-/// `host_str()`, as the fetcher's per-host politeness is.
+/// [`host_port`], as the fetcher's per-host politeness is.
 #[derive(Debug, Clone, Default)]
 pub struct Budget {
     max_pages: Option<u64>,
@@ -305,7 +321,8 @@ impl Budget {
     /// Counts one page for `url`'s host, or says which limit it would pass
     /// (and then counts nothing).
     pub fn try_take(&mut self, url: &Url) -> Result<(), OutOfScope> {
-        let host = url.host_str().ok_or(OutOfScope::NoHost)?;
+        let host = host_port(url).ok_or(OutOfScope::NoHost)?;
+        let host = host.as_str();
         if let Some(max) = self.max_pages
             && self.pages >= max
         {
@@ -331,8 +348,8 @@ impl Budget {
     /// out not to be fetched); does nothing if none was taken.
     pub fn give_back(&mut self, url: &Url) {
         self.pages = self.pages.saturating_sub(1);
-        if let Some(host) = url.host_str()
-            && let Some(taken) = self.per_host.get_mut(host)
+        if let Some(host) = host_port(url)
+            && let Some(taken) = self.per_host.get_mut(&host)
         {
             *taken = taken.saturating_sub(1);
         }

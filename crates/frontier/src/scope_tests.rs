@@ -44,7 +44,13 @@ fn same_host_is_the_default() {
     assert_eq!(s.mode(), ScopeMode::SameHost);
     for (seed, target, expected) in [
         ("http://example.com/", "http://example.com/a/b?c", Ok(())),
-        ("http://example.com/", "https://example.com:8443/", Ok(())),
+        // Another port is another site; another scheme on the default port is not.
+        (
+            "http://example.com/",
+            "https://example.com:8443/",
+            other_host("example.com:8443", "example.com"),
+        ),
+        ("http://example.com/", "https://example.com/x", Ok(())),
         (
             "http://example.com/",
             "http://www.example.com/",
@@ -60,7 +66,12 @@ fn same_host_is_the_default() {
             "http://example.org/",
             other_host("example.org", "example.com"),
         ),
-        ("http://127.0.0.1:8080/", "http://127.0.0.1:9090/x", Ok(())),
+        (
+            "http://127.0.0.1:8080/",
+            "http://127.0.0.1:9090/x",
+            other_host("127.0.0.1:9090", "127.0.0.1:8080"),
+        ),
+        ("http://127.0.0.1:8080/", "http://127.0.0.1:8080/x", Ok(())),
         (
             "http://127.0.0.1/",
             "http://127.0.0.2/",
@@ -125,7 +136,11 @@ fn same_domain_uses_the_public_suffix_list() {
         // Trailing dots.
         ("http://www.example.com./", "http://example.com/", Ok(())),
         // IP addresses and single-label hosts compare exactly.
-        ("http://127.0.0.1/", "http://127.0.0.1:81/", Ok(())),
+        (
+            "http://127.0.0.1/",
+            "http://127.0.0.1:81/",
+            other_domain("127.0.0.1:81", "127.0.0.1"),
+        ),
         (
             "http://127.0.0.1/",
             "http://127.0.0.2/",

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OptionalExtension, params};
 
 /// The schema version this build writes and reads.
-const SCHEMA_VERSION: i64 = 1;
+const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -21,6 +21,7 @@ CREATE TABLE IF NOT EXISTS urls (
     host TEXT NOT NULL,
     depth INTEGER NOT NULL,
     referrer INTEGER,
+    -- 0 queued, 1 done, 2 deferred (beyond a page limit: queued once the limit allows)
     done INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS urls_queued ON urls (done, id);
@@ -41,7 +42,8 @@ CREATE TABLE IF NOT EXISTS pages (
     distance INTEGER,
     error TEXT,
     body_hash BLOB,
-    profile BLOB
+    profile BLOB,
+    cluster INTEGER
 );
 CREATE TABLE IF NOT EXISTS hosts (host TEXT PRIMARY KEY, not_before_ms INTEGER NOT NULL);
 ";
@@ -66,21 +68,18 @@ pub enum StateError {
         /// What the OS said.
         source: std::io::Error,
     },
-    /// The state was written with other fingerprint or dedup parameters.
+    /// The state was written with other settings (fingerprint, dedup, scope…).
     #[error(
-        "crawl state {path} was made with {key} = {stored:?}, this run has {key} = {wanted:?}: \
-         resume with the same settings, or start a new state directory (`silhouette replay` \
-         shows what other settings would decide)"
+        "crawl state {path} was made with other settings: {}: resume with the same settings, \
+         or give another --state DIR for a new crawl (`silhouette replay` shows what other \
+         settings would decide)",
+        differences.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
     )]
     Mismatch {
         /// The database file.
         path: PathBuf,
-        /// The parameter.
-        key: String,
-        /// Its stored value.
-        stored: String,
-        /// This run's value.
-        wanted: String,
+        /// Every setting that differs.
+        differences: Vec<Difference>,
     },
     /// There is no crawl state where one was expected.
     #[error("no crawl state at {path} (run `silhouette crawl --state DIR` first)")]
@@ -98,6 +97,18 @@ pub enum StateError {
         /// The version found.
         found: String,
     },
+}
+
+/// One setting whose value in a state differs from this run's.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{key} = {stored:?} there, {wanted:?} in this run")]
+pub struct Difference {
+    /// The setting.
+    pub key: String,
+    /// Its stored value.
+    pub stored: String,
+    /// This run's value.
+    pub wanted: String,
 }
 
 /// A URL waiting to be fetched.
@@ -148,6 +159,8 @@ pub struct PageRecord {
     pub profile: Option<Vec<u8>>,
     /// Whether the record goes to the JSONL output.
     pub emitted: bool,
+    /// The id of the first page of its structure cluster (kept and duplicate HTML pages).
+    pub cluster: Option<u64>,
 }
 
 /// A stored record with the URLs it refers to, as the output and the tools read it.
@@ -165,6 +178,8 @@ pub struct StoredRecord {
     pub referrer: Option<String>,
     /// The URL of the page it duplicates.
     pub duplicate_of_url: Option<String>,
+    /// The URL of the first page of its structure cluster.
+    pub cluster_url: Option<String>,
     /// Crawl order.
     pub seq: u64,
     /// Output order, if emitted.
@@ -227,16 +242,22 @@ impl Store {
                     found,
                 });
             }
+            let mut differences = Vec::new();
             for (key, wanted) in params {
                 let stored = store.meta(key)?.unwrap_or_default();
                 if stored != *wanted {
-                    return Err(StateError::Mismatch {
-                        path: store.path.clone(),
+                    differences.push(Difference {
                         key: (*key).to_owned(),
                         stored,
                         wanted: wanted.clone(),
                     });
                 }
+            }
+            if !differences.is_empty() {
+                return Err(StateError::Mismatch {
+                    path: store.path.clone(),
+                    differences,
+                });
             }
             let (seq, out): (Option<i64>, Option<i64>) = store
                 .conn
@@ -381,6 +402,62 @@ impl Store {
         Ok((n == 1).then(|| to_u64(self.conn.last_insert_rowid())))
     }
 
+    /// Adds a URL found beyond a page limit, if it is new: it is not queued, but it is kept,
+    /// so that a run with a higher limit crawls it ([`Store::deferred`], [`Store::undefer`]).
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn add_deferred_url(
+        &mut self,
+        url: &str,
+        host: &str,
+        depth: u32,
+        referrer: Option<u64>,
+    ) -> Result<(), StateError> {
+        self.begin()?;
+        self.conn
+            .prepare_cached(
+                "INSERT OR IGNORE INTO urls (url, host, depth, referrer, done) VALUES (?1, ?2, ?3, ?4, 2)",
+            )
+            .and_then(|mut s| s.execute(params![url, host, depth, referrer.map(to_i64)]))
+            .map(drop)
+            .map_err(|e| self.err(e))
+    }
+
+    /// URLs deferred by a page limit, in discovery order.
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn deferred(&self) -> Result<Vec<QueuedUrl>, StateError> {
+        self.urls_where(2)
+    }
+
+    /// How many URLs are deferred by a page limit.
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn deferred_count(&self) -> Result<u64, StateError> {
+        self.conn
+            .query_row("SELECT COUNT(*) FROM urls WHERE done = 2", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map(to_u64)
+            .map_err(|e| self.err(e))
+    }
+
+    /// Queues a deferred URL.
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn undefer(&mut self, id: u64) -> Result<(), StateError> {
+        self.begin()?;
+        self.conn
+            .prepare_cached("UPDATE urls SET done = 0 WHERE id = ?1 AND done = 2")
+            .and_then(|mut s| s.execute([to_i64(id)]))
+            .map(drop)
+            .map_err(|e| self.err(e))
+    }
+
     /// Records what became of a URL (and marks it done); returns the record's crawl sequence
     /// number and, if it is emitted, its output sequence number.
     ///
@@ -394,8 +471,9 @@ impl Store {
             .conn
             .prepare_cached(
                 "INSERT INTO pages (id, seq, out_seq, final_url, status, content_type, bytes, fetch_ms, \
-                 fingerprint, elements, truncated, decision, duplicate_of, distance, error, body_hash, profile) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+                 fingerprint, elements, truncated, decision, duplicate_of, distance, error, body_hash, profile, \
+                 cluster) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
             )
             .map_err(|e| self.err(e))?;
         stmt.execute(params![
@@ -416,6 +494,7 @@ impl Store {
             page.error,
             page.body_hash.map(|h| h.to_be_bytes().to_vec()),
             page.profile,
+            page.cluster.map(to_i64),
         ])
         .map_err(|e| self.err(e))?;
         drop(stmt);
@@ -463,12 +542,16 @@ impl Store {
     /// # Errors
     /// SQLite failed.
     pub fn queued(&self) -> Result<Vec<QueuedUrl>, StateError> {
+        self.urls_where(0)
+    }
+
+    fn urls_where(&self, done: i64) -> Result<Vec<QueuedUrl>, StateError> {
         let mut stmt = self
             .conn
-            .prepare("SELECT id, url, host, depth FROM urls WHERE done = 0 ORDER BY id")
+            .prepare("SELECT id, url, host, depth FROM urls WHERE done = ?1 ORDER BY id")
             .map_err(|e| self.err(e))?;
         let rows = stmt
-            .query_map([], |r| {
+            .query_map([done], |r| {
                 Ok(QueuedUrl {
                     id: to_u64(r.get(0)?),
                     url: r.get(1)?,
@@ -480,14 +563,14 @@ impl Store {
         rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
     }
 
-    /// Every URL ever discovered (for the seen set), in discovery order.
+    /// Every URL discovered (for the seen set) except the deferred ones, in discovery order.
     ///
     /// # Errors
     /// SQLite failed.
     pub fn for_each_url(&self, mut f: impl FnMut(u64, &str)) -> Result<(), StateError> {
         let mut stmt = self
             .conn
-            .prepare("SELECT id, url FROM urls ORDER BY id")
+            .prepare("SELECT id, url FROM urls WHERE done != 2 ORDER BY id")
             .map_err(|e| self.err(e))?;
         let mut rows = stmt.query([]).map_err(|e| self.err(e))?;
         while let Some(row) = rows.next().map_err(|e| self.err(e))? {
@@ -509,9 +592,9 @@ impl Store {
     ) -> Result<(), StateError> {
         let base = "SELECT p.id, p.seq, p.out_seq, p.final_url, p.status, p.content_type, p.bytes, p.fetch_ms, \
                     p.fingerprint, p.elements, p.truncated, p.decision, p.duplicate_of, p.distance, p.error, \
-                    p.body_hash, p.profile, u.url, u.host, u.depth, r.url, d.url \
+                    p.body_hash, p.profile, u.url, u.host, u.depth, r.url, d.url, p.cluster, c.url \
                     FROM pages p JOIN urls u ON u.id = p.id LEFT JOIN urls r ON r.id = u.referrer \
-                    LEFT JOIN urls d ON d.id = p.duplicate_of";
+                    LEFT JOIN urls d ON d.id = p.duplicate_of LEFT JOIN urls c ON c.id = p.cluster";
         let sql = match after_out_seq {
             None => format!("{base} ORDER BY p.seq"),
             Some(_) => format!("{base} WHERE p.out_seq > ?1 ORDER BY p.out_seq"),
@@ -545,6 +628,7 @@ impl Store {
                             .map(u128::from_be_bytes),
                         profile: r.get(16)?,
                         emitted: r.get::<_, Option<i64>>(2)?.is_some(),
+                        cluster: r.get::<_, Option<i64>>(22)?.map(to_u64),
                     },
                     seq: to_u64(r.get(1)?),
                     out_seq: r.get::<_, Option<i64>>(2)?.map(to_u64),
@@ -553,6 +637,7 @@ impl Store {
                     depth: r.get(19)?,
                     referrer: r.get(20)?,
                     duplicate_of_url: r.get(21)?,
+                    cluster_url: r.get(23)?,
                 })
             })()
             .map_err(|e| self.err(e))?;
@@ -587,6 +672,21 @@ impl Store {
             .query_map([], |r| Ok((r.get(0)?, to_u64(r.get(1)?))))
             .map_err(|e| self.err(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.err(e))
+    }
+
+    /// The structure cluster of a recorded page (the id of the cluster's first page).
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn cluster_of(&self, id: u64) -> Result<Option<u64>, StateError> {
+        self.conn
+            .prepare_cached("SELECT cluster FROM pages WHERE id = ?1")
+            .and_then(|mut s| {
+                s.query_row([to_i64(id)], |r| r.get::<_, Option<i64>>(0))
+                    .optional()
+            })
+            .map(|c| c.flatten().map(to_u64))
+            .map_err(|e| self.err(e))
     }
 
     /// The URL of a URL id.
@@ -683,11 +783,9 @@ mod tests {
             .expect_err("refused")
             .to_string();
         assert!(
-            err.contains("was made with fingerprint = \"structure/classic/fnv1-64/decay=0.45\""),
-            "{err}"
-        );
-        assert!(
-            err.contains("this run has fingerprint = \"structure/classic/fnv1-64/decay=0.6\""),
+            err.contains(
+                "was made with other settings: fingerprint = \"structure/classic/fnv1-64/decay=0.45\" there, \"structure/classic/fnv1-64/decay=0.6\" in this run: "
+            ),
             "{err}"
         );
     }

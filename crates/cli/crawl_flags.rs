@@ -1,0 +1,180 @@
+//! The flags of `silhouette crawl` that stand for config keys: they are written over the
+//! config's options before the settings are checked, so a flag wins over `config.toml` and
+//! is checked by the same rules; an error then names the flag instead of the key.
+
+use crate::crawl_settings::{CrawlOptions, FetchOptions};
+use crate::settings::{DedupOptions, Options};
+
+/// Crawl settings given on the command line.
+#[derive(Debug, Default, clap::Args)]
+pub struct CrawlFlags {
+    /// URLs crawled at most; 0: no limit (crawl.max-pages). Links beyond it are kept: raise
+    /// it and run again to go on.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub max_pages: Option<i64>,
+
+    /// Link depth from a seed at most (crawl.max-depth).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub max_depth: Option<i64>,
+
+    /// Fetches in flight at once (crawl.concurrency).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub concurrency: Option<i64>,
+
+    /// Minimum time between two requests to one host, in ms; 0: no rate limit
+    /// (fetch.request-interval-ms).
+    #[arg(
+        long,
+        visible_alias = "delay",
+        value_name = "MS",
+        allow_negative_numbers = true
+    )]
+    pub request_interval_ms: Option<i64>,
+
+    /// What happens to duplicates: drop, follow-links or keep (dedup.on-duplicate).
+    #[arg(long, value_name = "MODE")]
+    pub on_duplicate: Option<String>,
+
+    /// Which links are followed: same-host, same-domain or any (crawl.scope).
+    #[arg(long, value_name = "MODE")]
+    pub scope: Option<String>,
+
+    /// A URL must match one of these regular expressions; repeatable (crawl.include).
+    #[arg(long, value_name = "REGEX")]
+    pub include: Vec<String>,
+
+    /// A URL matching one of these regular expressions is not crawled; repeatable
+    /// (crawl.exclude).
+    #[arg(long, value_name = "REGEX")]
+    pub exclude: Vec<String>,
+
+    /// An extra request header, `Name: value`; repeatable (fetch.headers).
+    #[arg(long, value_name = "HEADER")]
+    pub header: Vec<String>,
+
+    /// The User-Agent header (fetch.user-agent).
+    #[arg(long, value_name = "UA")]
+    pub user_agent: Option<String>,
+
+    /// An http(s) proxy for every request, e.g. http://127.0.0.1:3128 (fetch.proxy).
+    #[arg(long, value_name = "URL")]
+    pub proxy: Option<String>,
+
+    /// Also take seeds from the seeds' sitemaps: the `Sitemap:` lines of robots.txt, else
+    /// /sitemap.xml (crawl.sitemaps).
+    #[arg(long)]
+    pub sitemaps: bool,
+}
+
+/// (config key, flag) of every flag given.
+type Given = Vec<(&'static str, &'static str)>;
+
+impl CrawlFlags {
+    /// Writes the given flags over `options`; returns which keys they set.
+    pub fn apply(&self, options: &mut Options) -> Given {
+        let mut given = Given::new();
+        let mut note = |key, flag| given.push((key, flag));
+        let crawl = options.crawl.get_or_insert_with(CrawlOptions::default);
+        if let Some(v) = self.max_pages {
+            crawl.max_pages = Some(v);
+            note("crawl.max-pages", "--max-pages");
+        }
+        if let Some(v) = self.max_depth {
+            crawl.max_depth = Some(v);
+            note("crawl.max-depth", "--max-depth");
+        }
+        if let Some(v) = self.concurrency {
+            crawl.concurrency = Some(v);
+            note("crawl.concurrency", "--concurrency");
+        }
+        if let Some(v) = &self.scope {
+            crawl.scope = Some(v.clone());
+            note("crawl.scope", "--scope");
+        }
+        if !self.include.is_empty() {
+            crawl.include = Some(self.include.clone());
+            note("crawl.include", "--include");
+        }
+        if !self.exclude.is_empty() {
+            crawl.exclude = Some(self.exclude.clone());
+            note("crawl.exclude", "--exclude");
+        }
+        if self.sitemaps {
+            crawl.sitemaps = Some(true);
+        }
+        if let Some(v) = &self.on_duplicate {
+            options
+                .dedup
+                .get_or_insert_with(DedupOptions::default)
+                .on_duplicate = Some(v.clone());
+            note("dedup.on-duplicate", "--on-duplicate");
+        }
+        let fetch = options.fetch.get_or_insert_with(FetchOptions::default);
+        if let Some(v) = self.request_interval_ms {
+            fetch.request_interval_ms = Some(v);
+            note("fetch.request-interval-ms", "--request-interval-ms");
+        }
+        if !self.header.is_empty() {
+            fetch.headers = Some(self.header.clone());
+            note("fetch.headers", "--header");
+        }
+        if let Some(v) = &self.user_agent {
+            fetch.user_agent = Some(v.clone());
+            note("fetch.user-agent", "--user-agent");
+        }
+        if let Some(v) = &self.proxy {
+            fetch.proxy = Some(v.clone());
+            note("fetch.proxy", "--proxy");
+        }
+        given
+    }
+}
+
+/// An error about a key that a flag set, told in terms of the flag: `crawl.max-pages = -1:
+/// …` becomes `--max-pages -1: …`; and `crawl.scope: …` becomes `--scope: …`.
+pub fn name_the_flag(e: anyhow::Error, given: &[(&str, &str)]) -> anyhow::Error {
+    let text = e.to_string();
+    for (key, flag) in given {
+        if let Some(rest) = text.strip_prefix(&format!("{key} = ")) {
+            return anyhow::anyhow!("{flag} {rest}");
+        }
+        if let Some(rest) = text.strip_prefix(&format!("{key}:")) {
+            return anyhow::anyhow!("{flag} ({key}):{rest}");
+        }
+    }
+    e
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_the_flag;
+
+    #[test]
+    fn errors_name_the_flag() {
+        let given = [
+            ("crawl.max-pages", "--max-pages"),
+            ("crawl.exclude", "--exclude"),
+        ];
+        for (message, expected) in [
+            (
+                "crawl.max-pages = -1: must be a whole number from 0 to 9",
+                "--max-pages -1: must be a whole number from 0 to 9",
+            ),
+            (
+                "crawl.exclude = \"(\": not a valid regular expression",
+                "--exclude \"(\": not a valid regular expression",
+            ),
+            (
+                "crawl.exclude: something",
+                "--exclude (crawl.exclude): something",
+            ),
+            (
+                "crawl.max-depth = -1: must be a whole number from 0 to 9",
+                "crawl.max-depth = -1: must be a whole number from 0 to 9",
+            ),
+        ] {
+            let e = name_the_flag(anyhow::anyhow!("{message}"), &given);
+            assert_eq!(e.to_string(), expected);
+        }
+    }
+}
