@@ -4,7 +4,7 @@ use crate::common::{fixtures, run, run_in};
 
 #[test]
 fn compare_prints_both_fingerprints_distance_and_verdict() {
-    let r = run(&["compare", "p.html", "div.html"]);
+    let r = run(&["compare", "--features", "classic", "p.html", "div.html"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let expected = "A  f123317ed83fa3c7       4 elements  p.html\n\
                     B  f132317ed83fa3c6       7 elements  div.html\n\
@@ -12,7 +12,15 @@ fn compare_prints_both_fingerprints_distance_and_verdict() {
                     verdict: same structure (distance 3 <= threshold 5)\n";
     assert_eq!(r.stdout, expected);
 
-    let r = run(&["compare", "--threshold", "2", "p.html", "div.html"]);
+    let r = run(&[
+        "compare",
+        "--features",
+        "classic",
+        "--threshold",
+        "2",
+        "p.html",
+        "div.html",
+    ]);
     assert!(
         r.stdout
             .ends_with("verdict: different structure (distance 3 > threshold 2)\n"),

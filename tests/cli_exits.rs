@@ -8,7 +8,15 @@ use crate::common::{fixtures, run, run_in, scratch, spawn_in};
 #[test]
 fn compare_exits_1_when_the_structures_differ_and_says_so_in_help() {
     for (threshold, code) in [("5", 0), ("3", 0), ("2", 1), ("0", 1)] {
-        let r = run(&["compare", "--threshold", threshold, "p.html", "div.html"]);
+        let r = run(&[
+            "compare",
+            "--features",
+            "classic",
+            "--threshold",
+            threshold,
+            "p.html",
+            "div.html",
+        ]);
         assert_eq!(r.code, code, "threshold {threshold}: {}", r.stdout);
         assert!(r.stdout.contains("verdict: "), "{}", r.stdout);
     }
@@ -26,7 +34,10 @@ fn compare_exits_1_when_the_structures_differ_and_says_so_in_help() {
 fn a_closed_pipe_ends_fingerprint_quietly() {
     // Far more rows than a pipe buffers, so the writer meets the closed pipe.
     let list = "p.html\n".repeat(20_000);
-    let mut child = spawn_in(&fixtures(), &["fingerprint", "--files-from", "-"]);
+    let mut child = spawn_in(
+        &fixtures(),
+        &["fingerprint", "--features", "classic", "--files-from", "-"],
+    );
     std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), list.as_bytes())
         .expect("the list is read");
     let mut first = String::new();
@@ -66,7 +77,7 @@ fn the_demo_names_its_settings_and_where_its_state_goes() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stderr.contains(
-            "crawling it with decay = 0.45, threshold k = 5 bits, on-duplicate = drop; state in a temporary directory, deleted at the end (--state DIR keeps it)"
+            "crawling it with decay = 0.75, threshold k = 8 bits, on-duplicate = drop; state in a temporary directory, deleted at the end (--state DIR keeps it)"
         ),
         "{}",
         r.stderr

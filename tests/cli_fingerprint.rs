@@ -15,32 +15,61 @@ fn check(args: &[&str], stdin: &[u8], expected_code: i32, expected_stdout: &str)
 #[test]
 fn formats() {
     check(
-        &["fingerprint", "--format", "csv", "p.html", "div.html"],
+        &[
+            "fingerprint",
+            "--features",
+            "classic",
+            "--format",
+            "csv",
+            "p.html",
+            "div.html",
+        ],
         b"",
         0,
         "path,fingerprint,elements\np.html,f123317ed83fa3c7,4\ndiv.html,f132317ed83fa3c6,7\n",
     );
     check(
-        &["fingerprint", "p.html"],
+        &["fingerprint", "--features", "classic", "p.html"],
         b"",
         0,
         "f123317ed83fa3c7       4  p.html\n",
     );
     check(
-        &["fingerprint", "--format", "json", "p.html"],
+        &[
+            "fingerprint",
+            "--features",
+            "classic",
+            "--format",
+            "json",
+            "p.html",
+        ],
         b"",
         0,
         "{\"elements\":4,\"encoding\":\"UTF-8\",\"fingerprint\":\"f123317ed83fa3c7\",\"path\":\"p.html\",\"truncated\":null}\n",
     );
     // Standard input, and the decay override.
     check(
-        &["fingerprint", "--format", "csv", "-"],
+        &[
+            "fingerprint",
+            "--features",
+            "classic",
+            "--format",
+            "csv",
+            "-",
+        ],
         b"<p>hi</p>",
         0,
         "path,fingerprint,elements\n-,f123317ed83fa3c7,4\n",
     );
     check(
-        &["fingerprint", "--decay", "0.5", "-"],
+        &[
+            "fingerprint",
+            "--features",
+            "classic",
+            "--decay",
+            "0.5",
+            "-",
+        ],
         b"",
         0,
         "f133317ed87fe3d7       3  -\n",
@@ -60,6 +89,8 @@ fn directories_lists_and_order() {
         dir.path(),
         &[
             "fingerprint",
+            "--features",
+            "classic",
             "--format",
             "csv",
             "site",
@@ -94,6 +125,8 @@ fn directories_lists_and_order() {
         dir.path(),
         &[
             "fingerprint",
+            "--features",
+            "classic",
             "--format",
             "csv",
             "--files-from",
@@ -130,7 +163,18 @@ fn many_files_keep_input_order() {
         .map(|(n, c)| (n.as_str(), c.as_slice()))
         .collect();
     let dir = scratch(&files);
-    let r = run_in(dir.path(), &["fingerprint", "--format", "csv", "."], b"");
+    let r = run_in(
+        dir.path(),
+        &[
+            "fingerprint",
+            "--features",
+            "classic",
+            "--format",
+            "csv",
+            ".",
+        ],
+        b"",
+    );
     assert_eq!(r.code, 0);
     let rows: Vec<&str> = r.stdout.lines().skip(1).collect();
     assert_eq!(rows.len(), 600);
@@ -152,6 +196,8 @@ fn many_files_keep_input_order() {
 fn unreadable_files_are_reported_and_the_rest_printed() {
     let r = run(&[
         "fingerprint",
+        "--features",
+        "classic",
         "--format",
         "csv",
         "missing.html",
@@ -182,7 +228,14 @@ fn truncated_pages_are_flagged() {
     let deep = "<div>".repeat(2000);
     let r = run_in(
         &crate::common::fixtures(),
-        &["fingerprint", "--format", "json", "-"],
+        &[
+            "fingerprint",
+            "--features",
+            "classic",
+            "--format",
+            "json",
+            "-",
+        ],
         deep.as_bytes(),
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -203,7 +256,14 @@ fn usage_errors() {
         "{}",
         r.stderr
     );
-    let r = run(&["fingerprint", "--files-from", "no-such-list", "p.html"]);
+    let r = run(&[
+        "fingerprint",
+        "--features",
+        "classic",
+        "--files-from",
+        "no-such-list",
+        "p.html",
+    ]);
     assert_eq!((r.code, r.stdout.as_str()), (2, ""));
     assert!(
         r.stderr
@@ -211,7 +271,29 @@ fn usage_errors() {
         "{}",
         r.stderr
     );
-    let r = run(&["fingerprint", "--format", "xml", "p.html"]);
+    let r = run(&[
+        "fingerprint",
+        "--features",
+        "classic",
+        "--format",
+        "xml",
+        "p.html",
+    ]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("invalid value 'xml'"), "{}", r.stderr);
+}
+
+#[test]
+fn class_paths_is_the_default() {
+    let r = run(&["fingerprint", "--format", "csv", "p.html"]);
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "path,fingerprint,elements\np.html,2eb9c8e0a60f8595,4\n")
+    );
+    let r = run(&["compare", "p.html", "p.html"]);
+    assert!(
+        r.stdout.contains("similarity: 1.000 (path sets, Jaccard)"),
+        "{}",
+        r.stdout
+    );
 }

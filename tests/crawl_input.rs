@@ -143,7 +143,7 @@ fn a_state_from_other_settings_is_refused() {
     assert_eq!(r.code, 2);
     let err = one_error_line(&r.stderr);
     assert!(
-        err.contains("dedup.threshold = \"5\" there, \"3\" in this run"),
+        err.contains("dedup.threshold = \"8\" there, \"3\" in this run"),
         "{err}"
     );
     // Nothing fetched, nothing changed.

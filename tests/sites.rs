@@ -599,41 +599,48 @@ pub fn tree_site(pages: u32, target: &str) -> Response {
 }
 
 mod tests {
-    use silhouette_dom::{Fingerprint, StructureHasher};
+    use silhouette_dom::{Structure, StructureHasher};
 
     use super::*;
 
-    fn fp(body: &[u8]) -> Fingerprint {
-        StructureHasher::default()
-            .hash(body)
-            .expect("parses")
-            .fingerprint
+    fn structure(body: &[u8]) -> Structure {
+        StructureHasher::default().hash(body).expect("parses")
+    }
+
+    /// The crawl's rule with the default settings: within 8 bits and path sets at least 0.7
+    /// alike.
+    fn same(a: &Structure, b: &Structure) -> (bool, u32, f64) {
+        let d = a.fingerprint.distance(b.fingerprint);
+        let j = a.profile.similarity(&b.profile).expect("class-paths");
+        (d <= 8 && j >= 0.7, d, j)
     }
 
     fn check(groups: &[(&str, Vec<Vec<u8>>)]) {
-        let fps: Vec<(&str, Vec<Fingerprint>)> = groups
+        let all: Vec<(&str, Vec<Structure>)> = groups
             .iter()
-            .map(|(name, bodies)| (*name, bodies.iter().map(|b| fp(b)).collect()))
+            .map(|(name, bodies)| (*name, bodies.iter().map(|b| structure(b)).collect()))
             .collect();
-        for (name, group) in &fps {
+        for (name, group) in &all {
             for a in group {
                 for b in group {
-                    assert!(a.distance(*b) <= 5, "{name}: {} bits apart", a.distance(*b));
+                    let (ok, d, j) = same(a, b);
+                    assert!(ok, "{name}: {d} bits apart, similarity {j:.2}");
                 }
             }
         }
-        for (i, (a, ga)) in fps.iter().enumerate() {
-            for (b, gb) in &fps[i + 1..] {
+        for (i, (a, ga)) in all.iter().enumerate() {
+            for (b, gb) in &all[i + 1..] {
                 for x in ga {
                     for y in gb {
-                        assert!(x.distance(*y) > 5, "{a} and {b}: {} bits", x.distance(*y));
+                        let (ok, d, j) = same(x, y);
+                        assert!(!ok, "{a} and {b}: {d} bits, similarity {j:.2}");
                     }
                 }
             }
         }
     }
 
-    /// Pages of one template within 5 bits of each other, of different templates further.
+    /// Pages of one template judged the same structure, of different templates not.
     #[test]
     fn templates_are_tight_and_apart() {
         let port = 1;

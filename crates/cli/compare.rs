@@ -8,10 +8,12 @@ use silhouette_dom::StructureHasher;
 use crate::inputs::Input;
 
 /// Prints the comparison of two pages to `out` (warnings to `err`); returns whether they
-/// have the same structure (distance within the threshold).
+/// have the same structure: distance within the threshold and, for `class-paths`, path sets
+/// at least `min_similarity` alike (as the crawl judges).
 pub fn run(
     hasher: &StructureHasher,
     threshold: u32,
+    min_similarity: f64,
     a: &Input,
     b: &Input,
     out: &mut dyn Write,
@@ -44,16 +46,25 @@ pub fn run(
     }
     let d = sa.fingerprint.distance(sb.fingerprint);
     writeln!(out, "distance: {d} bits ({})", hasher.params())?;
-    if d <= threshold {
-        writeln!(
-            out,
-            "verdict: same structure (distance {d} <= threshold {threshold})"
-        )?;
-    } else {
-        writeln!(
-            out,
-            "verdict: different structure (distance {d} > threshold {threshold})"
-        )?;
+    let similarity = sa.profile.similarity(&sb.profile);
+    if let Some(j) = similarity {
+        writeln!(out, "similarity: {j:.3} (path sets, Jaccard)")?;
     }
-    Ok(d <= threshold)
+    let (same, why) = match similarity {
+        _ if d > threshold => (false, format!("distance {d} > threshold {threshold}")),
+        Some(j) if j < min_similarity => (
+            false,
+            format!("similarity {j:.3} < min-similarity {min_similarity}"),
+        ),
+        Some(j) => (
+            true,
+            format!(
+                "distance {d} <= threshold {threshold}, similarity {j:.3} >= min-similarity {min_similarity}"
+            ),
+        ),
+        None => (true, format!("distance {d} <= threshold {threshold}")),
+    };
+    let verdict = if same { "same" } else { "different" };
+    writeln!(out, "verdict: {verdict} structure ({why})")?;
+    Ok(same)
 }

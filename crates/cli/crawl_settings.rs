@@ -139,9 +139,6 @@ fn opt_limit(key: &str, v: Option<i64>, default: Option<u64>) -> Result<Option<u
     }
 }
 
-/// The structure similarity a near match must reach by default (ALGORITHM.md §3).
-pub const DEFAULT_MIN_SIMILARITY: f64 = 0.7;
-
 /// A page's structure summary (its path ids), read back from its stored profile.
 pub fn summary_of(profile: &[u8]) -> Option<Vec<u32>> {
     silhouette_dom::Profile::from_bytes(profile)
@@ -187,11 +184,7 @@ impl CrawlSettings {
                 None => OnDuplicate::default(),
                 Some(s) => s.parse().map_err(|e| anyhow!("dedup.{e}"))?,
             },
-            min_similarity: match dedup.min_similarity {
-                None => Some(DEFAULT_MIN_SIMILARITY),
-                Some(v) if (0.0..=1.0).contains(&v) => Some(v),
-                Some(v) => bail!("dedup.min-similarity = {v}: must be a number from 0 to 1"),
-            },
+            min_similarity: Some(crate::settings::min_similarity(dedup)?),
         };
 
         let mode = match crawl.scope.as_deref() {

@@ -212,12 +212,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Some(v) => Some(v),
                 None => recorded.min_similarity,
             };
-            crawl::replay::replay(
-                &store,
-                base.hasher.decay,
-                dedup,
-                &mut io::stdout().lock(),
-            )?;
+            crawl::replay::replay(&store, base.hasher.decay, dedup, &mut io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Demo {
@@ -261,6 +256,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let near = compare::run(
                 &hasher,
                 settings.threshold,
+                settings.min_similarity,
                 &to_input(a),
                 &to_input(b),
                 &mut out,

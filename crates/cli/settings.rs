@@ -82,6 +82,20 @@ pub struct Settings {
     pub hasher: HasherConfig,
     /// Near-duplicate threshold in bits (0..=64).
     pub threshold: u32,
+    /// Path-set similarity a near match must also reach (`class-paths`), 0..=1.
+    pub min_similarity: f64,
+}
+
+/// The structure similarity a near match must reach by default (ALGORITHM.md §3).
+pub const DEFAULT_MIN_SIMILARITY: f64 = 0.7;
+
+/// `[dedup] min-similarity`, checked.
+pub fn min_similarity(dedup: &DedupOptions) -> Result<f64> {
+    match dedup.min_similarity {
+        None => Ok(DEFAULT_MIN_SIMILARITY),
+        Some(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        Some(v) => bail!("dedup.min-similarity = {v}: must be a number from 0 to 1"),
+    }
 }
 
 /// Command-line values that override the file.
@@ -228,7 +242,11 @@ impl Settings {
         hasher
             .validate()
             .map_err(|e| anyhow::anyhow!("fingerprint.{e}"))?;
-        Ok(Self { hasher, threshold })
+        Ok(Self {
+            hasher,
+            threshold,
+            min_similarity: min_similarity(dedup)?,
+        })
     }
 
     /// Settings from `--config FILE`, else `$SILHOUETTE_CONFIG`, else the built-in defaults.
@@ -272,7 +290,10 @@ mod tests {
         check("", Ok("decay: 0.75"));
         check("[fingerprint]\nfeatures = \"classic\"", Ok("decay: 0.45"));
         check("[fingerprint]\nfeatures = \"classic\"", Ok("threshold: 5"));
-        check("[fingerprint]\npath-depth = 0", Err("fingerprint.path-depth = 0: must be a whole number from 1 to 64"));
+        check(
+            "[fingerprint]\npath-depth = 0",
+            Err("fingerprint.path-depth = 0: must be a whole number from 1 to 64"),
+        );
         check("[fingerprint]\ndecay = 0.6\n", Ok("decay: 0.6"));
         check("[fingerprint]\nfeatures = \"tag-pairs\"", Ok("TagPairs"));
         check("[fingerprint]\ntime-limit = false", Ok("time_budget: None"));
@@ -285,7 +306,9 @@ mod tests {
         );
         check(
             "[fingerprint]\nfeatures = \"fancy\"",
-            Err(r#"fingerprint.features = "fancy": must be one of "classic", "tag-pairs""#),
+            Err(
+                r#"fingerprint.features = "fancy": must be one of "classic", "tag-pairs", "class-paths""#,
+            ),
         );
         check(
             "[dedup]\nthreshold = 65",

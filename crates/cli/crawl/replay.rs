@@ -82,7 +82,13 @@ fn clusters(
         let similarity = c
             .min_similarity
             .map(|s| format!(" {s:>5.2}"))
-            .unwrap_or_else(|| if min_similarity.is_some() { "     -".into() } else { String::new() });
+            .unwrap_or_else(|| {
+                if min_similarity.is_some() {
+                    "     -".into()
+                } else {
+                    String::new()
+                }
+            });
         writeln!(
             out,
             "  {:>7} {:>5} {:>4}{similarity}  {}",
@@ -392,17 +398,26 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let (mut store, _) = Store::open(dir.path(), &[]).expect("opens");
         let hasher = StructureHasher::default();
-        let chrome = |body: &str| {
+        // 60 shallow blocks shared, then 10 deep chains whose classes differ: path sets 40%
+        // alike, fingerprints a bit apart (deep paths weigh little at decay 0.75).
+        let page = |class: &str, extra: &str| {
+            let letter = |i: u8| char::from(b'a' + i % 26);
+            let chrome: String = (0..60u8)
+                .map(|i| format!("<div class=c{}{}>x</div>", letter(i), letter(i / 26)))
+                .collect();
+            let chains: String = (0..10u8)
+                .map(|j| {
+                    let open = format!("<div class={class}{}>", letter(j));
+                    format!("{}x{}", open.repeat(5), "</div>".repeat(5))
+                })
+                .collect();
             format!(
-                "<div class=top><ul class=nav><li><a>a</a><li><a>b</a></ul></div>\
-                 <div class=page>{body}</div><div class=foot><p>f</p></div>"
+                "{chrome}{}{chains}{}{extra}",
+                "<div>".repeat(5),
+                "</div>".repeat(5)
             )
         };
-        let pages = [
-            chrome("<table class=log><tr><td class=age>1</table>"),
-            chrome("<table class=log><tr><td class=age>2<tr><td class=age>3</table>"),
-            chrome("<form class=search><input><button>go</button></form>"),
-        ];
+        let pages = [page("p", ""), page("p", "<div>more</div>"), page("q", "")];
         let config = |min_similarity| DedupConfig {
             threshold: 8,
             min_similarity: Some(min_similarity),
@@ -417,7 +432,14 @@ mod tests {
             let s = hasher.hash(page.as_bytes()).expect("parses");
             let summary = s.profile.paths().map(|p| p.ids().to_vec());
             let hash = body_hash(page.as_bytes());
-            let v = dedup.judge(id, "t", hash, Some(s.fingerprint), s.elements, summary.as_deref());
+            let v = dedup.judge(
+                id,
+                "t",
+                hash,
+                Some(s.fingerprint),
+                s.elements,
+                summary.as_deref(),
+            );
             let rec = PageRecord {
                 id,
                 decision: v.name().into(),

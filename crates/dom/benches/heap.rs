@@ -31,7 +31,8 @@ fn peak_of(hasher: &StructureHasher, bytes: &[u8]) -> usize {
 
 fn main() {
     let pages = common::load_corpus();
-    let hasher = StructureHasher::new(HasherConfig::for_model(FeatureSet::Classic)).expect("default config is valid");
+    let hasher = StructureHasher::new(HasherConfig::for_model(FeatureSet::Classic))
+        .expect("default config is valid");
     // The first call of the process also pays for lazily initialised statics (string_cache's
     // dynamic atom set, ...): reported, then excluded by measuring every page after it.
     let first = &pages[0];

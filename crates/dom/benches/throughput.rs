@@ -16,7 +16,8 @@ use silhouette_dom::{FeatureSet, HasherConfig, StructureHasher};
 
 fn throughput(c: &mut Criterion) {
     let pages = common::load_corpus();
-    let hasher = StructureHasher::new(HasherConfig::for_model(FeatureSet::Classic)).expect("default config is valid");
+    let hasher = StructureHasher::new(HasherConfig::for_model(FeatureSet::Classic))
+        .expect("default config is valid");
     let decay = hasher.decay();
     // The baseline computes the same thing: check it once, page by page, before timing.
     for page in &pages {

@@ -12,11 +12,11 @@ use silhouette_simhash::Fingerprint;
 use crate::config::{ConfigError, FeatureSet, HasherConfig, Limits};
 use crate::encoding::{EncodingSource, sniff};
 use crate::features::{Classic, FeatureModel, Features, TagPairs};
+use crate::paths::PathCollector;
 use crate::profile::Profile;
 use crate::sink::{ArenaSink, Links};
 use crate::tokens;
 use crate::tree::TreeArena;
-use crate::paths::PathCollector;
 use crate::walk::{walk, walk_paths};
 
 /// Why a fingerprint covers only part of a page.
@@ -251,10 +251,7 @@ impl StructureHasher {
     ) -> Result<Structure, DomError> {
         let (encoding, encoding_source, bom) = sniff(bytes, content_type);
         let labelled = matches!(self.model, Model::ClassPaths { .. });
-        let arena = RefCell::new(TreeArena::new(
-            bytes.len().min(1 << 20) / 48 + 16,
-            labelled,
-        ));
+        let arena = RefCell::new(TreeArena::new(bytes.len().min(1 << 20) / 48 + 16, labelled));
         let links = RefCell::new(Links::new(self.limits.max_links));
         let sink = ArenaSink {
             arena: &arena,

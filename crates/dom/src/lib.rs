@@ -60,8 +60,8 @@ mod tree;
 mod walk;
 
 pub use config::{
-    CLASS_PATHS_DECAY, CLASS_PATHS_THRESHOLD, ConfigError, DEFAULT_DECAY, FeatureSet,
-    HasherConfig, Limits, TimeBudget, WorkBudget,
+    CLASS_PATHS_DECAY, CLASS_PATHS_THRESHOLD, ConfigError, DEFAULT_DECAY, FeatureSet, HasherConfig,
+    Limits, TimeBudget, WorkBudget,
 };
 pub use encoding::EncodingSource;
 pub use features::{Classic, ElementInfo, FeatureModel, Features, TagPairs};

@@ -310,7 +310,9 @@ mod tests {
         assert_eq!(label("div", Some("")), label("div", None));
         // Only the first 16 sorted tokens count.
         let many: String = (b'a'..=b'z').map(|c| format!("t{} ", c as char)).collect();
-        let first16: String = (b'a'..b'a' + 16).map(|c| format!("t{} ", c as char)).collect();
+        let first16: String = (b'a'..b'a' + 16)
+            .map(|c| format!("t{} ", c as char))
+            .collect();
         assert_eq!(label("p", Some(&many)), label("p", Some(&first16)));
     }
 

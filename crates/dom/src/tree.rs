@@ -309,7 +309,9 @@ mod tests {
     #[test]
     fn append_insert_detach_reparent() {
         let mut t = TreeArena::new(8, false);
-        let el = |t: &mut TreeArena, n: &str| t.create_element(Ns::Html, LocalName::from(n), false, None);
+        let el = |t: &mut TreeArena, n: &str| {
+            t.create_element(Ns::Html, LocalName::from(n), false, None)
+        };
         let (a, b, c, d) = (
             el(&mut t, "a"),
             el(&mut t, "b"),

@@ -19,7 +19,9 @@ fn hasher() -> StructureHasher {
 }
 
 fn hash(html: &str) -> Structure {
-    hasher().hash(html.as_bytes()).expect("no input is rejected")
+    hasher()
+        .hash(html.as_bytes())
+        .expect("no input is rejected")
 }
 
 fn paths(s: &Structure) -> &PathSet {
@@ -39,11 +41,11 @@ fn check(html: &str, expected_fp: &str, expected_paths: usize, expected_elements
 #[test]
 fn reference_values() {
     // ALGORITHM.md §3 quotes these: a change to any convention changes them.
-    check("", "49d6a1f0c5c3e8d0", 3, 3);
-    check("<p>hi</p>", "4956a1f0c5c3e8d0", 4, 4);
+    check("", "08bac8a836048585", 3, 3);
+    check("<p>hi</p>", "2eb9c8e0a60f8595", 4, 4);
     check(
         "<div class=\"b a\"><p class=x>1</p></div>",
-        "0ab9e0a8a6068595",
+        "08b8c8a836068595",
         5,
         5,
     );
@@ -69,7 +71,10 @@ fn a_set_not_counts() {
 fn classes_matter_their_order_case_and_digits_do_not() {
     let page = |class: &str| hash(&format!("<div class=\"{class}\"><p>x</p></div>"));
     let base = page("post postid-123 Single");
-    assert_eq!(base.fingerprint, page("single  postid-4567 post").fingerprint);
+    assert_eq!(
+        base.fingerprint,
+        page("single  postid-4567 post").fingerprint
+    );
     assert_ne!(base.fingerprint, page("post postid-123 page").fingerprint);
     // A class on an ancestor is part of every path below it.
     let (a, b) = (page("a"), page("b"));
@@ -83,9 +88,9 @@ fn inline_contents_are_text_markup() {
     let b = hash("<p><a class=ref><em>x</em></a></p>");
     assert_eq!(a.fingerprint, b.fingerprint);
     assert_eq!((a.elements, b.elements), (7, 6));
-    // A block inside an inline element is still the inline element's content.
+    // The tree builder moves a block out of <p> and <a>: body/div and body/div/a.ref count.
     let c = hash("<p><a class=ref><div>x</div></a></p>");
-    assert_eq!(paths(&c).len(), paths(&a).len() + 1, "<p> is closed by <div>");
+    assert_eq!((paths(&a).len(), paths(&c).len()), (5, 7));
 }
 
 #[test]
@@ -100,7 +105,9 @@ fn depth_limit() {
         ..HasherConfig::default()
     })
     .expect("valid");
-    let s = shallow.hash(b"<div><div><div>x</div></div></div>").expect("parses");
+    let s = shallow
+        .hash(b"<div><div><div>x</div></div></div>")
+        .expect("parses");
     assert_eq!(paths(&s).len(), 5); // html, head, body, div, div
 }
 
@@ -148,11 +155,18 @@ fn profile_round_trip_and_replay_at_other_decays() {
         .expect("valid")
         .hash(page.as_bytes())
         .expect("parses");
-        assert_eq!(s.profile.fingerprint(decay), fresh.fingerprint, "decay {decay}");
+        assert_eq!(
+            s.profile.fingerprint(decay),
+            fresh.fingerprint,
+            "decay {decay}"
+        );
     }
     // Truncated or damaged bytes are errors or other valid profiles, never panics.
     for len in 0..bytes.len() {
-        assert!(Profile::from_bytes(&bytes[..len]).is_err(), "truncated at {len}");
+        assert!(
+            Profile::from_bytes(&bytes[..len]).is_err(),
+            "truncated at {len}"
+        );
     }
     for i in 0..bytes.len() {
         for v in [0u8, 1, 0x7f, 0x80, 0xff] {
@@ -193,7 +207,8 @@ fn templates_apart_pages_of_one_template_together() {
     let log = |n: usize| {
         chrome(&format!(
             "<table class=shortlog>{}</table>",
-            "<tr class=dark><td class=age>1d</td><td class=link><a href=x>c</a></td></tr>".repeat(n)
+            "<tr class=dark><td class=age>1d</td><td class=link><a href=x>c</a></td></tr>"
+                .repeat(n)
         ))
     };
     let tree = chrome(
@@ -242,7 +257,10 @@ proptest! {
 #[test]
 fn model_names() {
     assert_eq!(FeatureSet::default(), FeatureSet::ClassPaths);
-    assert_eq!("class-paths".parse::<FeatureSet>(), Ok(FeatureSet::ClassPaths));
+    assert_eq!(
+        "class-paths".parse::<FeatureSet>(),
+        Ok(FeatureSet::ClassPaths)
+    );
     assert_eq!(FeatureSet::ClassPaths.default_decay(), 0.75);
     assert_eq!(FeatureSet::ClassPaths.default_threshold(), 8);
     assert_eq!(FeatureSet::Classic.default_threshold(), 5);

@@ -3,7 +3,9 @@
 //! overflow. Where the outcome depends on the input only, the guard that stops it is
 //! asserted, with `time_budget: None` so the machine's speed cannot change it.
 
-use silhouette_dom::{FeatureSet, HasherConfig, Limits, Structure, StructureHasher, TimeBudget, Truncation};
+use silhouette_dom::{
+    FeatureSet, HasherConfig, Limits, Structure, StructureHasher, TimeBudget, Truncation,
+};
 
 /// Default limits without the time budget: results depend on the input only.
 fn no_clock() -> Limits {
