@@ -5,7 +5,7 @@ use std::str::FromStr;
 use std::sync::LazyLock;
 
 use jieba_rs::Jieba;
-use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 use unicode_segmentation::UnicodeSegmentation;
 
 use crate::TextError;
@@ -100,6 +100,8 @@ impl FromStr for Tokenizer {
 pub(crate) fn normalize(s: &str) -> String {
     if s.is_ascii() {
         s.to_ascii_lowercase()
+    } else if is_nfkc_quick(s.chars()) == IsNormalized::Yes {
+        s.to_lowercase()
     } else {
         s.nfkc().collect::<String>().to_lowercase()
     }
