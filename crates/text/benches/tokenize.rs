@@ -82,6 +82,13 @@ fn bench(c: &mut Criterion) {
         g.bench_function("silhouette jieba", |b| {
             b.iter(|| black_box(Tokenizer::Jieba.tokenize(black_box(&text)).len()));
         });
+        g.bench_function("silhouette jieba, words not collected", |b| {
+            b.iter(|| {
+                let mut n = 0usize;
+                Tokenizer::Jieba.for_each_word(black_box(&text), |_| n += 1);
+                black_box(n)
+            });
+        });
         g.bench_function("silhouette unicode", |b| {
             b.iter(|| black_box(Tokenizer::Unicode.tokenize(black_box(&text)).len()));
         });

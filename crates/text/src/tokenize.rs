@@ -59,10 +59,8 @@ impl Tokenizer {
                 silhouette_simhash::mfonda_words(&lower).for_each(f);
             }
             Self::Unicode => each_line(text, |line| line.unicode_words().for_each(&mut f)),
-            Self::Jieba => each_line(text, |line| jieba_words(line, &mut f)),
-            Self::Auto if text.chars().any(is_han) => {
-                each_line(text, |line| jieba_words(line, &mut f));
-            }
+            Self::Jieba => jieba_words(text, &mut f),
+            Self::Auto if text.chars().any(is_han) => jieba_words(text, &mut f),
             Self::Auto => each_line(text, |line| line.unicode_words().for_each(&mut f)),
         }
     }
@@ -96,11 +94,41 @@ impl FromStr for Tokenizer {
     }
 }
 
-/// NFKC, then lower case (an ASCII string skips the normalisation, which leaves it unchanged).
+/// NFKC, then lower case.
+///
+/// Fast path for ASCII and Chinese text: when every character is ASCII, a CJK Unified
+/// Ideograph (U+4E00..U+9FFF), punctuation that NFKC leaves alone (U+3001..U+3029,
+/// U+3030..U+3035, dashes U+2013..U+2014, quotes U+2018..U+201F, `·` `×` `÷`) or a full-width ASCII form (U+FF01..U+FF5E, which NFKC maps to ASCII), the
+/// result is built in one pass (none of these compose or reorder); anything else takes
+/// `unicode-normalization`'s NFKC. A test checks the fast path against it on every such character.
 pub(crate) fn normalize(s: &str) -> String {
     if s.is_ascii() {
-        s.to_ascii_lowercase()
-    } else if is_nfkc_quick(s.chars()) == IsNormalized::Yes {
+        return s.to_ascii_lowercase();
+    }
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\0'..='\x7f' => out.push(c.to_ascii_lowercase()),
+            '\u{4E00}'..='\u{9FFF}'
+            | '\u{3001}'..='\u{3029}'
+            | '\u{3030}'..='\u{3035}'
+            | '\u{2013}'..='\u{2014}'
+            | '\u{2018}'..='\u{201F}'
+            | '\u{B7}'
+            | '\u{D7}'
+            | '\u{F7}' => out.push(c),
+            '\u{FF01}'..='\u{FF5E}' => {
+                let ascii = char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c);
+                out.push(ascii.to_ascii_lowercase());
+            }
+            _ => return normalize_slow(s),
+        }
+    }
+    out
+}
+
+fn normalize_slow(s: &str) -> String {
+    if is_nfkc_quick(s.chars()) == IsNormalized::Yes {
         s.to_lowercase()
     } else {
         s.nfkc().collect::<String>().to_lowercase()
@@ -116,22 +144,55 @@ fn each_line(text: &str, mut f: impl FnMut(&str)) {
     }
 }
 
-/// The words of one normalised line: jieba for Han runs, UAX #29 for the rest.
-fn jieba_words(line: &str, f: &mut impl FnMut(&str)) {
-    let mut rest = line;
+/// The words of `text`: jieba for Han runs, UAX #29 for the rest.
+///
+/// The text is normalised line by line; its Han runs are copied into one buffer, each ended by
+/// a line break (where jieba always cuts), and cut by a single `cut` call; the words are then
+/// handed out in text order, each Han run's from the buffer, each other run's by UAX #29.
+fn jieba_words(text: &str, f: &mut impl FnMut(&str)) {
+    let mut norm = String::with_capacity(text.len() + 1);
+    for line in text.split('\n').filter(|l| !l.is_empty()) {
+        norm.push_str(&normalize(line));
+        norm.push('\n');
+    }
+    let mut han = String::new();
+    // (is Han, byte range: in `han` for a Han run, in `norm` otherwise)
+    let mut runs: Vec<(bool, usize, usize)> = Vec::new();
+    let mut rest = norm.as_str();
+    let mut offset = 0;
     while !rest.is_empty() {
-        let han = rest.starts_with(is_han);
+        let is = rest.starts_with(is_han);
         let end = rest
             .char_indices()
-            .find(|&(_, c)| is_han(c) != han)
+            .find(|&(_, c)| is_han(c) != is)
             .map_or(rest.len(), |(i, _)| i);
-        let (run, tail) = rest.split_at(end);
-        if han {
-            JIEBA.cut(run, false).iter().for_each(|t| f(t.word));
+        if is {
+            runs.push((true, han.len(), han.len() + end));
+            han.push_str(&rest[..end]);
+            han.push('\n');
         } else {
-            run.unicode_words().for_each(&mut *f);
+            runs.push((false, offset, offset + end));
         }
-        rest = tail;
+        offset += end;
+        rest = &rest[end..];
+    }
+    let tokens = if han.is_empty() {
+        Vec::new()
+    } else {
+        JIEBA.cut(&han, false)
+    };
+    let mut next = 0;
+    for (is, start, end) in runs {
+        if is {
+            while let Some(t) = tokens.get(next).filter(|t| t.byte_start < end) {
+                if t.byte_start >= start {
+                    f(t.word);
+                }
+                next += 1;
+            }
+        } else {
+            norm[start..end].unicode_words().for_each(&mut *f);
+        }
     }
 }
 
@@ -226,6 +287,34 @@ mod tests {
         }
         let err = "icu".parse::<Tokenizer>().expect_err("unknown name");
         assert!(err.to_string().contains("one of mfonda"), "{err}");
+    }
+
+    #[test]
+    fn fast_normalisation_is_nfkc() {
+        let ranges = [
+            (0x20, 0x7f),
+            (0xb7, 0xb7),
+            (0xd7, 0xd7),
+            (0xf7, 0xf7),
+            (0x2013, 0x2014),
+            (0x2018, 0x201f),
+            (0x4e00, 0x9fff),
+            (0x3001, 0x3035),
+            (0xff01, 0xff5e),
+        ];
+        for (lo, hi) in ranges {
+            for c in (lo..=hi).filter_map(char::from_u32) {
+                let s = format!("中{c}A");
+                assert_eq!(normalize(&s), normalize_slow(&s), "U+{:04X}", u32::from(c));
+            }
+        }
+        check_norm("Ｈｅｌｌｏ，世界。", "hello,世界。");
+        check_norm("ﬁ 中", "fi 中"); // slow path
+        check_norm("\u{3000}中", " 中"); // ideographic space: slow path
+    }
+
+    fn check_norm(input: &str, expected: &str) {
+        assert_eq!(normalize(input), expected, "{input:?}");
     }
 
     #[test]
