@@ -37,13 +37,7 @@ impl Simhash {
 
     /// Adds one feature with hash `hash` and weight `weight`.
     pub fn add(&mut self, hash: u64, weight: f64) {
-        for (i, total) in self.totals.iter_mut().enumerate() {
-            if (hash >> i) & 1 == 1 {
-                *total += weight;
-            } else {
-                *total -= weight;
-            }
-        }
+        fold(&mut self.totals, |i| (hash >> i) & 1 == 1, weight);
     }
 
     /// The 64 running totals `V[0..64]`, for diagnostics.
@@ -55,13 +49,7 @@ impl Simhash {
     /// The fingerprint: bit `i` is 1 iff `V[i] >= 0`.
     #[must_use]
     pub fn finish(&self) -> Fingerprint {
-        let bits = self
-            .totals
-            .iter()
-            .enumerate()
-            .filter(|(_, total)| **total >= 0.0)
-            .fold(0u64, |acc, (i, _)| acc | (1 << i));
-        Fingerprint::new(bits)
+        Fingerprint::new(set_bits(&self.totals).fold(0u64, |acc, i| acc | (1 << i)))
     }
 }
 
@@ -95,13 +83,7 @@ impl Simhash128 {
 
     /// Adds one feature with hash `hash` and weight `weight`.
     pub fn add(&mut self, hash: u128, weight: f64) {
-        for (i, total) in self.totals.iter_mut().enumerate() {
-            if (hash >> i) & 1 == 1 {
-                *total += weight;
-            } else {
-                *total -= weight;
-            }
-        }
+        fold(&mut self.totals, |i| (hash >> i) & 1 == 1, weight);
     }
 
     /// The 128 running totals `V[0..128]`, for diagnostics.
@@ -113,14 +95,28 @@ impl Simhash128 {
     /// The fingerprint: bit `i` is 1 iff `V[i] >= 0`.
     #[must_use]
     pub fn finish(&self) -> Fingerprint128 {
-        let bits = self
-            .totals
-            .iter()
-            .enumerate()
-            .filter(|(_, total)| **total >= 0.0)
-            .fold(0u128, |acc, (i, _)| acc | (1 << i));
-        Fingerprint128::new(bits)
+        Fingerprint128::new(set_bits(&self.totals).fold(0u128, |acc, i| acc | (1 << i)))
     }
+}
+
+/// `V[i] += w` where `bit(i)`, else `V[i] -= w`: one feature into the totals.
+fn fold(totals: &mut [f64], bit: impl Fn(usize) -> bool, weight: f64) {
+    for (i, total) in totals.iter_mut().enumerate() {
+        if bit(i) {
+            *total += weight;
+        } else {
+            *total -= weight;
+        }
+    }
+}
+
+/// The indexes `i` with `V[i] >= 0`: the fingerprint's 1 bits.
+fn set_bits(totals: &[f64]) -> impl Iterator<Item = usize> + '_ {
+    totals
+        .iter()
+        .enumerate()
+        .filter(|(_, total)| **total >= 0.0)
+        .map(|(i, _)| i)
 }
 
 /// The simhash of `features` folded in the order given.
