@@ -38,7 +38,7 @@ pub struct IdfTable {
 static JIEBA_IDF: LazyLock<Arc<IdfTable>> = LazyLock::new(|| Arc::new(jieba_table()));
 
 impl IdfTable {
-    /// jieba's built-in IDF table (shared; decoded on first use, about 0.3 s).
+    /// jieba's built-in IDF table (shared; decoded once, on first use).
     #[must_use]
     pub fn jieba() -> Arc<Self> {
         Arc::clone(&JIEBA_IDF)

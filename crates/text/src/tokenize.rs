@@ -10,7 +10,7 @@ use unicode_segmentation::UnicodeSegmentation;
 
 use crate::TextError;
 
-/// jieba-rs with its default dictionary, loaded once (about 0.2 s) on first use.
+/// jieba-rs with its default dictionary, loaded once, on first use.
 pub(crate) static JIEBA: LazyLock<Jieba> = LazyLock::new(Jieba::new);
 
 /// How text is cut into words. Every tokenizer lower-cases; all but `mfonda` also apply NFKC.
