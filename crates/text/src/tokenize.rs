@@ -98,14 +98,25 @@ impl FromStr for Tokenizer {
 ///
 /// Fast path for ASCII and Chinese text: when every character is ASCII, a CJK Unified
 /// Ideograph (U+4E00..U+9FFF), punctuation that NFKC leaves alone (U+3001..U+3029,
-/// U+3030..U+3035, dashes U+2013..U+2014, quotes U+2018..U+201F, `·` `×` `÷`) or a full-width ASCII form (U+FF01..U+FF5E, which NFKC maps to ASCII), the
+/// U+3030..U+3035, dashes U+2013..U+2014, quotes U+2018..U+201F, arrows U+2190..U+2199, `·` `×`
+/// `÷`), a no-break space or `…` (which NFKC maps to a space and `...`) or a full-width ASCII form (U+FF01..U+FF5E, which NFKC maps to ASCII), the
 /// result is built in one pass (none of these compose or reorder); anything else takes
 /// `unicode-normalization`'s NFKC. A test checks the fast path against it on every such character.
 pub(crate) fn normalize(s: &str) -> String {
-    if s.is_ascii() {
-        return s.to_ascii_lowercase();
-    }
     let mut out = String::with_capacity(s.len());
+    normalize_into(s, &mut out);
+    out
+}
+
+/// [`normalize`], appended to `out`.
+fn normalize_into(s: &str, out: &mut String) {
+    if s.is_ascii() {
+        let start = out.len();
+        out.push_str(s);
+        out[start..].make_ascii_lowercase();
+        return;
+    }
+    let start = out.len();
     for c in s.chars() {
         match c {
             '\0'..='\x7f' => out.push(c.to_ascii_lowercase()),
@@ -114,17 +125,23 @@ pub(crate) fn normalize(s: &str) -> String {
             | '\u{3030}'..='\u{3035}'
             | '\u{2013}'..='\u{2014}'
             | '\u{2018}'..='\u{201F}'
+            | '\u{2190}'..='\u{2199}'
             | '\u{B7}'
             | '\u{D7}'
             | '\u{F7}' => out.push(c),
+            '\u{A0}' => out.push(' '),
+            '\u{2026}' => out.push_str("..."),
             '\u{FF01}'..='\u{FF5E}' => {
                 let ascii = char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c);
                 out.push(ascii.to_ascii_lowercase());
             }
-            _ => return normalize_slow(s),
+            _ => {
+                out.truncate(start);
+                out.push_str(&normalize_slow(s));
+                return;
+            }
         }
     }
-    out
 }
 
 fn normalize_slow(s: &str) -> String {
@@ -152,7 +169,7 @@ fn each_line(text: &str, mut f: impl FnMut(&str)) {
 fn jieba_words(text: &str, f: &mut impl FnMut(&str)) {
     let mut norm = String::with_capacity(text.len() + 1);
     for line in text.split('\n').filter(|l| !l.is_empty()) {
-        norm.push_str(&normalize(line));
+        normalize_into(line, &mut norm);
         norm.push('\n');
     }
     let mut han = String::new();
@@ -191,7 +208,11 @@ fn jieba_words(text: &str, f: &mut impl FnMut(&str)) {
                 next += 1;
             }
         } else {
-            norm[start..end].unicode_words().for_each(&mut *f);
+            let run = &norm[start..end];
+            // Runs of ASCII punctuation and spaces between Han runs hold no word.
+            if !run.is_ascii() || run.bytes().any(|b| b.is_ascii_alphanumeric()) {
+                run.unicode_words().for_each(&mut *f);
+            }
         }
     }
 }
@@ -301,6 +322,9 @@ mod tests {
             (0x4e00, 0x9fff),
             (0x3001, 0x3035),
             (0xff01, 0xff5e),
+            (0xa0, 0xa0),
+            (0x2026, 0x2026),
+            (0x2190, 0x2199),
         ];
         for (lo, hi) in ranges {
             for c in (lo..=hi).filter_map(char::from_u32) {
