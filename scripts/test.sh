@@ -42,5 +42,8 @@ else
     echo "skipped: $eval_dev not found (it sits beside the repository in CI)"
 fi
 
+step "jieba-rs keywords against Python jieba (debian-reference-zh-cn, >= 95% of pages)"
+scripts/jieba-check.sh --han-only --hmm
+
 step "cargo test (unit, doc, property, hostile-input and end-to-end tests)"
 cargo test --workspace --locked

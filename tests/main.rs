@@ -4,6 +4,8 @@ mod cli_compare;
 mod cli_config;
 mod cli_exits;
 mod cli_fingerprint;
+mod cli_idf;
+mod cli_overlap;
 mod common;
 mod crawl_dedup;
 mod crawl_flags;

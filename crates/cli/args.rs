@@ -163,6 +163,32 @@ pub enum Command {
         #[arg(long, value_name = "PORT")]
         port: Option<u16>,
     },
+    /// Print the passages of plain-text file A copied in plain-text file B, with their word
+    /// positions in both (robust winnowing: every copied passage of at least G words is found,
+    /// none shorter than K).
+    Overlap {
+        /// Noise threshold: shingles of K words.
+        #[arg(long, value_name = "K", default_value_t = 5)]
+        k: usize,
+
+        /// Guarantee threshold: every passage of G words or more is found.
+        #[arg(long, value_name = "G", default_value_t = 10)]
+        g: usize,
+
+        /// Tokenizer: mfonda, unicode, jieba or auto.
+        #[arg(long, value_name = "NAME", default_value = "auto")]
+        tokenizer: String,
+
+        /// First text (`-` for standard input).
+        a: PathBuf,
+        /// Second text.
+        b: PathBuf,
+    },
+    /// IDF tables for content fingerprints.
+    Idf {
+        #[command(subcommand)]
+        command: IdfCommand,
+    },
     /// Compare the structure of two HTML files.
     ///
     /// Prints both fingerprints, the distance and the verdict. Exit status, like cmp(1): 0
@@ -180,5 +206,26 @@ pub enum Command {
         a: PathBuf,
         /// Second page.
         b: PathBuf,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum IdfCommand {
+    /// Build an IDF table (`word idf` lines, jieba's idf.txt format) from plain-text files:
+    /// each file is one document, IDF = ln(N / (df + 1)).
+    ///
+    /// PATH is a file or a directory (searched recursively for *.txt).
+    Build {
+        /// Tokenizer: mfonda, unicode, jieba or auto.
+        #[arg(long, value_name = "NAME", default_value = "auto")]
+        tokenizer: String,
+
+        /// Output file (default: standard output).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+
+        /// Files or directories.
+        #[arg(value_name = "PATH", required = true)]
+        paths: Vec<PathBuf>,
     },
 }

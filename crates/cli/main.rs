@@ -7,7 +7,9 @@ mod crawl_flags;
 mod crawl_settings;
 mod demo;
 mod fingerprint;
+mod idf;
 mod inputs;
+mod overlap;
 mod settings;
 
 use std::io::{self, Write};
@@ -17,7 +19,7 @@ use anyhow::{Context, Result};
 use clap::Parser;
 use silhouette_dom::StructureHasher;
 
-use crate::args::{Cli, Command, FingerprintFlags, StatsFormat};
+use crate::args::{Cli, Command, FingerprintFlags, IdfCommand, StatsFormat};
 use crate::inputs::Input;
 use crate::settings::{Overrides, Settings};
 
@@ -237,6 +239,28 @@ fn run(cli: Cli) -> Result<ExitCode> {
             serve: false,
             port,
         } => demo_command(cli.config.as_deref(), state, port),
+        Command::Overlap {
+            k,
+            g,
+            tokenizer,
+            a,
+            b,
+        } => {
+            let mut out = io::stdout().lock();
+            overlap::run(&tokenizer, k, g, &a, &b, &mut out)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Idf {
+            command:
+                IdfCommand::Build {
+                    tokenizer,
+                    output,
+                    paths,
+                },
+        } => {
+            idf::build(&tokenizer, &paths, output.as_deref())?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Compare {
             flags,
             threshold,

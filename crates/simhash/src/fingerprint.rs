@@ -70,19 +70,23 @@ impl From<Fingerprint> for u64 {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ParseFingerprintError {
-    /// Not exactly 16 characters.
-    #[error("a fingerprint is 16 hex digits, got {len} characters in {input:?}")]
+    /// Not exactly 16 (or, for a [`Fingerprint128`](crate::Fingerprint128), 32) characters.
+    #[error("a fingerprint is {digits} hex digits, got {len} characters in {input:?}")]
     Length {
         /// The rejected input.
         input: String,
         /// Its length in characters.
         len: usize,
+        /// The number of hex digits expected (16 or 32).
+        digits: usize,
     },
     /// A character that is not a hex digit.
-    #[error("a fingerprint is 16 hex digits, {input:?} has a non-hex character")]
+    #[error("a fingerprint is {digits} hex digits, {input:?} has a non-hex character")]
     NotHex {
         /// The rejected input.
         input: String,
+        /// The number of hex digits expected (16 or 32).
+        digits: usize,
     },
 }
 
@@ -91,24 +95,33 @@ impl FromStr for Fingerprint {
 
     /// Parses 16 hex digits (either case), as [`Display`](fmt::Display) prints them.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let len = s.chars().count();
-        if len != 16 {
-            return Err(ParseFingerprintError::Length {
-                input: s.to_owned(),
-                len,
-            });
-        }
-        if !s.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(ParseFingerprintError::NotHex {
-                input: s.to_owned(),
-            });
-        }
+        check_hex(s, 16)?;
         u64::from_str_radix(s, 16)
             .map(Self)
             .map_err(|_| ParseFingerprintError::NotHex {
                 input: s.to_owned(),
+                digits: 16,
             })
     }
+}
+
+/// Checks that `s` is exactly `digits` hex digits (either case).
+pub(crate) fn check_hex(s: &str, digits: usize) -> Result<(), ParseFingerprintError> {
+    let len = s.chars().count();
+    if len != digits {
+        return Err(ParseFingerprintError::Length {
+            input: s.to_owned(),
+            len,
+            digits,
+        });
+    }
+    if !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(ParseFingerprintError::NotHex {
+            input: s.to_owned(),
+            digits,
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -9,6 +9,8 @@
 //!   bit `i` is 1 iff total `i >= 0` (so no features at all give `ffffffffffffffff`).
 //! - [`Fingerprint`] is the result: hex `Display`/`FromStr`, Hamming [`distance`](Fingerprint::distance)
 //!   and [`is_near`](Fingerprint::is_near) (a distance of exactly `k` counts as near).
+//! - [`Simhash128`] and [`Fingerprint128`] are the same over 128 bits (ALGORITHM.md §7), for
+//!   content fingerprints (`silhouette-text`).
 //! - [`fnv1_64`] is the feature hash (FNV-1, multiply then xor; not the `fnv` crate's FNV-1a),
 //!   and [`text_simhash`] the word-feature mode that reproduces mfonda/simhash's example.
 //!
@@ -58,6 +60,7 @@
 #![deny(missing_docs)]
 
 mod fingerprint;
+mod fingerprint128;
 mod fnv;
 mod index;
 mod sets;
@@ -65,8 +68,9 @@ mod weighted;
 mod words;
 
 pub use fingerprint::{Fingerprint, ParseFingerprintError};
+pub use fingerprint128::Fingerprint128;
 pub use fnv::fnv1_64;
 pub use index::{IndexError, IndexStats, Match, NearIndex, SharedNearIndex};
 pub use sets::jaccard;
-pub use weighted::{Simhash, simhash};
-pub use words::text_simhash;
+pub use weighted::{Simhash, Simhash128, simhash};
+pub use words::{mfonda_words, text_simhash};

@@ -1,6 +1,6 @@
 //! Weighted simhash: the fold of (feature hash, weight) pairs into 64 bits.
 
-use crate::Fingerprint;
+use crate::{Fingerprint, Fingerprint128};
 
 /// Folds weighted features into a [`Fingerprint`], in the order they are added.
 ///
@@ -37,13 +37,7 @@ impl Simhash {
 
     /// Adds one feature with hash `hash` and weight `weight`.
     pub fn add(&mut self, hash: u64, weight: f64) {
-        for (i, total) in self.totals.iter_mut().enumerate() {
-            if (hash >> i) & 1 == 1 {
-                *total += weight;
-            } else {
-                *total -= weight;
-            }
-        }
+        fold(&mut self.totals, |i| (hash >> i) & 1 == 1, weight);
     }
 
     /// The 64 running totals `V[0..64]`, for diagnostics.
@@ -55,14 +49,74 @@ impl Simhash {
     /// The fingerprint: bit `i` is 1 iff `V[i] >= 0`.
     #[must_use]
     pub fn finish(&self) -> Fingerprint {
-        let bits = self
-            .totals
-            .iter()
-            .enumerate()
-            .filter(|(_, total)| **total >= 0.0)
-            .fold(0u64, |acc, (i, _)| acc | (1 << i));
-        Fingerprint::new(bits)
+        Fingerprint::new(set_bits(&self.totals).fold(0u64, |acc, i| acc | (1 << i)))
     }
+}
+
+/// [`Simhash`] over 128 bits: the same fold (ALGORITHM.md §1 and §7), with 128-bit feature
+/// hashes and `>= 0` ties, so no features at all give 32 `f`s.
+///
+/// ```
+/// use silhouette_simhash::Simhash128;
+/// let mut s = Simhash128::new();
+/// s.add(0x0123_4567_89ab_cdef_0123_4567_89ab_cdef, 2.0);
+/// s.add(u128::MAX, 1.0);
+/// assert_eq!(s.finish().bits(), 0x0123_4567_89ab_cdef_0123_4567_89ab_cdef);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Simhash128 {
+    totals: [f64; 128],
+}
+
+impl Default for Simhash128 {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Simhash128 {
+    /// An empty accumulator.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self { totals: [0.0; 128] }
+    }
+
+    /// Adds one feature with hash `hash` and weight `weight`.
+    pub fn add(&mut self, hash: u128, weight: f64) {
+        fold(&mut self.totals, |i| (hash >> i) & 1 == 1, weight);
+    }
+
+    /// The 128 running totals `V[0..128]`, for diagnostics.
+    #[must_use]
+    pub const fn totals(&self) -> &[f64; 128] {
+        &self.totals
+    }
+
+    /// The fingerprint: bit `i` is 1 iff `V[i] >= 0`.
+    #[must_use]
+    pub fn finish(&self) -> Fingerprint128 {
+        Fingerprint128::new(set_bits(&self.totals).fold(0u128, |acc, i| acc | (1 << i)))
+    }
+}
+
+/// `V[i] += w` where `bit(i)`, else `V[i] -= w`: one feature into the totals.
+fn fold(totals: &mut [f64], bit: impl Fn(usize) -> bool, weight: f64) {
+    for (i, total) in totals.iter_mut().enumerate() {
+        if bit(i) {
+            *total += weight;
+        } else {
+            *total -= weight;
+        }
+    }
+}
+
+/// The indexes `i` with `V[i] >= 0`: the fingerprint's 1 bits.
+fn set_bits(totals: &[f64]) -> impl Iterator<Item = usize> + '_ {
+    totals
+        .iter()
+        .enumerate()
+        .filter(|(_, total)| **total >= 0.0)
+        .map(|(i, _)| i)
 }
 
 /// The simhash of `features` folded in the order given.
@@ -97,6 +151,26 @@ mod tests {
         assert_eq!(fp.bits(), u64::MAX);
         let fp = simhash([(0x0f0f_0f0f_0f0f_0f0f, 1.5), (0xf0f0_f0f0_f0f0_f0f0, 1.25)]);
         assert_eq!(fp.bits(), 0x0f0f_0f0f_0f0f_0f0f);
+    }
+
+    #[test]
+    fn wide_fold_matches_the_narrow_one_on_the_low_half() {
+        let features = [
+            (0xdead_beef_u64, 1.0),
+            (0x1234_5678_9abc_def0, 3.0),
+            (7, 2.5),
+        ];
+        let mut wide = Simhash128::new();
+        for (h, w) in features {
+            wide.add(u128::from(h), w);
+        }
+        assert_eq!(wide.finish().bits() as u64, simhash(features).bits());
+        assert_eq!(
+            wide.finish().bits() >> 64,
+            0,
+            "high bits all 0 in every feature"
+        );
+        assert_eq!(Simhash128::new().finish().bits(), u128::MAX);
     }
 
     #[test]

@@ -27,11 +27,20 @@ static WORDS: LazyLock<Regex> = LazyLock::new(|| {
 #[must_use]
 pub fn text_simhash(text: &str) -> Fingerprint {
     let lower = text.to_lowercase();
-    simhash(
-        WORDS
-            .find_iter(&lower)
-            .map(|m| (fnv1_64(m.as_str().as_bytes()), 1.0)),
-    )
+    simhash(mfonda_words(&lower).map(|w| (fnv1_64(w.as_bytes()), 1.0)))
+}
+
+/// The words of `lower` as mfonda/simhash finds them: the matches of
+/// `[\w']+(?:\://[\w\./]+){0,1}` (ASCII `\w`), in text order. Lower-case the text first, as
+/// [`text_simhash`] does; `silhouette-text`'s `mfonda` tokenizer is this.
+///
+/// ```
+/// use silhouette_simhash::mfonda_words;
+/// let words: Vec<&str> = mfonda_words("don't see http://a.b/c, ok").collect();
+/// assert_eq!(words, ["don't", "see", "http://a.b/c", "ok"]);
+/// ```
+pub fn mfonda_words(lower: &str) -> impl Iterator<Item = &str> {
+    WORDS.find_iter(lower).map(|m| m.as_str())
 }
 
 #[cfg(test)]

@@ -1,0 +1,191 @@
+//! The content settings: one struct, validated by `ContentHasher::new`, recorded by `params()`.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use crate::{FeatureHash, IdfTable, TextError, Tokenizer, Weighting};
+
+/// The width of a content fingerprint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Bits {
+    /// 64 bits (16 hex digits); Manku et al.'s threshold of 3 bits applies.
+    #[default]
+    B64,
+    /// 128 bits (32 hex digits).
+    B128,
+}
+
+impl Bits {
+    /// 64 or 128.
+    #[must_use]
+    pub const fn get(self) -> u32 {
+        match self {
+            Self::B64 => 64,
+            Self::B128 => 128,
+        }
+    }
+}
+
+impl fmt::Display for Bits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.get())
+    }
+}
+
+impl FromStr for Bits {
+    type Err = TextError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "64" => Ok(Self::B64),
+            "128" => Ok(Self::B128),
+            _ => Err(TextError::config("bits", s, "64 or 128")),
+        }
+    }
+}
+
+/// Which algorithm computes the content fingerprint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Mode {
+    /// Tokenizer → stop words → shingles → weights → top-n → weighted simhash.
+    #[default]
+    Weighted,
+    /// Note 002's Python class, bit-exactly (`str.split()`, its string hash, ±1 weights); only
+    /// `bits` and `min_words` apply (see [`seed002_simhash128`](crate::seed002_simhash128)).
+    Seed002,
+}
+
+impl Mode {
+    /// The name `FromStr` reads and `params()` records.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Weighted => "weighted",
+            Self::Seed002 => "seed-002",
+        }
+    }
+}
+
+impl FromStr for Mode {
+    type Err = TextError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        [Self::Weighted, Self::Seed002]
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| TextError::config("mode", s, "weighted or seed-002"))
+    }
+}
+
+/// Every parameter of a content fingerprint. [`ContentHasher::new`](crate::ContentHasher::new)
+/// validates it and [`ContentHasher::params`](crate::ContentHasher::params) records it.
+///
+/// The defaults are provisional (the crawl's evaluation chooses them, ALGORITHM.md §7):
+/// `auto` tokenizer, words (no shingles), English and Chinese stop words dropped, TF-IDF
+/// weights over jieba's IDF table, every feature (no top-n), 64 bits, SipHash-1-3 feature
+/// hashes, at least 30 words, a signature of the top 20 keywords.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContentConfig {
+    /// The algorithm.
+    pub mode: Mode,
+    /// How the text is cut into words.
+    pub tokenizer: Tokenizer,
+    /// Features are runs of this many words joined by a space (1: single words; 1..=16).
+    pub shingles: usize,
+    /// Whether English and Chinese stop words ([`is_stop_word`](crate::is_stop_word)) are dropped
+    /// before anything else counts words.
+    pub stop_words: bool,
+    /// How features are weighted.
+    pub weights: Weighting,
+    /// The IDF table of `tf-idf` and of the signature; `None`: jieba's ([`IdfTable::jieba`]).
+    pub idf: Option<Arc<IdfTable>>,
+    /// Keep only the n heaviest features (`None`: all; the notes use 20).
+    pub top_n: Option<usize>,
+    /// 64 or 128 bits.
+    pub bits: Bits,
+    /// The feature hash.
+    pub hash: FeatureHash,
+    /// Below this many words (after stop words), no fingerprint and no signature (at least 1).
+    pub min_words: usize,
+    /// The signature's number of keywords (0: no signature; the notes use 20).
+    pub signature_top_n: usize,
+}
+
+impl Default for ContentConfig {
+    fn default() -> Self {
+        Self {
+            mode: Mode::Weighted,
+            tokenizer: Tokenizer::Auto,
+            shingles: 1,
+            stop_words: true,
+            weights: Weighting::TfIdf,
+            idf: None,
+            top_n: None,
+            bits: Bits::B64,
+            hash: FeatureHash::Sip13,
+            min_words: 30,
+            signature_top_n: 20,
+        }
+    }
+}
+
+impl ContentConfig {
+    /// mfonda/simhash's word mode (ALGORITHM.md §1): `mfonda` words, each occurrence weighing
+    /// 1, FNV-1 64, no stop words, no signature; the same bits as
+    /// `silhouette_simhash::text_simhash` for any text of at least one word.
+    #[must_use]
+    pub fn mfonda() -> Self {
+        Self {
+            tokenizer: Tokenizer::Mfonda,
+            stop_words: false,
+            weights: Weighting::Equal,
+            hash: FeatureHash::Fnv1,
+            min_words: 1,
+            signature_top_n: 0,
+            ..Self::default()
+        }
+    }
+
+    /// Note 002's Python class at 128 bits (ALGORITHM.md §7), no signature.
+    #[must_use]
+    pub fn seed002() -> Self {
+        Self {
+            mode: Mode::Seed002,
+            bits: Bits::B128,
+            min_words: 1,
+            signature_top_n: 0,
+            ..Self::default()
+        }
+    }
+
+    pub(crate) fn validate(&self) -> Result<(), TextError> {
+        if !(1..=16).contains(&self.shingles) {
+            return Err(TextError::config(
+                "shingles",
+                self.shingles,
+                "1 to 16 words",
+            ));
+        }
+        if self.top_n == Some(0) {
+            return Err(TextError::config("top-n", 0, "at least 1 (or all)"));
+        }
+        if self.min_words == 0 {
+            return Err(TextError::config(
+                "min-words",
+                0,
+                "at least 1: an empty text would fingerprint as all ones and match every other",
+            ));
+        }
+        if self.signature_top_n > 1000 {
+            return Err(TextError::config(
+                "signature-top-n",
+                self.signature_top_n,
+                "0 to 1000",
+            ));
+        }
+        Ok(())
+    }
+}

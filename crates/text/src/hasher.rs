@@ -1,0 +1,246 @@
+//! The entry point: a validated configuration that fingerprints texts.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use silhouette_simhash::{Fingerprint, Fingerprint128, Simhash, Simhash128};
+
+use crate::seed002::python_split;
+use crate::{
+    Bits, ContentConfig, IdfTable, Mode, Signature, TextError, Weighting, is_stop_word,
+    seed002_simhash64, seed002_simhash128, signature, top_n, weigh,
+};
+
+/// A content simhash of either width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ContentHash {
+    /// 64 bits.
+    Bits64(Fingerprint),
+    /// 128 bits.
+    Bits128(Fingerprint128),
+}
+
+impl ContentHash {
+    /// The Hamming distance, or `None` when the widths differ.
+    #[must_use]
+    pub const fn distance(self, other: Self) -> Option<u32> {
+        match (self, other) {
+            (Self::Bits64(a), Self::Bits64(b)) => Some(a.distance(b)),
+            (Self::Bits128(a), Self::Bits128(b)) => Some(a.distance(b)),
+            _ => None,
+        }
+    }
+
+    /// The width.
+    #[must_use]
+    pub const fn bits(self) -> Bits {
+        match self {
+            Self::Bits64(_) => Bits::B64,
+            Self::Bits128(_) => Bits::B128,
+        }
+    }
+}
+
+impl fmt::Display for ContentHash {
+    /// 16 or 32 lower-case hex digits.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Bits64(fp) => fp.fmt(f),
+            Self::Bits128(fp) => fp.fmt(f),
+        }
+    }
+}
+
+impl FromStr for ContentHash {
+    type Err = silhouette_simhash::ParseFingerprintError;
+
+    /// 16 hex digits are 64 bits, anything else must be 32.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s.len() == 16 {
+            s.parse().map(Self::Bits64)
+        } else {
+            s.parse().map(Self::Bits128)
+        }
+    }
+}
+
+/// The content fingerprint of one text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ContentFingerprint {
+    /// The simhash.
+    pub hash: ContentHash,
+    /// The semantic signature; `None` when disabled or when the text has fewer keywords than
+    /// the signature needs.
+    pub signature: Option<Signature>,
+    /// The number of words counted (after stop words; `seed-002`: tokens).
+    pub words: usize,
+}
+
+/// Fingerprints texts with one validated [`ContentConfig`].
+///
+/// Text is plain text, one block (paragraph, heading, list item…) per line. A text with fewer
+/// than `min_words` words gets no fingerprint at all, nor one whose features all weigh 0: with
+/// `>= 0` ties it would be all ones and match every other such text.
+#[derive(Debug, Clone)]
+pub struct ContentHasher {
+    config: ContentConfig,
+    idf: Arc<IdfTable>,
+    params: String,
+}
+
+impl ContentHasher {
+    /// Validates `config` and loads the IDF table it needs (jieba's when `idf` is `None` and
+    /// TF-IDF weights or a signature are asked for).
+    ///
+    /// # Errors
+    /// [`TextError::Config`] naming the setting out of range.
+    pub fn new(config: ContentConfig) -> Result<Self, TextError> {
+        config.validate()?;
+        let needs_idf = config.signature_top_n > 0
+            || (config.mode == Mode::Weighted && config.weights == Weighting::TfIdf);
+        let idf = match (&config.idf, needs_idf) {
+            (Some(t), _) => Arc::clone(t),
+            (None, true) => IdfTable::jieba(),
+            (None, false) => Arc::new(IdfTable::parse("").unwrap_or_else(|_| unreachable!())),
+        };
+        let params = params(&config, &idf, needs_idf);
+        Ok(Self {
+            config,
+            idf,
+            params,
+        })
+    }
+
+    /// Every parameter, as one string to store beside the fingerprints (fingerprints made with
+    /// different parameters are not comparable), e.g.
+    /// `text/1 mode=weighted tokenizer=auto shingles=1 stop-words=en+zh weights=tf-idf
+    /// idf=jieba-rs-0.11 top-n=all bits=64 hash=sip13 min-words=30 signature=20` (one line).
+    #[must_use]
+    pub fn params(&self) -> &str {
+        &self.params
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub const fn config(&self) -> &ContentConfig {
+        &self.config
+    }
+
+    /// The words that count: the tokenizer's, less stop words when they are dropped.
+    #[must_use]
+    pub fn words(&self, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let drop = self.config.stop_words;
+        self.config.tokenizer.for_each_word(text, |w| {
+            if !(drop && is_stop_word(w)) {
+                out.push(w.to_owned());
+            }
+        });
+        out
+    }
+
+    /// The fingerprint of `text`, or `None` for too little text.
+    #[must_use]
+    pub fn fingerprint(&self, text: &str) -> Option<ContentFingerprint> {
+        let c = &self.config;
+        let need_words = c.mode == Mode::Weighted || c.signature_top_n > 0;
+        let words = if need_words {
+            self.words(text)
+        } else {
+            Vec::new()
+        };
+        let (hash, count) = match c.mode {
+            Mode::Seed002 => {
+                let count = python_split(text).count();
+                if count < c.min_words {
+                    return None;
+                }
+                let hash = match c.bits {
+                    Bits::B64 => ContentHash::Bits64(seed002_simhash64(text)),
+                    Bits::B128 => ContentHash::Bits128(seed002_simhash128(text)),
+                };
+                (hash, count)
+            }
+            Mode::Weighted => {
+                if words.len() < c.min_words {
+                    return None;
+                }
+                (self.weighted(&words)?, words.len())
+            }
+        };
+        let signature = if c.signature_top_n > 0 && words.len() >= c.min_words {
+            signature(&words, &self.idf, c.signature_top_n)
+        } else {
+            None
+        };
+        Some(ContentFingerprint {
+            hash,
+            signature,
+            words: count,
+        })
+    }
+
+    /// The weighted simhash of `words`; `None` when every feature weighs 0.
+    fn weighted(&self, words: &[String]) -> Option<ContentHash> {
+        let c = &self.config;
+        let features = shingles(words, c.shingles);
+        let mut weighted = weigh(&features, c.weights, &self.idf);
+        if let Some(n) = c.top_n {
+            weighted = top_n(weighted, n);
+        }
+        if !weighted.iter().any(|(_, w)| *w > 0.0) {
+            return None;
+        }
+        Some(match c.bits {
+            Bits::B64 => {
+                let mut acc = Simhash::new();
+                for (f, w) in &weighted {
+                    acc.add(c.hash.hash64(f.as_bytes()), *w);
+                }
+                ContentHash::Bits64(acc.finish())
+            }
+            Bits::B128 => {
+                let mut acc = Simhash128::new();
+                for (f, w) in &weighted {
+                    acc.add(c.hash.hash128(f.as_bytes()), *w);
+                }
+                ContentHash::Bits128(acc.finish())
+            }
+        })
+    }
+}
+
+/// Runs of `n` words joined by one space (all the words as one feature when there are fewer).
+fn shingles(words: &[String], n: usize) -> Vec<String> {
+    if n <= 1 {
+        return words.to_vec();
+    }
+    if words.len() < n {
+        return vec![words.join(" ")];
+    }
+    words.windows(n).map(|w| w.join(" ")).collect()
+}
+
+fn params(c: &ContentConfig, idf: &IdfTable, needs_idf: bool) -> String {
+    let mut p = format!("text/1 mode={}", c.mode.name());
+    if c.mode == Mode::Weighted {
+        let top = c.top_n.map_or_else(|| "all".to_owned(), |n| n.to_string());
+        p.push_str(&format!(
+            " tokenizer={} shingles={} stop-words={} weights={} top-n={top} hash={}",
+            c.tokenizer,
+            c.shingles,
+            if c.stop_words { "en+zh" } else { "none" },
+            c.weights,
+            c.hash,
+        ));
+    }
+    if needs_idf {
+        p.push_str(&format!(" idf={}", idf.id()));
+    }
+    p.push_str(&format!(
+        " bits={} min-words={} signature={}",
+        c.bits, c.min_words, c.signature_top_n
+    ));
+    p
+}

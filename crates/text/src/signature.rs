@@ -1,0 +1,136 @@
+//! The semantic signature (I-Match): MD5 of the sorted top-n TF-IDF keywords.
+
+use std::fmt;
+use std::str::FromStr;
+
+use md5::{Digest, Md5};
+
+use crate::idf::hex;
+use crate::{IdfTable, TextError, Weighting, top_n, weigh};
+
+/// A 128-bit exact-match key: the MD5 of a text's top-n keywords, sorted and joined by one
+/// space (ALGORITHM.md §7, notes 004; I-Match). Prints as 32 lower-case hex digits.
+///
+/// Two texts share it only when all n keywords are the same: an exact key, not a
+/// near-duplicate measure.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Signature([u8; 16]);
+
+impl Signature {
+    /// The signature of `keywords` as given: sorted by code point, joined by one space, MD5.
+    ///
+    /// ```
+    /// use silhouette_text::Signature;
+    /// // MD5("a b c")
+    /// assert_eq!(Signature::of_keywords(["c", "a", "b"]).to_string(), "06f0760ec7f18687a7fbc0ddbf1b1722");
+    /// ```
+    #[must_use]
+    pub fn of_keywords<S: AsRef<str>>(keywords: impl IntoIterator<Item = S>) -> Self {
+        let mut words: Vec<S> = keywords.into_iter().collect();
+        words.sort_by(|a, b| a.as_ref().cmp(b.as_ref()));
+        let mut md5 = Md5::new();
+        for (i, w) in words.iter().enumerate() {
+            if i > 0 {
+                md5.update(b" ");
+            }
+            md5.update(w.as_ref().as_bytes());
+        }
+        Self(md5.finalize().into())
+    }
+
+    /// The 16 bytes of the MD5.
+    #[must_use]
+    pub const fn bytes(&self) -> [u8; 16] {
+        self.0
+    }
+}
+
+impl fmt::Display for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&hex(&self.0))
+    }
+}
+
+impl fmt::Debug for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Signature({self})")
+    }
+}
+
+impl FromStr for Signature {
+    type Err = TextError;
+
+    /// Parses 32 hex digits (either case).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || TextError::config("signature", s, "32 hex digits");
+        if s.len() != 32 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(bad());
+        }
+        let mut out = [0u8; 16];
+        for (i, byte) in out.iter_mut().enumerate() {
+            *byte = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).map_err(|_| bad())?;
+        }
+        Ok(Self(out))
+    }
+}
+
+/// The top `n` keywords of `words` by TF-IDF (ALGORITHM.md §7) with their weights, sorted by
+/// keyword: words of at least 2 characters (jieba's rule for keywords) with a weight above 0,
+/// ties broken by code point. Fewer than `n` when the text has fewer such words.
+///
+/// ```
+/// use silhouette_text::{IdfTable, keywords};
+/// let idf = IdfTable::parse("crawler 3\npage 2\nweb 1\n")?;
+/// let words: Vec<String> = "crawler page page web a".split(' ').map(String::from).collect();
+/// let top: Vec<String> = keywords(&words, &idf, 2).into_iter().map(|(w, _)| w).collect();
+/// assert_eq!(top, ["crawler", "page"]);
+/// # Ok::<(), silhouette_text::TextError>(())
+/// ```
+#[must_use]
+pub fn keywords(words: &[String], idf: &IdfTable, n: usize) -> Vec<(String, f64)> {
+    let weighted = weigh(words, Weighting::TfIdf, idf)
+        .into_iter()
+        .filter(|(w, weight)| *weight > 0.0 && w.chars().nth(1).is_some())
+        .collect();
+    top_n(weighted, n)
+}
+
+/// The signature of `words`: [`keywords`], and `None` when there are fewer than `n`.
+#[must_use]
+pub fn signature(words: &[String], idf: &IdfTable, n: usize) -> Option<Signature> {
+    let top = keywords(words, idf, n);
+    (n > 0 && top.len() == n).then(|| Signature::of_keywords(top.iter().map(|(w, _)| w)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(text: &str, n: usize, expected: Option<&str>) {
+        let idf = IdfTable::parse("alpha 4\nbeta 3\ngamma 2\ndelta 1\nzero 0\n").expect("valid");
+        let words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
+        let got = signature(&words, &idf, n).map(|s| s.to_string());
+        assert_eq!(got.as_deref(), expected, "{text:?} top {n}");
+    }
+
+    #[test]
+    fn signatures() {
+        // MD5("alpha beta") and MD5("beta gamma").
+        let ab = "33cf6123dd5c46d7b6fdc9cd72abbf66";
+        check("delta gamma beta alpha", 2, Some(ab));
+        check("alpha beta delta delta", 2, Some(ab)); // 2 × 1 < 4 and 3
+        check("beta gamma", 2, Some("d4c17107ca2b4aff15a5af13e3527ced"));
+        check("alpha", 2, None);
+        check("alpha zero zero zero x", 2, None); // weight 0 and 1-character words never count
+        check("alpha beta", 0, None);
+        check("", 2, None);
+    }
+
+    #[test]
+    fn hex_round_trips() {
+        let s = Signature::of_keywords(["网页", "去重"]);
+        assert_eq!(s.to_string().parse::<Signature>(), Ok(s));
+        assert!("abc".parse::<Signature>().is_err());
+        assert!("g".repeat(32).parse::<Signature>().is_err());
+    }
+}

@@ -1,0 +1,349 @@
+//! Tokenizers: text → lower-cased words.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::LazyLock;
+
+use jieba_rs::Jieba;
+use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
+use unicode_segmentation::UnicodeSegmentation;
+
+use crate::TextError;
+
+/// jieba-rs with its default dictionary, loaded once, on first use.
+pub(crate) static JIEBA: LazyLock<Jieba> = LazyLock::new(Jieba::new);
+
+/// How text is cut into words. Every tokenizer lower-cases; all but `mfonda` also apply NFKC.
+///
+/// | name | words |
+/// |---|---|
+/// | `mfonda` | the matches of `[\w']+(?:\://[\w\./]+){0,1}` (ASCII `\w`) in the lower-cased text: mfonda/simhash's, ALGORITHM.md §1 |
+/// | `unicode` | NFKC, lower case, then the UAX #29 words holding a letter or a digit (`unicode-segmentation`'s `unicode_words`): each Han character is a word |
+/// | `jieba` | as `unicode`, except that every run of Han characters is cut by jieba-rs (default dictionary, no HMM) |
+/// | `auto` | `jieba` when the text holds a Han character, `unicode` otherwise (the same words as `jieba`, without loading its dictionary) |
+///
+/// ```
+/// use silhouette_text::Tokenizer;
+/// assert_eq!(Tokenizer::Unicode.tokenize("Ｆｕｌｌ-width TEXT, can't"), ["full", "width", "text", "can't"]);
+/// assert_eq!(Tokenizer::Auto.tokenize("我们的网页去重"), ["我们", "的", "网页", "去", "重"]);
+/// assert_eq!(Tokenizer::Mfonda.tokenize("See http://a.b/c"), ["see", "http://a.b/c"]);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Tokenizer {
+    /// mfonda/simhash's regex words (ALGORITHM.md §1).
+    Mfonda,
+    /// UAX #29 words after NFKC and lower-casing.
+    Unicode,
+    /// jieba-rs for Han runs, UAX #29 for the rest.
+    Jieba,
+    /// `jieba` where Han characters appear, `unicode` otherwise.
+    #[default]
+    Auto,
+}
+
+impl Tokenizer {
+    /// The words of `text`, in order.
+    #[must_use]
+    pub fn tokenize(self, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        self.for_each_word(text, |w| out.push(w.to_owned()));
+        out
+    }
+
+    /// Calls `f` with every word of `text`, in order, without collecting them.
+    pub fn for_each_word(self, text: &str, mut f: impl FnMut(&str)) {
+        match self {
+            Self::Mfonda => {
+                let lower = text.to_lowercase();
+                silhouette_simhash::mfonda_words(&lower).for_each(f);
+            }
+            Self::Unicode => each_line(text, |line| line.unicode_words().for_each(&mut f)),
+            Self::Jieba => jieba_words(text, &mut f),
+            Self::Auto if text.chars().any(is_han) => jieba_words(text, &mut f),
+            Self::Auto => each_line(text, |line| line.unicode_words().for_each(&mut f)),
+        }
+    }
+
+    /// The name `FromStr` reads and `params()` records.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Mfonda => "mfonda",
+            Self::Unicode => "unicode",
+            Self::Jieba => "jieba",
+            Self::Auto => "auto",
+        }
+    }
+}
+
+impl fmt::Display for Tokenizer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Tokenizer {
+    type Err = TextError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        [Self::Mfonda, Self::Unicode, Self::Jieba, Self::Auto]
+            .into_iter()
+            .find(|t| t.name() == s)
+            .ok_or_else(|| TextError::config("tokenizer", s, "one of mfonda, unicode, jieba, auto"))
+    }
+}
+
+/// NFKC, then lower case.
+///
+/// Fast path for ASCII and Chinese text: when every character is ASCII, a CJK Unified
+/// Ideograph (U+4E00..U+9FFF), punctuation that NFKC leaves alone (U+3001..U+3029,
+/// U+3030..U+3035, dashes U+2013..U+2014, quotes U+2018..U+201F, arrows U+2190..U+2199, `·` `×`
+/// `÷`), a no-break space or `…` (which NFKC maps to a space and `...`) or a full-width ASCII form (U+FF01..U+FF5E, which NFKC maps to ASCII), the
+/// result is built in one pass (none of these compose or reorder); anything else takes
+/// `unicode-normalization`'s NFKC. A test checks the fast path against it on every such character.
+pub(crate) fn normalize(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    normalize_into(s, &mut out);
+    out
+}
+
+/// [`normalize`], appended to `out`.
+fn normalize_into(s: &str, out: &mut String) {
+    if s.is_ascii() {
+        let start = out.len();
+        out.push_str(s);
+        out[start..].make_ascii_lowercase();
+        return;
+    }
+    let start = out.len();
+    for c in s.chars() {
+        match c {
+            '\0'..='\x7f' => out.push(c.to_ascii_lowercase()),
+            '\u{4E00}'..='\u{9FFF}'
+            | '\u{3001}'..='\u{3029}'
+            | '\u{3030}'..='\u{3035}'
+            | '\u{2013}'..='\u{2014}'
+            | '\u{2018}'..='\u{201F}'
+            | '\u{2190}'..='\u{2199}'
+            | '\u{B7}'
+            | '\u{D7}'
+            | '\u{F7}' => out.push(c),
+            '\u{A0}' => out.push(' '),
+            '\u{2026}' => out.push_str("..."),
+            '\u{FF01}'..='\u{FF5E}' => {
+                let ascii = char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c);
+                out.push(ascii.to_ascii_lowercase());
+            }
+            _ => {
+                out.truncate(start);
+                out.push_str(&normalize_slow(s));
+                return;
+            }
+        }
+    }
+}
+
+fn normalize_slow(s: &str) -> String {
+    if is_nfkc_quick(s.chars()) == IsNormalized::Yes {
+        s.to_lowercase()
+    } else {
+        s.nfkc().collect::<String>().to_lowercase()
+    }
+}
+
+/// Calls `f` with each normalised line of `text` (lines are the blocks of the page).
+fn each_line(text: &str, mut f: impl FnMut(&str)) {
+    for line in text.split('\n') {
+        if !line.is_empty() {
+            f(&normalize(line));
+        }
+    }
+}
+
+/// The words of `text`: jieba for Han runs, UAX #29 for the rest.
+///
+/// The text is normalised line by line; its Han runs are copied into one buffer, each ended by
+/// a line break (where jieba always cuts), and cut by a single `cut` call; the words are then
+/// handed out in text order, each Han run's from the buffer, each other run's by UAX #29.
+fn jieba_words(text: &str, f: &mut impl FnMut(&str)) {
+    let mut norm = String::with_capacity(text.len() + 1);
+    for line in text.split('\n').filter(|l| !l.is_empty()) {
+        normalize_into(line, &mut norm);
+        norm.push('\n');
+    }
+    let mut han = String::new();
+    // (is Han, byte range: in `han` for a Han run, in `norm` otherwise)
+    let mut runs: Vec<(bool, usize, usize)> = Vec::new();
+    let mut rest = norm.as_str();
+    let mut offset = 0;
+    while !rest.is_empty() {
+        let is = rest.starts_with(is_han);
+        let end = rest
+            .char_indices()
+            .find(|&(_, c)| is_han(c) != is)
+            .map_or(rest.len(), |(i, _)| i);
+        if is {
+            runs.push((true, han.len(), han.len() + end));
+            han.push_str(&rest[..end]);
+            han.push('\n');
+        } else {
+            runs.push((false, offset, offset + end));
+        }
+        offset += end;
+        rest = &rest[end..];
+    }
+    let tokens = if han.is_empty() {
+        Vec::new()
+    } else {
+        JIEBA.cut(&han, false)
+    };
+    let mut next = 0;
+    for (is, start, end) in runs {
+        if is {
+            while let Some(t) = tokens.get(next).filter(|t| t.byte_start < end) {
+                if t.byte_start >= start {
+                    f(t.word);
+                }
+                next += 1;
+            }
+        } else {
+            let run = &norm[start..end];
+            // Runs of ASCII punctuation and spaces between Han runs hold no word.
+            if !run.is_ascii() || run.bytes().any(|b| b.is_ascii_alphanumeric()) {
+                run.unicode_words().for_each(&mut *f);
+            }
+        }
+    }
+}
+
+/// Whether `c` is a Han ideograph: the CJK Unified Ideographs blocks (base, extensions A–H)
+/// and the compatibility ideographs.
+#[must_use]
+pub fn is_han(c: char) -> bool {
+    matches!(c,
+        '\u{3400}'..='\u{4DBF}'
+        | '\u{4E00}'..='\u{9FFF}'
+        | '\u{F900}'..='\u{FAFF}'
+        | '\u{20000}'..='\u{2FA1F}'
+        | '\u{30000}'..='\u{323AF}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(tokenizer: Tokenizer, text: &str, expected: &[&str]) {
+        assert_eq!(
+            tokenizer.tokenize(text),
+            expected,
+            "{tokenizer} on {text:?}"
+        );
+    }
+
+    #[test]
+    fn tokenizers() {
+        check(
+            Tokenizer::Mfonda,
+            "This is a TEST phrase",
+            &["this", "is", "a", "test", "phrase"],
+        );
+        check(
+            Tokenizer::Mfonda,
+            "don't: ftp://x.y/z!",
+            &["don't", "ftp://x.y/z"],
+        );
+        check(
+            Tokenizer::Unicode,
+            "Ｈｅｌｌｏ, World! 3.14",
+            &["hello", "world", "3.14"],
+        );
+        check(Tokenizer::Unicode, "ﬁne straße", &["fine", "straße"]);
+        check(Tokenizer::Unicode, "网页去重", &["网", "页", "去", "重"]);
+        check(
+            Tokenizer::Jieba,
+            "用Rust写爬虫\n第二行",
+            &["用", "rust", "写", "爬虫", "第二行"],
+        );
+        check(
+            Tokenizer::Auto,
+            "plain English, no Han",
+            &["plain", "english", "no", "han"],
+        );
+        check(Tokenizer::Auto, "中文网页", &["中文", "网页"]);
+        for t in [
+            Tokenizer::Mfonda,
+            Tokenizer::Unicode,
+            Tokenizer::Jieba,
+            Tokenizer::Auto,
+        ] {
+            check(t, "", &[]);
+            check(t, " \n\n\t ,.;", &[]);
+        }
+    }
+
+    #[test]
+    fn auto_equals_jieba() {
+        for text in [
+            "Mixed 中文 and English",
+            "only english here",
+            "日本語とかな",
+        ] {
+            assert_eq!(
+                Tokenizer::Auto.tokenize(text),
+                Tokenizer::Jieba.tokenize(text)
+            );
+        }
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for t in [
+            Tokenizer::Mfonda,
+            Tokenizer::Unicode,
+            Tokenizer::Jieba,
+            Tokenizer::Auto,
+        ] {
+            assert_eq!(t.to_string().parse::<Tokenizer>(), Ok(t));
+        }
+        let err = "icu".parse::<Tokenizer>().expect_err("unknown name");
+        assert!(err.to_string().contains("one of mfonda"), "{err}");
+    }
+
+    #[test]
+    fn fast_normalisation_is_nfkc() {
+        let ranges = [
+            (0x20, 0x7f),
+            (0xb7, 0xb7),
+            (0xd7, 0xd7),
+            (0xf7, 0xf7),
+            (0x2013, 0x2014),
+            (0x2018, 0x201f),
+            (0x4e00, 0x9fff),
+            (0x3001, 0x3035),
+            (0xff01, 0xff5e),
+            (0xa0, 0xa0),
+            (0x2026, 0x2026),
+            (0x2190, 0x2199),
+        ];
+        for (lo, hi) in ranges {
+            for c in (lo..=hi).filter_map(char::from_u32) {
+                let s = format!("中{c}A");
+                assert_eq!(normalize(&s), normalize_slow(&s), "U+{:04X}", u32::from(c));
+            }
+        }
+        check_norm("Ｈｅｌｌｏ，世界。", "hello,世界。");
+        check_norm("ﬁ 中", "fi 中"); // slow path
+        check_norm("\u{3000}中", " 中"); // ideographic space: slow path
+    }
+
+    fn check_norm(input: &str, expected: &str) {
+        assert_eq!(normalize(input), expected, "{input:?}");
+    }
+
+    #[test]
+    fn han_ranges() {
+        assert!(is_han('中') && is_han('\u{3400}') && is_han('\u{20000}'));
+        assert!(!is_han('a') && !is_han('。') && !is_han('か'));
+    }
+}

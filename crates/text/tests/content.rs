@@ -1,0 +1,255 @@
+//! Golden, property and hostile-input tests of the public entry point.
+
+use proptest::prelude::*;
+use silhouette_text::{
+    Bits, ContentConfig, ContentHash, ContentHasher, IdfTable, Tokenizer, Winnowing,
+};
+
+fn hasher(config: ContentConfig) -> ContentHasher {
+    ContentHasher::new(config).expect("valid configuration")
+}
+
+fn check(config: ContentConfig, text: &str, expected: Option<&str>) {
+    let h = hasher(config);
+    let got = h.fingerprint(text).map(|f| f.hash.to_string());
+    assert_eq!(got.as_deref(), expected, "{} on {text:?}", h.params());
+}
+
+#[test]
+fn mfonda_reference() {
+    check(
+        ContentConfig::mfonda(),
+        "this is a test phrase",
+        Some("8c3a5f7e9ecb3f35"),
+    );
+    check(
+        ContentConfig::mfonda(),
+        "this is a test phrass",
+        Some("8c3a5f7e9ecb3f21"),
+    );
+    check(ContentConfig::mfonda(), "foo bar", Some("d8dbe7186bad3db3"));
+    check(ContentConfig::mfonda(), "", None);
+    for text in ["A a a b, B. see http://x.y/z", "One\nline\nper\nblock"] {
+        let got = hasher(ContentConfig::mfonda())
+            .fingerprint(text)
+            .map(|f| f.hash);
+        let want = silhouette_simhash::text_simhash(text);
+        assert_eq!(got, Some(ContentHash::Bits64(want)), "{text:?}");
+    }
+}
+
+#[test]
+fn seed002_reference() {
+    let s64 = ContentConfig {
+        bits: Bits::B64,
+        ..ContentConfig::seed002()
+    };
+    check(
+        ContentConfig::seed002(),
+        "This is a test string for testing",
+        Some("0000000020302202800d8e90e45cc488"),
+    );
+    check(
+        ContentConfig::seed002(),
+        "This is a string testing 11",
+        Some("0000000020342200801d8ecea45cc9c8"),
+    );
+    check(
+        ContentConfig::seed002(),
+        "上海 北京 广州",
+        Some("000000000000000023f8ff3cc59a946b"),
+    );
+    check(
+        s64.clone(),
+        "This is a test string for testing",
+        Some("800d8e90e45cc488"),
+    );
+    check(s64, "This is a string testing 11", Some("801d8ecea45cc9c8"));
+    check(ContentConfig::seed002(), " \n ", None);
+}
+
+#[test]
+fn short_text_gets_nothing() {
+    let h = hasher(ContentConfig::default());
+    for text in [
+        "",
+        " ",
+        "\n\n",
+        "one two three",
+        "the and of to a in",
+        ".,;!? 。，！",
+    ] {
+        assert_eq!(h.fingerprint(text), None, "{text:?}");
+    }
+    // Words whose TF-IDF is all 0 (negative IDF) give no fingerprint either.
+    let idf = IdfTable::parse("common -1\n").expect("valid");
+    let h = hasher(ContentConfig {
+        idf: Some(idf.into()),
+        min_words: 1,
+        ..ContentConfig::default()
+    });
+    assert_eq!(h.fingerprint("common common common"), None);
+}
+
+#[test]
+fn bad_configurations_are_refused() {
+    let cases = [
+        (
+            ContentConfig {
+                shingles: 0,
+                ..ContentConfig::default()
+            },
+            "shingles",
+        ),
+        (
+            ContentConfig {
+                shingles: 17,
+                ..ContentConfig::default()
+            },
+            "shingles",
+        ),
+        (
+            ContentConfig {
+                top_n: Some(0),
+                ..ContentConfig::default()
+            },
+            "top-n",
+        ),
+        (
+            ContentConfig {
+                min_words: 0,
+                ..ContentConfig::default()
+            },
+            "min-words",
+        ),
+        (
+            ContentConfig {
+                signature_top_n: 5000,
+                ..ContentConfig::default()
+            },
+            "signature-top-n",
+        ),
+    ];
+    for (config, key) in cases {
+        let err = ContentHasher::new(config).expect_err(key);
+        assert!(err.to_string().contains(key), "{key}: {err}");
+    }
+}
+
+#[test]
+fn params_record_every_setting() {
+    let h = hasher(ContentConfig::default());
+    assert_eq!(
+        h.params(),
+        "text/1 mode=weighted tokenizer=auto shingles=1 stop-words=en+zh weights=tf-idf top-n=all \
+         hash=sip13 idf=jieba-rs-0.11 bits=64 min-words=30 signature=20"
+    );
+    assert_eq!(
+        hasher(ContentConfig::seed002()).params(),
+        "text/1 mode=seed-002 bits=128 min-words=1 signature=0"
+    );
+}
+
+const ARTICLE: &str = "Simhash maps a document to a short fingerprint.\n\
+    Near-duplicate documents get fingerprints a few bits apart, so a crawler can drop mirrors,\n\
+    print views and syndicated copies of an article it has already stored.\n\
+    The weights come from TF-IDF: words frequent in the page but rare in the corpus count most.\n\
+    网页去重是搜索引擎的重要环节，相似的网页只保留一份。";
+
+#[test]
+fn small_edits_stay_near() {
+    for bits in [Bits::B64, Bits::B128] {
+        let h = hasher(ContentConfig {
+            bits,
+            ..ContentConfig::default()
+        });
+        let a = h.fingerprint(ARTICLE).expect("long enough");
+        let b = h
+            .fingerprint(&ARTICLE.replace("mirrors", "mirror sites"))
+            .expect("long enough");
+        let d = a.hash.distance(b.hash).expect("same width");
+        assert!(d <= bits.get() / 8, "{bits}: {d}");
+        assert!(a.signature.is_some() && a.words >= 30);
+    }
+}
+
+#[test]
+fn winnowing_on_tokenized_text() {
+    let w = Winnowing::new(4, 6).expect("valid");
+    let a = Tokenizer::Auto.tokenize(ARTICLE);
+    let copied = format!("Intro text here. {}", &ARTICLE[..120]);
+    let b = Tokenizer::Auto.tokenize(&copied);
+    let p = w.overlap(&a, &b);
+    assert_eq!(p.len(), 1);
+    assert_eq!((p[0].a, p[0].b), (0, 3));
+    assert!(p[0].len >= 15, "{p:?}");
+}
+
+/// Hostile text: bounded work, never a panic, never an all-ones fingerprint of nothing.
+#[test]
+fn hostile_text() {
+    let all = [
+        ContentConfig::default(),
+        ContentConfig {
+            bits: Bits::B128,
+            shingles: 3,
+            top_n: Some(20),
+            ..ContentConfig::default()
+        },
+        ContentConfig::mfonda(),
+        ContentConfig::seed002(),
+    ];
+    let one_word = "word ".repeat(4 << 20); // 20 MB
+    let distinct: String = (0..1_000_000u32).map(|i| format!("w{i:x} ")).collect();
+    let garbage: String = (0..200_000u32)
+        .map(|i| char::from_u32(i.wrapping_mul(2_654_435_761) % 0x11_0000).unwrap_or('\u{fffd}'))
+        .collect();
+    let mixed = "English текст 中文网页 العربية 日本語 한국어 🙂 e\u{301} ".repeat(2000);
+    let w = Winnowing::new(5, 10).expect("valid");
+    for config in all {
+        let h = hasher(config);
+        for text in [&one_word, &distinct, &garbage, &mixed] {
+            let fp = h.fingerprint(text);
+            if let Some(fp) = fp {
+                assert_eq!(fp, h.fingerprint(text).expect("deterministic"));
+            }
+        }
+        assert_eq!(h.fingerprint(""), None, "{}", h.params());
+    }
+    let words = Tokenizer::Unicode.tokenize(&one_word);
+    assert_eq!(words.len(), 4 << 20);
+    let passages = w.overlap(&words, &words);
+    assert_eq!(passages.len(), 1, "one word repeated: one passage");
+    assert_eq!(passages[0].len, words.len());
+    let g = Tokenizer::Auto.tokenize(&garbage);
+    assert!(w.overlap(&g, &g).iter().map(|p| p.len).sum::<usize>() <= g.len());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn deterministic_and_symmetric(a in "[a-z 中文网页\n]{0,400}", b in "[a-z 中文网页\n]{0,400}") {
+        for bits in [Bits::B64, Bits::B128] {
+            let h = hasher(ContentConfig { bits, min_words: 1, ..ContentConfig::default() });
+            let (fa, fb) = (h.fingerprint(&a), h.fingerprint(&b));
+            prop_assert_eq!(fa, h.fingerprint(&a));
+            if let (Some(x), Some(y)) = (fa, fb) {
+                prop_assert_eq!(x.hash.distance(y.hash), y.hash.distance(x.hash));
+                prop_assert_eq!(x.hash.distance(x.hash), Some(0));
+                prop_assert_eq!(x.hash.to_string().len(), bits.get() as usize / 4);
+                prop_assert_eq!(x.hash.to_string().parse::<ContentHash>(), Ok(x.hash));
+            }
+        }
+    }
+
+    #[test]
+    fn overlap_positions_point_at_equal_words(a in "[abc ]{0,200}", b in "[abc ]{0,200}") {
+        let w = Winnowing::new(2, 4).expect("valid");
+        let (x, y) = (Tokenizer::Unicode.tokenize(&a), Tokenizer::Unicode.tokenize(&b));
+        for p in w.overlap(&x, &y) {
+            prop_assert!(p.len >= 2);
+            prop_assert_eq!(&x[p.a..p.a + p.len], &y[p.b..p.b + p.len]);
+        }
+    }
+}
