@@ -10,4 +10,5 @@ mod crawl_interrupt;
 mod crawl_resume;
 mod crawl_support;
 mod crawl_tools;
+mod dedup_warc;
 mod sites;
