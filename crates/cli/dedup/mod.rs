@@ -7,12 +7,12 @@ mod judge;
 mod read;
 mod warc_out;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, mpsc};
 
 use anyhow::{Context, Result};
-use rayon::prelude::*;
 use silhouette_dom::StructureHasher;
 use silhouette_frontier::{Dedup, DedupConfig, Verdict};
 use silhouette_warc::{parse_http_response, strip_angle_brackets};
@@ -96,10 +96,21 @@ fn prepare(hasher: &StructureHasher, c: &Candidate, max_body: u64) -> Outcome {
     }
 }
 
+/// Pages being fingerprinted at once, at most (and their blocks' bytes): enough to keep every
+/// core busy, few enough to bound memory.
+const MAX_IN_FLIGHT: usize = 64;
+const MAX_BYTES_IN_FLIGHT: usize = 16 << 20;
+
+/// One item read, with its outcome once fingerprinted.
+type Done = (Item, Option<Outcome>);
+
 /// Runs the job; records that cannot be read are reported on `err` and counted.
+///
+/// The reader thread hands over items in order; each response is fingerprinted as a task
+/// of its own on the rayon pool (no batch barrier, so no core waits for the slowest page of
+/// a batch) and the results are judged here strictly in input order (a reorder buffer).
 pub fn run(job: &DedupJob, err: &mut dyn Write) -> Result<Report> {
     let params = job.hasher.params();
-    let mut dedup = Dedup::new(job.dedup, &params).map_err(|e| anyhow::anyhow!("dedup.{e}"))?;
     let sink: Box<dyn Write> = match &job.output {
         None => Box::new(io::stdout().lock()),
         Some(p) => Box::new(
@@ -107,9 +118,8 @@ pub fn run(job: &DedupJob, err: &mut dyn Write) -> Result<Report> {
                 .with_context(|| format!("cannot create the output file {}", p.display()))?,
         ),
     };
-    let mut out = BufWriter::new(sink);
     let d = &job.dedup;
-    let mut warc = match &job.warc_out {
+    let warc = match &job.warc_out {
         None => None,
         Some(dir) => Some(WarcOut::create(
             dir,
@@ -123,114 +133,177 @@ pub fn run(job: &DedupJob, err: &mut dyn Write) -> Result<Report> {
             ],
         )?),
     };
-    let names: Vec<String> = job.inputs.iter().map(|p| p.display().to_string()).collect();
+    let mut judging = Judging {
+        dedup: Dedup::new(job.dedup, &params).map_err(|e| anyhow::anyhow!("dedup.{e}"))?,
+        out: BufWriter::new(sink),
+        warc,
+        names: job.inputs.iter().map(|p| p.display().to_string()).collect(),
+        kept: HashMap::new(),
+        report: Report::default(),
+        err,
+    };
     let (batches, reader) = read::start(job.inputs.clone(), job.max_body.saturating_add(1 << 20));
-    let mut report = Report::default();
-    let mut kept: HashMap<u64, KeptCopy> = HashMap::new();
-    for batch in batches {
-        let prepared: Vec<(Item, Option<Outcome>)> = batch
-            .into_par_iter()
-            .map(|item| {
-                let outcome = match &item {
-                    Item::Response(c) => Some(prepare(&job.hasher, c, job.max_body)),
-                    _ => None,
-                };
-                (item, outcome)
-            })
-            .collect();
-        for (item, outcome) in prepared {
-            let c = match item {
-                Item::Response(c) => c,
-                Item::Skipped => {
-                    report.skipped += 1;
-                    continue;
-                }
-                Item::Error { file, message } => {
-                    report.errors += 1;
-                    writeln!(err, "error: {}: {message}", names[file])?;
-                    continue;
-                }
-            };
-            let (page, status, body_offset) = match outcome {
-                Some(Outcome::Judge {
-                    page,
-                    status,
-                    body_offset,
-                }) => (page, status, body_offset),
-                Some(Outcome::Bad(message)) => {
-                    report.errors += 1;
-                    writeln!(err, "error: {}: {message}", names[c.file])?;
-                    continue;
-                }
-                Some(Outcome::Skip) | None => {
-                    report.skipped += 1;
-                    continue;
-                }
-            };
-            report.judged += 1;
-            let id = report.judged;
-            let url = strip_angle_brackets(c.fields.get("WARC-Target-URI").unwrap_or_default());
-            let host = url::Url::parse(url)
-                .ok()
-                .and_then(|u| u.host_str().map(str::to_owned))
-                .unwrap_or_default();
-            let verdict = judge::judge(&mut dedup, id, &host, &page);
-            let (duplicate_of, distance) = match verdict {
-                Verdict::ExactDuplicate { of } => {
-                    report.exact += 1;
-                    (kept.get(&of), None)
-                }
-                Verdict::NearDuplicate { of, distance } => {
-                    report.near += 1;
-                    (kept.get(&of), Some(distance))
-                }
-                Verdict::Kept { .. } | Verdict::KeptUnjudged => {
-                    report.kept += 1;
-                    (None, None)
-                }
-            };
-            let line = serde_json::json!({
-                "url": url,
-                "date": c.fields.get("WARC-Date"),
-                "warc_file": names[c.file],
-                "warc_offset": c.offset,
-                "status": status,
-                "fingerprint": page.fingerprint.map(|f| f.to_string()),
-                "elements": page.elements,
-                "truncated": page.truncated,
-                "decision": verdict.name(),
-                "duplicate_of": duplicate_of.map(|k| k.url.as_str()),
-                "distance": distance,
-            });
-            writeln!(out, "{line}").context("cannot write the output")?;
-            if let (Some(w), Verdict::ExactDuplicate { of }) = (&mut warc, verdict)
-                && let Some(original) = kept.get(&of)
-            {
-                w.revisit(
-                    &c.fields,
-                    &c.block[..body_offset.min(c.block.len())],
-                    original,
-                )?;
+    let hasher = Arc::new(job.hasher.clone());
+    let (tx, rx) = mpsc::channel::<(u64, Done)>();
+    let mut in_flight: HashMap<u64, usize> = HashMap::new();
+    let mut bytes_in_flight = 0usize;
+    let mut pending: BTreeMap<u64, Done> = BTreeMap::new();
+    let (mut next_in, mut next_out) = (0u64, 0u64);
+    let receive = |in_flight: &mut HashMap<u64, usize>,
+                   bytes: &mut usize,
+                   pending: &mut BTreeMap<u64, Done>|
+     -> Result<()> {
+        let (seq, done) = rx.recv().context("a fingerprinting task failed")?;
+        *bytes -= in_flight.remove(&seq).unwrap_or(0);
+        pending.insert(seq, done);
+        Ok(())
+    };
+    for item in batches.into_iter().flatten() {
+        let seq = next_in;
+        next_in += 1;
+        match item {
+            Item::Response(c) => {
+                let size = c.block.len();
+                in_flight.insert(seq, size);
+                bytes_in_flight += size;
+                let (hasher, tx, max_body) = (Arc::clone(&hasher), tx.clone(), job.max_body);
+                rayon::spawn(move || {
+                    let outcome = prepare(&hasher, &c, max_body);
+                    let _ = tx.send((seq, (Item::Response(c), Some(outcome))));
+                });
             }
-            if !verdict.is_duplicate() {
-                let copy = match &mut warc {
-                    Some(w) => w.keep(&c.fields, &c.block, body_offset)?,
-                    None => KeptCopy {
-                        url: url.to_owned(),
-                        date: String::new(),
-                        payload_digest: String::new(),
-                    },
-                };
-                kept.insert(id, copy);
+            other => {
+                pending.insert(seq, (other, None));
             }
         }
+        while in_flight.len() >= MAX_IN_FLIGHT || bytes_in_flight > MAX_BYTES_IN_FLIGHT {
+            receive(&mut in_flight, &mut bytes_in_flight, &mut pending)?;
+        }
+        while let Some((item, outcome)) = pending.remove(&next_out) {
+            next_out += 1;
+            judging.handle(item, outcome)?;
+        }
     }
-    out.flush().context("cannot write the output")?;
+    while next_out < next_in {
+        if let Some((item, outcome)) = pending.remove(&next_out) {
+            next_out += 1;
+            judging.handle(item, outcome)?;
+        } else {
+            receive(&mut in_flight, &mut bytes_in_flight, &mut pending)?;
+        }
+    }
     reader
         .join()
         .map_err(|_| anyhow::anyhow!("the WARC reading thread failed"))?;
-    if let Some(w) = warc {
-        report.warc_file = Some(w.finish()?);
+    judging.finish()
+}
+
+/// The in-order side: judges, writes the JSONL and the WARC output.
+struct Judging<'a> {
+    dedup: Dedup,
+    out: BufWriter<Box<dyn Write + 'a>>,
+    warc: Option<WarcOut>,
+    names: Vec<String>,
+    kept: HashMap<u64, KeptCopy>,
+    report: Report,
+    err: &'a mut dyn Write,
+}
+
+impl Judging<'_> {
+    fn handle(&mut self, item: Item, outcome: Option<Outcome>) -> Result<()> {
+        let report = &mut self.report;
+        let c = match item {
+            Item::Response(c) => c,
+            Item::Skipped => {
+                report.skipped += 1;
+                return Ok(());
+            }
+            Item::Error { file, message } => {
+                report.errors += 1;
+                writeln!(self.err, "error: {}: {message}", self.names[file])?;
+                return Ok(());
+            }
+        };
+        let (page, status, body_offset) = match outcome {
+            Some(Outcome::Judge {
+                page,
+                status,
+                body_offset,
+            }) => (page, status, body_offset),
+            Some(Outcome::Bad(message)) => {
+                report.errors += 1;
+                writeln!(self.err, "error: {}: {message}", self.names[c.file])?;
+                return Ok(());
+            }
+            Some(Outcome::Skip) | None => {
+                report.skipped += 1;
+                return Ok(());
+            }
+        };
+        report.judged += 1;
+        let id = report.judged;
+        let url = strip_angle_brackets(c.fields.get("WARC-Target-URI").unwrap_or_default());
+        let host = url::Url::parse(url)
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_owned))
+            .unwrap_or_default();
+        let verdict = judge::judge(&mut self.dedup, id, &host, &page);
+        let (duplicate_of, distance) = match verdict {
+            Verdict::ExactDuplicate { of } => {
+                report.exact += 1;
+                (self.kept.get(&of), None)
+            }
+            Verdict::NearDuplicate { of, distance } => {
+                report.near += 1;
+                (self.kept.get(&of), Some(distance))
+            }
+            Verdict::Kept { .. } | Verdict::KeptUnjudged => {
+                report.kept += 1;
+                (None, None)
+            }
+        };
+        let line = serde_json::json!({
+            "url": url,
+            "date": c.fields.get("WARC-Date"),
+            "warc_file": self.names[c.file],
+            "warc_offset": c.offset,
+            "status": status,
+            "fingerprint": page.fingerprint.map(|f| f.to_string()),
+            "elements": page.elements,
+            "truncated": page.truncated,
+            "decision": verdict.name(),
+            "duplicate_of": duplicate_of.map(|k| k.url.as_str()),
+            "distance": distance,
+        });
+        writeln!(self.out, "{line}").context("cannot write the output")?;
+        if let (Some(w), Verdict::ExactDuplicate { of }) = (&mut self.warc, verdict)
+            && let Some(original) = self.kept.get(&of)
+        {
+            w.revisit(
+                &c.fields,
+                &c.block[..body_offset.min(c.block.len())],
+                original,
+            )?;
+        }
+        if !verdict.is_duplicate() {
+            let copy = match &mut self.warc {
+                Some(w) => w.keep(&c.fields, &c.block, body_offset)?,
+                None => KeptCopy {
+                    url: url.to_owned(),
+                    date: String::new(),
+                    payload_digest: String::new(),
+                },
+            };
+            self.kept.insert(id, copy);
+        }
+        Ok(())
     }
-    Ok(report)
+
+    fn finish(mut self) -> Result<Report> {
+        self.out.flush().context("cannot write the output")?;
+        if let Some(w) = self.warc {
+            self.report.warc_file = Some(w.finish()?);
+        }
+        Ok(self.report)
+    }
 }

@@ -8,11 +8,11 @@ use std::thread::JoinHandle;
 
 use silhouette_warc::{Error, Fields, RecordType, WarcReader};
 
-/// Records per batch handed to the fingerprinting pool.
-const BATCH_RECORDS: usize = 512;
-/// Block bytes per batch: with at most two batches queued and one being fingerprinted,
-/// memory stays bounded whatever the input size.
-const BATCH_BYTES: usize = 32 << 20;
+/// Records per batch handed over (batches only save channel round trips).
+const BATCH_RECORDS: usize = 32;
+/// Block bytes per batch: with at most two batches queued, memory stays bounded whatever the
+/// input size.
+const BATCH_BYTES: usize = 4 << 20;
 
 /// One `response` record, read.
 #[derive(Debug)]
