@@ -307,3 +307,64 @@ impl Judging<'_> {
         Ok(self.report)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warc_names() {
+        for (name, expected) in [
+            ("a.warc", true),
+            ("dir/B.WARC.GZ", true),
+            ("a.warc.gz.tmp", false),
+            ("a.html", false),
+            ("warc", false),
+        ] {
+            assert_eq!(is_warc(Path::new(name)), expected, "{name}");
+        }
+    }
+
+    /// What `prepare` makes of a response block: `judge ELEMENTS`, `skip` or `bad …`.
+    fn check(block: &str, expected: &str) {
+        let c = Candidate {
+            file: 0,
+            offset: 7,
+            fields: silhouette_warc::Fields::new(),
+            block: block.as_bytes().to_vec(),
+        };
+        let got = match prepare(&StructureHasher::default(), &c, 1 << 20) {
+            Outcome::Judge { page, status, .. } => format!("judge {status} {}", page.elements),
+            Outcome::Skip => "skip".to_owned(),
+            Outcome::Bad(m) => format!("bad {m}"),
+        };
+        assert!(got.starts_with(expected), "{block:?}: {got}");
+    }
+
+    #[test]
+    fn which_responses_are_judged() {
+        let html = "<html><body><p>a</p></body></html>";
+        check(
+            &format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{html}"),
+            "judge 200 4",
+        );
+        check(&format!("HTTP/1.1 203 X\r\n\r\n  {html}"), "judge 203 4"); // sniffed
+        check("HTTP/1.1 200 OK\r\n\r\nplain text", "skip");
+        check(
+            &format!("HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\n\r\n{html}"),
+            "skip",
+        );
+        check(
+            &format!("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\n{html}"),
+            "skip",
+        );
+        check(
+            "not http at all\r\n\r\n",
+            "bad offset 7: malformed HTTP head",
+        );
+        check(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\nxx",
+            "bad offset 7: cannot decode gzip body",
+        );
+    }
+}
