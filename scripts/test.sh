@@ -45,5 +45,17 @@ fi
 step "jieba-rs keywords against Python jieba (debian-reference-zh-cn, >= 95% of pages)"
 scripts/jieba-check.sh --han-only --hmm
 
+step "tools the WARC tests compare with (wget, warcio, cdxj-indexer)"
+if ! command -v wget >/dev/null 2>&1; then
+    sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq && $sudo_cmd apt-get install -y -qq wget >/dev/null
+fi
+if ! python3 -c 'import warcio, cdxj_indexer' >/dev/null 2>&1 || ! command -v cdxj-indexer >/dev/null 2>&1; then
+    python3 -m pip install -q 'warcio>=1.8.1' cdxj-indexer
+fi
+command -v pyenv >/dev/null 2>&1 && pyenv rehash || true
+wget --version | head -n 1
+warcio --version
+
 step "cargo test (unit, doc, property, hostile-input and end-to-end tests)"
 cargo test --workspace --locked

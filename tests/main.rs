@@ -18,4 +18,5 @@ mod crawl_sitemaps;
 mod crawl_state;
 mod crawl_support;
 mod crawl_tools;
+mod dedup_warc;
 mod sites;

@@ -115,6 +115,35 @@ pub enum Command {
         #[arg(value_name = "SEEDS")]
         seeds: Vec<String>,
     },
+    /// Judge the HTML pages archived in WARC files as a crawl would judge them.
+    ///
+    /// INPUT is a WARC file (`.warc`, `.warc.gz`; any compression) or a directory searched
+    /// recursively for them. Every `response` record with a 2xx HTML payload is
+    /// fingerprinted and judged with the `[dedup]` settings, in input order: one JSONL line
+    /// each (url, date, warc_file, warc_offset, status, fingerprint, decision, duplicate_of,
+    /// distance). A broken record is reported on stderr, the rest is read, and the exit
+    /// status is 1.
+    Dedup {
+        #[command(flatten)]
+        flags: FingerprintFlags,
+
+        /// Bits within which two structures count as the same (overrides dedup.threshold).
+        #[arg(long, value_name = "K")]
+        threshold: Option<i64>,
+
+        /// JSONL output file (default and `-`: standard output).
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
+
+        /// Write the kept records, and a revisit record for each exact duplicate, to a new
+        /// WARC file in DIR.
+        #[arg(long, value_name = "DIR")]
+        warc_out: Option<PathBuf>,
+
+        /// WARC files or directories of them.
+        #[arg(value_name = "INPUT", required = true)]
+        inputs: Vec<PathBuf>,
+    },
     /// Print the summary of a crawl state: decisions, hosts, errors, largest clusters.
     ///
     /// Every page's decision is also in STATE/decisions.jsonl.

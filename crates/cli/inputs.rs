@@ -65,6 +65,16 @@ fn is_html(path: &Path) -> bool {
 /// followed, so a link loop cannot trap the walk). A missing path is kept, to be reported
 /// when it is read.
 pub fn expand(arg: &Path, out: &mut Vec<Input>, warnings: &mut Vec<String>) {
+    expand_matching(arg, is_html, out, warnings);
+}
+
+/// As [`expand`], with `accept` choosing the files taken from directories.
+pub fn expand_matching(
+    arg: &Path,
+    accept: fn(&Path) -> bool,
+    out: &mut Vec<Input>,
+    warnings: &mut Vec<String>,
+) {
     if arg.as_os_str() == "-" {
         out.push(Input::Stdin);
         return;
@@ -89,7 +99,7 @@ pub fn expand(arg: &Path, out: &mut Vec<Input>, warnings: &mut Vec<String>) {
             match entry.file_type() {
                 Ok(t) if t.is_dir() => dirs.push(path),
                 Ok(t) if t.is_symlink() && path.is_dir() => {}
-                Ok(_) if is_html(&path) => files.push(path),
+                Ok(_) if accept(&path) => files.push(path),
                 _ => {}
             }
         }

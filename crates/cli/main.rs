@@ -5,6 +5,7 @@ mod compare;
 mod crawl;
 mod crawl_flags;
 mod crawl_settings;
+mod dedup;
 mod demo;
 mod fingerprint;
 mod idf;
@@ -170,6 +171,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ExitCode::SUCCESS
             })
         }
+        Command::Dedup {
+            flags,
+            threshold,
+            output,
+            warc_out,
+            inputs,
+        } => dedup_command(
+            cli.config.as_deref(),
+            &flags,
+            threshold,
+            output,
+            warc_out,
+            &inputs,
+        ),
         Command::Stats {
             state,
             clusters,
@@ -296,11 +311,82 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
+/// The fingerprint and crawl settings of the config file, with the command-line overrides.
+fn crawl_settings(
+    config: Option<&std::path::Path>,
+    flags: &FingerprintFlags,
+    threshold: Option<i64>,
+) -> Result<(Settings, crawl_settings::CrawlSettings)> {
+    let options = settings::Options::find(config)?;
+    let overrides = Overrides {
+        decay: flags.decay,
+        features: flags.features.clone(),
+        threshold,
+    };
+    let base = Settings::resolve(&options, &overrides)?;
+    let crawl = crawl_settings::CrawlSettings::resolve(&options, base.threshold)?;
+    Ok((base, crawl))
+}
+
 /// The hasher of a crawl: the configured fingerprint, with link extraction on.
 fn crawl_hasher(base: &Settings) -> Result<StructureHasher> {
     let mut config = base.hasher;
     config.limits.max_links = 10_000;
     Ok(StructureHasher::new(config)?)
+}
+
+fn dedup_command(
+    config: Option<&std::path::Path>,
+    flags: &FingerprintFlags,
+    threshold: Option<i64>,
+    output: Option<std::path::PathBuf>,
+    warc_out: Option<std::path::PathBuf>,
+    args: &[std::path::PathBuf],
+) -> Result<ExitCode> {
+    let (base, crawl) = crawl_settings(config, flags, threshold)?;
+    let mut found = Vec::new();
+    let mut warnings = Vec::new();
+    for arg in args {
+        if arg.as_os_str() == "-" {
+            anyhow::bail!("dedup reads WARC files, not standard input");
+        }
+        inputs::expand_matching(arg, dedup::is_warc, &mut found, &mut warnings);
+    }
+    let files: Vec<std::path::PathBuf> = found
+        .into_iter()
+        .filter_map(|i| match i {
+            Input::File(p) => Some(p),
+            Input::Stdin => None,
+        })
+        .collect();
+    let mut err = io::stderr().lock();
+    for w in &warnings {
+        writeln!(err, "error: {w}")?;
+    }
+    let report = dedup::run(
+        &dedup::DedupJob {
+            hasher: StructureHasher::new(base.hasher)?,
+            dedup: crawl.frontier.dedup,
+            inputs: files,
+            output: output.filter(|p| p.as_os_str() != "-"),
+            warc_out,
+            max_body: crawl.fetch.max_body_bytes,
+        },
+        &mut err,
+    )?;
+    writeln!(
+        err,
+        "judged {} pages: {} kept, {} exact duplicates, {} near-duplicates; {} records not judged, {} errors",
+        report.judged, report.kept, report.exact, report.near, report.skipped, report.errors
+    )?;
+    if let Some(path) = &report.warc_file {
+        writeln!(err, "wrote {}", path.display())?;
+    }
+    Ok(if report.errors > 0 || !warnings.is_empty() {
+        ExitCode::from(EXIT_PARTIAL)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn demo_command(

@@ -45,7 +45,7 @@ impl ContentType {
 
 /// Sniffs an untyped body: HTML if, after whitespace and a BOM, it starts
 /// with a doctype, `<html`, `<head`, `<body` or a comment (WHATWG-style).
-pub(crate) fn sniff_html(body: &[u8]) -> bool {
+pub fn sniff_html(body: &[u8]) -> bool {
     let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
     let start = body
         .iter()

@@ -66,6 +66,7 @@ mod outcome;
 mod robots;
 
 pub use config::{AddressPolicy, ConfigError, FetchConfig};
+pub use content::sniff_html;
 pub use error::{FetchError, TimeoutKind};
 pub use fetcher::Fetcher;
 pub use outcome::{FetchContext, FetchOutcome, FetchedPage, RedirectPolicy};

@@ -1,0 +1,55 @@
+//! What `dedup` does with one archived page: fingerprint it as the crawl does, and judge it
+//! with the crawl's [`Dedup`]. Kept in one place so that a change of the feature model or of
+//! the dedup internals is made here once.
+
+use silhouette_dom::StructureHasher;
+use silhouette_frontier::{Dedup, Verdict, body_hash};
+use silhouette_simhash::Fingerprint;
+
+/// A page ready to be judged.
+#[derive(Debug, Clone)]
+pub struct Page {
+    /// [`body_hash`] of the decoded body.
+    pub body_hash: u128,
+    /// `None` when the page could not be fingerprinted (judged on its bytes only).
+    pub fingerprint: Option<Fingerprint>,
+    /// Elements counted.
+    pub elements: u64,
+    /// Why the fingerprint covers part of the page only, or why there is none.
+    pub truncated: Option<String>,
+    /// The structure summary (`class-paths`: path ids) that confirms near matches.
+    pub summary: Option<Vec<u32>>,
+}
+
+/// Fingerprints a decoded HTML body (`content_type`: the response's header, for the charset).
+pub fn fingerprint(hasher: &StructureHasher, body: &[u8], content_type: Option<&str>) -> Page {
+    let body_hash = body_hash(body);
+    match hasher.hash_with_content_type(body, content_type) {
+        Ok(s) => Page {
+            body_hash,
+            fingerprint: Some(s.fingerprint),
+            elements: s.elements,
+            truncated: s.truncated.map(|t| t.to_string()),
+            summary: s.profile.paths().map(|p| p.ids().to_vec()),
+        },
+        Err(e) => Page {
+            body_hash,
+            fingerprint: None,
+            elements: 0,
+            truncated: Some(e.to_string()),
+            summary: None,
+        },
+    }
+}
+
+/// Judges page `id` (ids increase in input order) of `host`, exactly as the crawl does.
+pub fn judge(dedup: &mut Dedup, id: u64, host: &str, page: &Page) -> Verdict {
+    dedup.judge(
+        id,
+        host,
+        page.body_hash,
+        page.fingerprint,
+        page.elements,
+        page.summary.as_deref(),
+    )
+}

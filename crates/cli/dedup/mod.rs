@@ -1,0 +1,371 @@
+//! `silhouette dedup INPUT...`: the crawl's dedup stage over WARC files written by any
+//! crawler. Every `response` record with a 2xx HTML payload is fingerprinted (in parallel)
+//! and judged in input order with the crawl's [`Dedup`] settings, so the output is the same
+//! on every run; one JSONL line per judged record.
+
+mod judge;
+mod read;
+mod warc_out;
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, mpsc};
+
+use anyhow::{Context, Result};
+use silhouette_dom::StructureHasher;
+use silhouette_frontier::{Dedup, DedupConfig, Verdict};
+use silhouette_warc::{parse_http_response, strip_angle_brackets};
+
+use self::judge::Page;
+use self::read::{Candidate, Item};
+use self::warc_out::{KeptCopy, WarcOut};
+
+/// What to run.
+#[derive(Debug)]
+pub struct DedupJob {
+    pub hasher: StructureHasher,
+    pub dedup: DedupConfig,
+    pub inputs: Vec<PathBuf>,
+    /// JSONL output (`None`: standard output).
+    pub output: Option<PathBuf>,
+    pub warc_out: Option<PathBuf>,
+    /// Largest decoded body fingerprinted.
+    pub max_body: u64,
+}
+
+/// What a run did.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub judged: u64,
+    pub kept: u64,
+    pub exact: u64,
+    pub near: u64,
+    /// Records not judged: other types, non-2xx, not HTML.
+    pub skipped: u64,
+    /// Records or files that could not be read.
+    pub errors: u64,
+    pub warc_file: Option<PathBuf>,
+}
+
+/// Whether `path` is named like a WARC file (`.warc`, `.warc.gz`).
+pub fn is_warc(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    name.ends_with(".warc") || name.ends_with(".warc.gz")
+}
+
+/// A response record made ready to judge, or why not.
+enum Outcome {
+    Judge {
+        page: Page,
+        status: u16,
+        body_offset: usize,
+    },
+    Skip,
+    Bad(String),
+}
+
+fn prepare(hasher: &StructureHasher, c: &Candidate, max_body: u64) -> Outcome {
+    let http = match parse_http_response(&c.block) {
+        Ok(h) => h,
+        Err(e) => return Outcome::Bad(format!("offset {}: {e}", c.offset)),
+    };
+    if !(200..300).contains(&http.status) {
+        return Outcome::Skip;
+    }
+    let declared = http.content_type().filter(|t| !t.is_empty());
+    if declared.is_some() && !http.is_html() {
+        return Outcome::Skip;
+    }
+    let cap = usize::try_from(max_body).unwrap_or(usize::MAX);
+    let body = match http.decoded_body(&c.block, cap) {
+        Ok(b) => b,
+        Err(e) => return Outcome::Bad(format!("offset {}: {e}", c.offset)),
+    };
+    if declared.is_none() && !silhouette_fetch::sniff_html(&body) {
+        return Outcome::Skip;
+    }
+    let content_type = http.headers.get("Content-Type");
+    Outcome::Judge {
+        page: judge::fingerprint(hasher, &body, content_type),
+        status: http.status,
+        body_offset: http.body_offset,
+    }
+}
+
+/// Pages being fingerprinted at once, at most (and their blocks' bytes): enough to keep every
+/// core busy, few enough to bound memory.
+const MAX_IN_FLIGHT: usize = 64;
+const MAX_BYTES_IN_FLIGHT: usize = 16 << 20;
+
+/// One item read, with its outcome once fingerprinted.
+type Done = (Item, Option<Outcome>);
+
+/// Runs the job; records that cannot be read are reported on `err` and counted.
+///
+/// The reader thread hands over items in order; each response is fingerprinted as a task
+/// of its own on the rayon pool (no batch barrier, so no core waits for the slowest page of
+/// a batch) and the results are judged here strictly in input order (a reorder buffer).
+pub fn run(job: &DedupJob, err: &mut dyn Write) -> Result<Report> {
+    let params = job.hasher.params();
+    let sink: Box<dyn Write> = match &job.output {
+        None => Box::new(io::stdout().lock()),
+        Some(p) => Box::new(
+            std::fs::File::create(p)
+                .with_context(|| format!("cannot create the output file {}", p.display()))?,
+        ),
+    };
+    let d = &job.dedup;
+    let warc = match &job.warc_out {
+        None => None,
+        Some(dir) => Some(WarcOut::create(
+            dir,
+            &job.inputs,
+            &[
+                ("fingerprint", params.clone()),
+                ("dedup-threshold", d.threshold.to_string()),
+                ("dedup-scope", d.scope.to_string()),
+                ("dedup-cluster-budget", d.cluster_budget.to_string()),
+                ("dedup-min-elements", d.min_elements.to_string()),
+            ],
+        )?),
+    };
+    let mut judging = Judging {
+        dedup: Dedup::new(job.dedup, &params).map_err(|e| anyhow::anyhow!("dedup.{e}"))?,
+        out: BufWriter::new(sink),
+        warc,
+        names: job.inputs.iter().map(|p| p.display().to_string()).collect(),
+        kept: HashMap::new(),
+        report: Report::default(),
+        err,
+    };
+    let (batches, reader) = read::start(job.inputs.clone(), job.max_body.saturating_add(1 << 20));
+    let hasher = Arc::new(job.hasher.clone());
+    let (tx, rx) = mpsc::channel::<(u64, Done)>();
+    let mut in_flight: HashMap<u64, usize> = HashMap::new();
+    let mut bytes_in_flight = 0usize;
+    let mut pending: BTreeMap<u64, Done> = BTreeMap::new();
+    let (mut next_in, mut next_out) = (0u64, 0u64);
+    let receive = |in_flight: &mut HashMap<u64, usize>,
+                   bytes: &mut usize,
+                   pending: &mut BTreeMap<u64, Done>|
+     -> Result<()> {
+        let (seq, done) = rx.recv().context("a fingerprinting task failed")?;
+        *bytes -= in_flight.remove(&seq).unwrap_or(0);
+        pending.insert(seq, done);
+        Ok(())
+    };
+    for item in batches.into_iter().flatten() {
+        let seq = next_in;
+        next_in += 1;
+        match item {
+            Item::Response(c) => {
+                let size = c.block.len();
+                in_flight.insert(seq, size);
+                bytes_in_flight += size;
+                let (hasher, tx, max_body) = (Arc::clone(&hasher), tx.clone(), job.max_body);
+                rayon::spawn(move || {
+                    let outcome = prepare(&hasher, &c, max_body);
+                    let _ = tx.send((seq, (Item::Response(c), Some(outcome))));
+                });
+            }
+            other => {
+                pending.insert(seq, (other, None));
+            }
+        }
+        while in_flight.len() >= MAX_IN_FLIGHT || bytes_in_flight > MAX_BYTES_IN_FLIGHT {
+            receive(&mut in_flight, &mut bytes_in_flight, &mut pending)?;
+        }
+        while let Some((item, outcome)) = pending.remove(&next_out) {
+            next_out += 1;
+            judging.handle(item, outcome)?;
+        }
+    }
+    while next_out < next_in {
+        if let Some((item, outcome)) = pending.remove(&next_out) {
+            next_out += 1;
+            judging.handle(item, outcome)?;
+        } else {
+            receive(&mut in_flight, &mut bytes_in_flight, &mut pending)?;
+        }
+    }
+    reader
+        .join()
+        .map_err(|_| anyhow::anyhow!("the WARC reading thread failed"))?;
+    judging.finish()
+}
+
+/// The in-order side: judges, writes the JSONL and the WARC output.
+struct Judging<'a> {
+    dedup: Dedup,
+    out: BufWriter<Box<dyn Write + 'a>>,
+    warc: Option<WarcOut>,
+    names: Vec<String>,
+    kept: HashMap<u64, KeptCopy>,
+    report: Report,
+    err: &'a mut dyn Write,
+}
+
+impl Judging<'_> {
+    fn handle(&mut self, item: Item, outcome: Option<Outcome>) -> Result<()> {
+        let report = &mut self.report;
+        let c = match item {
+            Item::Response(c) => c,
+            Item::Skipped => {
+                report.skipped += 1;
+                return Ok(());
+            }
+            Item::Error { file, message } => {
+                report.errors += 1;
+                writeln!(self.err, "error: {}: {message}", self.names[file])?;
+                return Ok(());
+            }
+        };
+        let (page, status, body_offset) = match outcome {
+            Some(Outcome::Judge {
+                page,
+                status,
+                body_offset,
+            }) => (page, status, body_offset),
+            Some(Outcome::Bad(message)) => {
+                report.errors += 1;
+                writeln!(self.err, "error: {}: {message}", self.names[c.file])?;
+                return Ok(());
+            }
+            Some(Outcome::Skip) | None => {
+                report.skipped += 1;
+                return Ok(());
+            }
+        };
+        report.judged += 1;
+        let id = report.judged;
+        let url = strip_angle_brackets(c.fields.get("WARC-Target-URI").unwrap_or_default());
+        // The crawl's site key: the host and its non-default port.
+        let host = url::Url::parse(url)
+            .ok()
+            .and_then(|u| silhouette_frontier::host_port(&u))
+            .unwrap_or_default();
+        let verdict = judge::judge(&mut self.dedup, id, &host, &page);
+        let (duplicate_of, distance) = match verdict {
+            Verdict::ExactDuplicate { of } => {
+                report.exact += 1;
+                (self.kept.get(&of), None)
+            }
+            Verdict::NearDuplicate { of, distance } => {
+                report.near += 1;
+                (self.kept.get(&of), Some(distance))
+            }
+            Verdict::Kept { .. } | Verdict::KeptUnjudged => {
+                report.kept += 1;
+                (None, None)
+            }
+        };
+        let line = serde_json::json!({
+            "url": url,
+            "date": c.fields.get("WARC-Date"),
+            "warc_file": self.names[c.file],
+            "warc_offset": c.offset,
+            "status": status,
+            "fingerprint": page.fingerprint.map(|f| f.to_string()),
+            "elements": page.elements,
+            "truncated": page.truncated,
+            "decision": verdict.name(),
+            "duplicate_of": duplicate_of.map(|k| k.url.as_str()),
+            "distance": distance,
+        });
+        writeln!(self.out, "{line}").context("cannot write the output")?;
+        if let (Some(w), Verdict::ExactDuplicate { of }) = (&mut self.warc, verdict)
+            && let Some(original) = self.kept.get(&of)
+        {
+            w.revisit(
+                &c.fields,
+                &c.block[..body_offset.min(c.block.len())],
+                original,
+            )?;
+        }
+        if !verdict.is_duplicate() {
+            let copy = match &mut self.warc {
+                Some(w) => w.keep(&c.fields, &c.block, body_offset)?,
+                None => KeptCopy {
+                    url: url.to_owned(),
+                    date: String::new(),
+                    payload_digest: String::new(),
+                },
+            };
+            self.kept.insert(id, copy);
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<Report> {
+        self.out.flush().context("cannot write the output")?;
+        if let Some(w) = self.warc {
+            self.report.warc_file = Some(w.finish()?);
+        }
+        Ok(self.report)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warc_names() {
+        for (name, expected) in [
+            ("a.warc", true),
+            ("dir/B.WARC.GZ", true),
+            ("a.warc.gz.tmp", false),
+            ("a.html", false),
+            ("warc", false),
+        ] {
+            assert_eq!(is_warc(Path::new(name)), expected, "{name}");
+        }
+    }
+
+    /// What `prepare` makes of a response block: `judge ELEMENTS`, `skip` or `bad …`.
+    fn check(block: &str, expected: &str) {
+        let c = Candidate {
+            file: 0,
+            offset: 7,
+            fields: silhouette_warc::Fields::new(),
+            block: block.as_bytes().to_vec(),
+        };
+        let got = match prepare(&StructureHasher::default(), &c, 1 << 20) {
+            Outcome::Judge { page, status, .. } => format!("judge {status} {}", page.elements),
+            Outcome::Skip => "skip".to_owned(),
+            Outcome::Bad(m) => format!("bad {m}"),
+        };
+        assert!(got.starts_with(expected), "{block:?}: {got}");
+    }
+
+    #[test]
+    fn which_responses_are_judged() {
+        let html = "<html><body><p>a</p></body></html>";
+        check(
+            &format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{html}"),
+            "judge 200 4",
+        );
+        check(&format!("HTTP/1.1 203 X\r\n\r\n  {html}"), "judge 203 4"); // sniffed
+        check("HTTP/1.1 200 OK\r\n\r\nplain text", "skip");
+        check(
+            &format!("HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\n\r\n{html}"),
+            "skip",
+        );
+        check(
+            &format!("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\n{html}"),
+            "skip",
+        );
+        check(
+            "not http at all\r\n\r\n",
+            "bad offset 7: malformed HTTP head",
+        );
+        check(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\nxx",
+            "bad offset 7: cannot decode gzip body",
+        );
+    }
+}

@@ -1,0 +1,110 @@
+//! The reading side of `dedup`: WARC files in order, `response` records in batches, on a
+//! thread of its own so that decompression overlaps fingerprinting.
+
+use std::fs::File;
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread::JoinHandle;
+
+use silhouette_warc::{Error, Fields, RecordType, WarcReader};
+
+/// Records per batch handed over (batches only save channel round trips).
+const BATCH_RECORDS: usize = 32;
+/// Block bytes per batch: with at most two batches queued, memory stays bounded whatever the
+/// input size.
+const BATCH_BYTES: usize = 4 << 20;
+
+/// One `response` record, read.
+#[derive(Debug)]
+pub struct Candidate {
+    /// Index of its file in the input list.
+    pub file: usize,
+    /// Offset of the record (or its gzip member) in the file.
+    pub offset: u64,
+    /// The header fields.
+    pub fields: Fields,
+    /// The block.
+    pub block: Vec<u8>,
+}
+
+/// What the reader found, in input order.
+#[derive(Debug)]
+pub enum Item {
+    /// A response record.
+    Response(Candidate),
+    /// A record or file that could not be read.
+    Error { file: usize, message: String },
+    /// A record of another type (or a response too large to read): not judged.
+    Skipped,
+}
+
+/// Starts reading `files`; batches arrive on the receiver, in order.
+pub fn start(files: Vec<PathBuf>, max_block: u64) -> (Receiver<Vec<Item>>, JoinHandle<()>) {
+    let (tx, rx) = sync_channel(2);
+    let handle = std::thread::spawn(move || {
+        let mut batch = Batch::default();
+        for (index, path) in files.iter().enumerate() {
+            if read_file(index, path, max_block, &mut batch, &tx).is_err() {
+                return; // the receiver is gone
+            }
+        }
+        let _ = tx.send(batch.items);
+    });
+    (rx, handle)
+}
+
+#[derive(Default)]
+struct Batch {
+    items: Vec<Item>,
+    bytes: usize,
+}
+
+impl Batch {
+    fn push(&mut self, item: Item, tx: &SyncSender<Vec<Item>>) -> Result<(), ()> {
+        if let Item::Response(c) = &item {
+            self.bytes += c.block.len();
+        }
+        self.items.push(item);
+        if self.items.len() >= BATCH_RECORDS || self.bytes >= BATCH_BYTES {
+            self.bytes = 0;
+            tx.send(std::mem::take(&mut self.items)).map_err(drop)?;
+        }
+        Ok(())
+    }
+}
+
+fn read_file(
+    index: usize,
+    path: &PathBuf,
+    max_block: u64,
+    batch: &mut Batch,
+    tx: &SyncSender<Vec<Item>>,
+) -> Result<(), ()> {
+    let error = |message: String| Item::Error {
+        file: index,
+        message,
+    };
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) => return batch.push(error(format!("cannot open: {e}")), tx),
+    };
+    let mut reader = WarcReader::new(file);
+    while let Some(next) = reader.next_record() {
+        let item = match next {
+            Err(e) => error(e.to_string()),
+            Ok(rec) if rec.header().record_type() != RecordType::Response => Item::Skipped,
+            Ok(mut rec) => match rec.read_block(max_block) {
+                Ok(block) => Item::Response(Candidate {
+                    file: index,
+                    offset: rec.header().offset,
+                    fields: rec.header().fields.clone(),
+                    block,
+                }),
+                Err(e @ Error::BlockTooLarge { .. }) => error(format!("{e}: not judged")),
+                Err(e) => error(e.to_string()),
+            },
+        };
+        batch.push(item, tx)?;
+    }
+    Ok(())
+}
