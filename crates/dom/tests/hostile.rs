@@ -48,6 +48,21 @@ const fn complete(elements: u64) -> Expect {
 
 fn check(name: &str, limits: Limits, input: &[u8], expected: &Expect) -> Structure {
     let s = hash_with(limits, input);
+    // The default model parses the same tree (it also keeps `class`), so the same guard stops
+    // it at the same place, and its path set stays bounded.
+    let paths = StructureHasher::new(HasherConfig {
+        limits,
+        ..HasherConfig::default()
+    })
+    .expect("valid config")
+    .hash(input)
+    .expect("no input is rejected");
+    assert_eq!(
+        (paths.truncated.map(|t| t.kind()), paths.elements),
+        (s.truncated.map(|t| t.kind()), s.elements),
+        "{name}: class-paths"
+    );
+    assert!(paths.profile.paths().expect("class-paths").len() <= silhouette_dom::MAX_PATHS);
     assert_eq!(
         s.truncated.map(|t| t.kind()),
         expected.truncated,
@@ -402,4 +417,24 @@ fn invalid_utf8_is_replaced() {
             );
         }
     }
+}
+
+/// The deterministic work budget: the same bytes stop at the same place, whatever the build.
+#[test]
+fn work_budget_stops_the_parse_deterministically() {
+    let page = "<div><p>x</p></div>".repeat(10_000);
+    let limits = Limits {
+        work_budget: silhouette_dom::WorkBudget {
+            base: 5_000,
+            per_byte: 0,
+        },
+        ..no_clock()
+    };
+    let a = hash_with(limits, page.as_bytes());
+    let b = hash_with(limits, page.as_bytes());
+    assert_eq!(a.truncated.map(|t| t.kind()), Some("work"));
+    assert_eq!((a.fingerprint, a.elements), (b.fingerprint, b.elements));
+    assert!(a.elements > 100 && a.elements < 5_000, "{}", a.elements);
+    // The default budget never stops this page.
+    assert_eq!(hash_with(no_clock(), page.as_bytes()).truncated, None);
 }
