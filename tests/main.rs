@@ -18,4 +18,6 @@ mod crawl_sitemaps;
 mod crawl_state;
 mod crawl_support;
 mod crawl_tools;
+mod report;
+mod report_browser;
 mod sites;

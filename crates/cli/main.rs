@@ -213,12 +213,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 crawl::replay::settings(cli.config.as_deref(), &recorded, None, None, None)?;
             let html = report::render(&store, &state, decay, dedup)?;
             match output {
-                Some(p) if p.as_os_str() == "-" => io::stdout().lock().write_all(html.as_bytes())?,
+                Some(p) if p.as_os_str() == "-" => {
+                    io::stdout().lock().write_all(html.as_bytes())?
+                }
                 output => {
                     let path = output.unwrap_or_else(|| state.join("report.html"));
                     std::fs::write(&path, &html)
                         .with_context(|| format!("cannot write {}", path.display()))?;
-                    writeln!(io::stderr(), "wrote {} ({} bytes)", path.display(), html.len())?;
+                    writeln!(
+                        io::stderr(),
+                        "wrote {} ({} bytes)",
+                        path.display(),
+                        html.len()
+                    )?;
                 }
             }
             Ok(ExitCode::SUCCESS)

@@ -251,10 +251,7 @@ impl Judged {
     pub fn counts(&self, decay: f64, config: DedupConfig) -> Result<Counts> {
         let pages = self.judge(decay, config)?;
         let map: HashMap<u64, u64> = pages.iter().map(|p| (p.id, p.new_cluster)).collect();
-        let clusters: HashSet<u64> = pages
-            .iter()
-            .map(|p| resolve(&map, p.new_cluster))
-            .collect();
+        let clusters: HashSet<u64> = pages.iter().map(|p| resolve(&map, p.new_cluster)).collect();
         Ok(Counts {
             kept: pages.iter().filter(|p| p.new == "kept").count() as u64,
             clusters: clusters.len() as u64,

@@ -76,7 +76,7 @@ impl Grid {
         thresholds: &[u32],
     ) -> Result<Self> {
         let mut decays = decays.to_vec();
-        if !decays.iter().any(|&d| d == decay) {
+        if !decays.contains(&decay) {
             decays.push(decay);
         }
         decays.sort_by(f64::total_cmp);

@@ -81,7 +81,10 @@ pub fn page(report: &Report) -> String {
         sections::write(id, report, &mut out);
         out.push_str("</section>\n");
     }
-    let _ = write!(out, "</main>\n<script>\n{SCRIPT}</script>\n</body>\n</html>\n");
+    let _ = write!(
+        out,
+        "</main>\n<script>\n{SCRIPT}</script>\n</body>\n</html>\n"
+    );
     out
 }
 

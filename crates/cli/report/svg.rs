@@ -18,11 +18,11 @@ pub fn histogram(h: &Histogram) -> String {
     let plot_h = HEIGHT - BOTTOM - TOP;
     let step = plot_w / bars.len() as f64;
     let mut out = String::new();
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<svg id=\"histogram-svg\" viewBox=\"0 0 {WIDTH} \
          {HEIGHT}\" width=\"{WIDTH}\" height=\"{HEIGHT}\" role=\"img\" aria-label=\"pages by \
-         distance in bits to their kept page\">\n"
+         distance in bits to their kept page\">"
     );
     let base = TOP + plot_h;
     let _ = writeln!(

@@ -34,8 +34,11 @@ pub struct FrontierConfig {
     /// Reads a page's structure summary back from its stored profile, for a resumed crawl
     /// whose dedup confirms near matches ([`DedupConfig::min_similarity`]); the crawl sets it
     /// to what its structure model writes.
-    pub summary_of: Option<fn(&[u8]) -> Option<Vec<u32>>>,
+    pub summary_of: Option<SummaryOf>,
 }
+
+/// Reads a structure summary back from a stored profile (`None`: the profile has none).
+pub type SummaryOf = fn(&[u8]) -> Option<Vec<u32>>;
 
 /// The frontier could not start.
 #[derive(Debug, thiserror::Error)]
