@@ -402,6 +402,7 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
         writeln!(out, "  {} -> {}  {}", p.old, p.new, p.url)?;
     }
     clusters(&pages, &new_map, &url_of, config.min_similarity, out)?;
+    super::replay_gaps::Gaps::of(store)?.print(out)?;
     if unreadable > 0 {
         writeln!(
             out,
