@@ -121,6 +121,13 @@ fn report_of_a_crawl_has_every_section_and_needs_nothing_from_the_network() {
     assert_eq!(html.matches("<td class=\"current\"").count(), 1);
     let grid = &html[at[3]..at[4]];
     assert_eq!(grid.matches("<td").count(), 25, "{grid}");
+    // Replayed at the crawl's own settings, the marked cell keeps what the crawl kept.
+    let cell = &html[html.find("<td class=\"current\"").expect("a marked cell")..];
+    let cell = &cell[cell.find("<b>").expect("a count") + 3..];
+    let kept: u64 = cell[..cell.find("</b>").expect("a count")]
+        .parse()
+        .expect("a number");
+    assert_eq!(Some(kept), stats["per_decision"]["kept"].as_u64());
     assert!(html.contains("<line id=\"threshold\""));
     assert!(html.contains("<text class=\"threshold\""));
     assert!(html.contains("threshold 6</text>"));

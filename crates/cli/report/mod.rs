@@ -33,6 +33,8 @@ pub struct Report {
     pub histogram: Histogram,
     /// Pages kept and clusters at other settings.
     pub grid: Grid,
+    /// What the grid could not judge.
+    pub gaps: crate::crawl::replay_gaps::Gaps,
 }
 
 /// Reads `store` and renders the report; `decay` and `config` are the crawl's settings.
@@ -51,6 +53,10 @@ pub fn render(store: &Store, state: &Path, decay: f64, config: DedupConfig) -> R
         summary,
         histogram,
         grid,
+        gaps: crate::crawl::replay_gaps::Gaps::of(store)?,
     };
     Ok(html::page(&report))
 }
+
+#[cfg(test)]
+mod tests;

@@ -105,12 +105,29 @@ fn grid(r: &Report, out: &mut String) {
          setting.",
         g.pages
     );
-    if r.on_duplicate.as_deref() != Some("follow-links") {
-        out.push_str(
-            " This crawl did not follow the links of duplicate pages, so pages only they \
-             link to were never fetched and cannot be judged here: crawl with \
-             <code>--on-duplicate follow-links</code> (and a <code>--max-pages</code> \
-             bound) to tune.",
+    let unjudged: u64 = r.gaps.unjudged.values().sum();
+    if unjudged > 0 {
+        let _ = write!(
+            out,
+            " Not judged: {unjudged} recorded URLs with no page to compare (errors, \
+             not-html…)."
+        );
+    }
+    if r.gaps.queued + r.gaps.deferred > 0 {
+        let _ = write!(
+            out,
+            " Not fetched: {} URLs still queued, {} deferred by the page limit.",
+            r.gaps.queued, r.gaps.deferred
+        );
+    }
+    if let Some(n) = r.gaps.dropped_unfollowed.filter(|&n| n > 0) {
+        let _ = write!(
+            out,
+            " <b>This crawl dropped {n} duplicates without following their links</b>, so \
+             pages only they link to were never fetched and are not judged here: a looser \
+             setting would reach more pages in a real crawl than this grid shows. To tune, \
+             crawl with <code>--on-duplicate follow-links</code> (bounded with \
+             <code>--max-pages</code>)."
         );
     }
     out.push_str("</p>\n<table class=\"grid\">\n<tr><th>decay \\ threshold</th>");
