@@ -98,7 +98,7 @@ fn bad_configs_are_one_clear_line() {
         "",
         &["fingerprint", "--features", "fancy", "p.html"],
         2,
-        "error: fingerprint.features = \"fancy\": must be one of \"classic\", \"tag-pairs\"\n",
+        "error: fingerprint.features = \"fancy\": must be one of \"classic\", \"tag-pairs\", \"class-paths\"\n",
     );
     check(
         "",
