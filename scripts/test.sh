@@ -9,6 +9,18 @@ step() { printf '\n== %s\n' "$*"; }
 step "toolchain components"
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
+step "headless Chromium for the report's browser test (Debian's chromium)"
+if [ ! -x /usr/bin/chromium ]; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get install -y -qq --no-install-recommends chromium >/dev/null 2>&1 || {
+        $sudo apt-get update -qq >/dev/null
+        $sudo apt-get install -y -qq --no-install-recommends chromium >/dev/null
+    }
+fi
+/usr/bin/chromium --version
+
 step "cargo fmt --check"
 cargo fmt --all -- --check
 

@@ -90,8 +90,9 @@ fn bad_configs_are_one_clear_line() {
         "[fingerprint]\nfeature = \"classic\"\n",
         &["fingerprint", "p.html"],
         2,
-        "error: c.toml:2: unknown field `feature`, expected one of `decay`, `features`, `path-depth`, `seed`, \
-         `max-depth`, `max-nodes`, `work-budget`, `work-budget-per-byte`, `time-limit`, `time-budget-ms`, `time-budget-ns-per-byte`, `max-input-bytes`\n",
+        "error: c.toml:2: unknown field `feature`, expected one of `decay`, `features`, \
+         `path-depth`, `seed`, `max-depth`, `max-nodes`, `work-budget`, `work-budget-per-byte`, \
+         `time-limit`, `time-budget-ms`, `time-budget-ns-per-byte`, `max-input-bytes`\n",
     );
     check(
         "",

@@ -37,6 +37,12 @@ fn replay_reproduces_the_crawl_and_shows_what_other_settings_change() {
         "{}",
         same.stdout
     );
+    // Every link was followed: no warning about pages never fetched.
+    assert!(
+        !same.stdout.contains("warning: this crawl dropped"),
+        "{}",
+        same.stdout
+    );
 
     // Threshold 0 keeps every page whose structure is not identical: more kept, clusters split.
     let strict = run_in(
@@ -161,4 +167,36 @@ fn output_to_stdout_matches_the_file_output() {
     assert!(!printed.is_empty());
     assert_eq!(strip(&printed), strip(&file));
     assert!(!to_stdout.path().join("state/pages.jsonl").exists());
+}
+
+#[test]
+fn replay_says_what_it_could_not_judge_and_why() {
+    // A default (drop-mode) crawl stopped by a page limit: replay names the URLs without a
+    // page (robots, errors…), the deferred ones, and the links of dropped pages never followed.
+    let server = Server::start(|port| move |target: &str| dedup_site(port, target));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let run = crawl(
+        dir.path(),
+        &config("", ""),
+        &["--max-pages", "40", &server.url("/")],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = run_in(dir.path(), &["--config", "c.toml", "replay", "state"], b"");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let text = &out.stdout;
+    assert!(text.contains("decisions changed: 0"), "{text}");
+    assert!(text.contains("not judged: "), "{text}");
+    let deferred = text.lines().find_map(|l| {
+        l.split(" deferred")
+            .next()?
+            .rsplit(' ')
+            .next()?
+            .parse::<u64>()
+            .ok()
+    });
+    assert!(deferred.is_some_and(|n| n > 0), "{text}");
+    assert!(
+        text.contains("warning: this crawl dropped") && text.contains("(on-duplicate = drop)"),
+        "{text}"
+    );
 }

@@ -19,4 +19,6 @@ mod crawl_state;
 mod crawl_support;
 mod crawl_tools;
 mod dedup_warc;
+mod report;
+mod report_browser;
 mod sites;

@@ -177,6 +177,17 @@ pub enum Command {
         #[arg(long, value_name = "T")]
         min_similarity: Option<f64>,
     },
+    /// Write one self-contained HTML file (no network needed to view it) that shows what a
+    /// crawl decided: totals, hosts, every structure cluster, the distance histogram with the
+    /// threshold, a decay x threshold grid replayed offline, errors.
+    Report {
+        /// The state directory.
+        state: PathBuf,
+
+        /// The HTML file to write (default: STATE/report.html; `-` for standard output).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// Serve a built-in demo site on 127.0.0.1, crawl it and show what was kept.
     Demo {
         /// State directory (default: a fresh temporary one).

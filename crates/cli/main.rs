@@ -11,6 +11,7 @@ mod fingerprint;
 mod idf;
 mod inputs;
 mod overlap;
+mod report;
 mod settings;
 
 use std::io::{self, Write};
@@ -210,26 +211,38 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => {
             let store = silhouette_frontier::Store::open_existing(&state)?;
             let recorded = crawl::replay::Recorded::of(&store)?;
-            let options = settings::Options::find(cli.config.as_deref())?;
-            let overrides = Overrides {
-                decay: decay.or(recorded.decay),
-                features: recorded.model.clone(),
-                threshold: threshold.or(recorded.threshold),
-            };
-            let base = Settings::resolve(&options, &overrides)?;
-            let crawl = crawl_settings::CrawlSettings::resolve(&options, base.threshold)?;
-            let mut dedup = crawl.frontier.dedup;
-            if let Some(scope) = recorded.scope {
-                dedup.scope = scope;
-            }
-            dedup.min_similarity = match min_similarity {
-                Some(v) if !(0.0..=1.0).contains(&v) => {
-                    anyhow::bail!("--min-similarity {v}: must be a number from 0 to 1")
+            let (decay, dedup) = crawl::replay::settings(
+                cli.config.as_deref(),
+                &recorded,
+                decay,
+                threshold,
+                min_similarity,
+            )?;
+            crawl::replay::replay(&store, decay, dedup, &mut io::stdout().lock())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Report { state, output } => {
+            let store = silhouette_frontier::Store::open_existing(&state)?;
+            let recorded = crawl::replay::Recorded::of(&store)?;
+            let (decay, dedup) =
+                crawl::replay::settings(cli.config.as_deref(), &recorded, None, None, None)?;
+            let html = report::render(&store, &state, decay, dedup)?;
+            match output {
+                Some(p) if p.as_os_str() == "-" => {
+                    io::stdout().lock().write_all(html.as_bytes())?
                 }
-                Some(v) => Some(v),
-                None => recorded.min_similarity,
-            };
-            crawl::replay::replay(&store, base.hasher.decay, dedup, &mut io::stdout().lock())?;
+                output => {
+                    let path = output.unwrap_or_else(|| state.join("report.html"));
+                    std::fs::write(&path, &html)
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    writeln!(
+                        io::stderr(),
+                        "wrote {} ({} bytes)",
+                        path.display(),
+                        html.len()
+                    )?;
+                }
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Demo {

@@ -325,8 +325,9 @@ mod tests {
         check(
             "[fingerprint]\ndecay = 0.45\ndecya = 1\n",
             Err(
-                "c.toml:3: unknown field `decya`, expected one of `decay`, `features`, `path-depth`, `seed`, \
-                 `max-depth`, `max-nodes`, `work-budget`, `work-budget-per-byte`, `time-limit`, `time-budget-ms`, `time-budget-ns-per-byte`, `max-input-bytes`",
+                "c.toml:3: unknown field `decya`, expected one of `decay`, `features`, `path-depth`, \
+                 `seed`, `max-depth`, `max-nodes`, `work-budget`, `work-budget-per-byte`, \
+                 `time-limit`, `time-budget-ms`, `time-budget-ns-per-byte`, `max-input-bytes`",
             ),
         );
         check(

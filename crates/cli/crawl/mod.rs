@@ -4,6 +4,7 @@ pub mod engine;
 pub mod output;
 pub mod progress;
 pub mod replay;
+pub mod replay_gaps;
 pub mod seeds;
 pub mod sitemaps;
 pub mod summary;

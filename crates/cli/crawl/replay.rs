@@ -50,13 +50,7 @@ fn clusters(
     }
     let mut by_first: HashMap<u64, Cluster> = HashMap::new();
     for p in pages {
-        let mut c = p.new_cluster;
-        for _ in 0..4 {
-            match map.get(&c) {
-                Some(&next) if next != c => c = next,
-                _ => break,
-            }
-        }
+        let c = resolve(map, p.new_cluster);
         let cluster = by_first.entry(c).or_default();
         cluster.members += 1;
         cluster.kept += u64::from(p.new == "kept");
@@ -152,68 +146,169 @@ impl Recorded {
     }
 }
 
+/// A judged page as the crawl recorded it, with what judging it again needs.
+#[derive(Debug)]
+struct Stored {
+    id: u64,
+    url: String,
+    host: String,
+    decision: String,
+    cluster: u64,
+    hash: u128,
+    profile: Option<Profile>,
+    elements: u64,
+}
+
+/// The judged pages of a crawl state, read once and judged again at any settings.
+#[derive(Debug)]
+pub struct Judged {
+    pages: Vec<Stored>,
+    /// Pages whose structure profile could not be read (judged on their bytes only).
+    unreadable: u64,
+}
+
+/// What a replay at some settings keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counts {
+    /// Pages kept.
+    pub kept: u64,
+    /// Structure clusters the judged pages fall in.
+    pub clusters: u64,
+}
+
+impl Judged {
+    /// Reads the judged pages (kept, near- and exact duplicates) of `store`, in crawl order.
+    pub fn load(store: &Store) -> Result<Self> {
+        let mut pages = Vec::new();
+        let mut unreadable = 0u64;
+        store
+            .records(None, |r| {
+                if !matches!(
+                    &*r.page.decision,
+                    "kept" | "near-duplicate" | "exact-duplicate"
+                ) {
+                    return;
+                }
+                let Some(hash) = r.page.body_hash else { return };
+                let profile = match r.page.profile.as_deref().map(Profile::from_bytes) {
+                    Some(Ok(p)) if r.page.fingerprint.is_some() => Some(p),
+                    Some(Err(_)) => {
+                        unreadable += 1;
+                        None
+                    }
+                    _ => None,
+                };
+                pages.push(Stored {
+                    id: r.page.id,
+                    cluster: r.page.duplicate_of.unwrap_or(r.page.id),
+                    url: r.url,
+                    host: r.host,
+                    decision: r.page.decision,
+                    hash,
+                    profile,
+                    elements: r.page.elements.unwrap_or(0),
+                });
+            })
+            .context("cannot read the crawl state")?;
+        Ok(Self { pages, unreadable })
+    }
+
+    /// How many pages there are.
+    pub fn len(&self) -> usize {
+        self.pages.len()
+    }
+
+    /// Judges every page again at `decay` with `config`, in crawl order.
+    fn judge(&self, decay: f64, config: DedupConfig) -> Result<Vec<Page>> {
+        let params = format!("replay/decay={decay}");
+        let mut dedup = Dedup::new(config, &params).map_err(|e| anyhow::anyhow!("dedup.{e}"))?;
+        Ok(self
+            .pages
+            .iter()
+            .map(|s| {
+                let fp = s.profile.as_ref().map(|p| p.fingerprint(decay));
+                let summary = s.profile.as_ref().and_then(|p| p.paths()).map(|p| p.ids());
+                let v = dedup.judge(s.id, &s.host, s.hash, fp, s.elements, summary);
+                Page {
+                    id: s.id,
+                    old_cluster: s.cluster,
+                    url: s.url.clone(),
+                    host: s.host.clone(),
+                    old: s.decision.clone(),
+                    new: v.name(),
+                    new_cluster: cluster_of(s.id, v),
+                    distance: match v {
+                        Verdict::NearDuplicate { distance, .. } => Some(distance),
+                        _ => None,
+                    },
+                    similarity: dedup.last_similarity(),
+                }
+            })
+            .collect())
+    }
+
+    /// Pages kept and clusters at `decay` with `config`, nothing printed.
+    pub fn counts(&self, decay: f64, config: DedupConfig) -> Result<Counts> {
+        let pages = self.judge(decay, config)?;
+        let map: HashMap<u64, u64> = pages.iter().map(|p| (p.id, p.new_cluster)).collect();
+        let clusters: HashSet<u64> = pages.iter().map(|p| resolve(&map, p.new_cluster)).collect();
+        Ok(Counts {
+            kept: pages.iter().filter(|p| p.new == "kept").count() as u64,
+            clusters: clusters.len() as u64,
+        })
+    }
+}
+
+/// The cluster `c` ends in, following exact duplicates to the page they copy (a few steps).
+fn resolve(map: &HashMap<u64, u64>, mut c: u64) -> u64 {
+    for _ in 0..4 {
+        match map.get(&c) {
+            Some(&next) if next != c => c = next,
+            _ => break,
+        }
+    }
+    c
+}
+
+/// The decay and dedup settings to judge a crawl's pages with: the flags given, else the
+/// ones the crawl recorded, else the config's.
+pub fn settings(
+    cli_config: Option<&std::path::Path>,
+    recorded: &Recorded,
+    decay: Option<f64>,
+    threshold: Option<i64>,
+    min_similarity: Option<f64>,
+) -> Result<(f64, DedupConfig)> {
+    let options = crate::settings::Options::find(cli_config)?;
+    let overrides = crate::settings::Overrides {
+        decay: decay.or(recorded.decay),
+        features: recorded.model.clone(),
+        threshold: threshold.or(recorded.threshold),
+    };
+    let base = crate::settings::Settings::resolve(&options, &overrides)?;
+    let crawl = crate::crawl_settings::CrawlSettings::resolve(&options, base.threshold)?;
+    let mut dedup = crawl.frontier.dedup;
+    if let Some(scope) = recorded.scope {
+        dedup.scope = scope;
+    }
+    dedup.min_similarity = match min_similarity {
+        Some(v) if !(0.0..=1.0).contains(&v) => {
+            anyhow::bail!("--min-similarity {v}: must be a number from 0 to 1")
+        }
+        Some(v) => Some(v),
+        None => recorded.min_similarity,
+    };
+    Ok((base.hasher.decay, dedup))
+}
+
 /// Replays the judged pages of `store` with `config` at `decay`, printing the comparison.
 pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Write) -> Result<()> {
     let original = store
         .meta("fingerprint")?
         .unwrap_or_else(|| "unknown".to_owned());
-    let params = format!("replay/decay={decay}");
-    let mut dedup = Dedup::new(config, &params).map_err(|e| anyhow::anyhow!("dedup.{e}"))?;
-    let mut pages: Vec<Page> = Vec::new();
-    let mut unreadable = 0u64;
-    store
-        .records(None, |r| {
-            if !matches!(
-                &*r.page.decision,
-                "kept" | "near-duplicate" | "exact-duplicate"
-            ) {
-                return;
-            }
-            let Some(hash) = r.page.body_hash else { return };
-            let profile = match r.page.profile.as_deref().map(Profile::from_bytes) {
-                Some(Ok(p)) if r.page.fingerprint.is_some() => Some(p),
-                Some(Err(_)) => {
-                    unreadable += 1;
-                    None
-                }
-                _ => None,
-            };
-            let fp = profile.as_ref().map(|p| p.fingerprint(decay));
-            let summary = profile.as_ref().and_then(|p| p.paths()).map(|p| p.ids());
-            let v = dedup.judge(
-                r.page.id,
-                &r.host,
-                hash,
-                fp,
-                r.page.elements.unwrap_or(0),
-                summary,
-            );
-            pages.push(Page {
-                id: r.page.id,
-                old_cluster: r.page.duplicate_of.unwrap_or(r.page.id),
-                url: r.url,
-                host: r.host,
-                old: r.page.decision,
-                new: v.name(),
-                new_cluster: cluster_of(r.page.id, v),
-                distance: match v {
-                    Verdict::NearDuplicate { distance, .. } => Some(distance),
-                    _ => None,
-                },
-                similarity: dedup.last_similarity(),
-            });
-        })
-        .context("cannot read the crawl state")?;
-    // An exact duplicate belongs to the cluster of the page it copies.
-    let resolve = |map: &HashMap<u64, u64>, mut c: u64| {
-        for _ in 0..4 {
-            match map.get(&c) {
-                Some(&next) if next != c => c = next,
-                _ => break,
-            }
-        }
-        c
-    };
+    let judged = Judged::load(store)?;
+    let pages = judged.judge(decay, config)?;
+    let unreadable = judged.unreadable;
     let old_map: HashMap<u64, u64> = pages.iter().map(|p| (p.id, p.old_cluster)).collect();
     let new_map: HashMap<u64, u64> = pages.iter().map(|p| (p.id, p.new_cluster)).collect();
     let url_of: HashMap<u64, &str> = pages.iter().map(|p| (p.id, p.url.as_str())).collect();
@@ -307,6 +402,7 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
         writeln!(out, "  {} -> {}  {}", p.old, p.new, p.url)?;
     }
     clusters(&pages, &new_map, &url_of, config.min_similarity, out)?;
+    super::replay_gaps::Gaps::of(store)?.print(out)?;
     if unreadable > 0 {
         writeln!(
             out,

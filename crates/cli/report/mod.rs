@@ -1,0 +1,62 @@
+//! `silhouette report STATE`: one self-contained HTML file showing what a crawl decided and
+//! how other settings would decide (inline CSS, SVG and a little JS; nothing fetched).
+
+mod data;
+mod html;
+mod sections;
+mod svg;
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use silhouette_frontier::{DedupConfig, Store};
+
+pub use data::{Grid, Histogram};
+
+/// The decays of the replayed grid (the crawl's own is added when it is not among them).
+const GRID_DECAYS: [f64; 5] = [0.6, 0.7, 0.75, 0.8, 0.9];
+/// The thresholds of the replayed grid (likewise).
+const GRID_THRESHOLDS: [u32; 5] = [4, 5, 6, 7, 8];
+
+/// Everything the report shows.
+#[derive(Debug)]
+pub struct Report {
+    /// The state directory, as given.
+    pub state: String,
+    /// The crawl's fingerprint parameters (`structure/MODEL/.../decay=D`).
+    pub fingerprint: String,
+    /// The crawl's `on-duplicate` mode, if recorded.
+    pub on_duplicate: Option<String>,
+    /// Decisions, hosts, errors and every cluster with its pages.
+    pub summary: crate::crawl::summary::Summary,
+    /// Distances of the judged pages to their kept page.
+    pub histogram: Histogram,
+    /// Pages kept and clusters at other settings.
+    pub grid: Grid,
+    /// What the grid could not judge.
+    pub gaps: crate::crawl::replay_gaps::Gaps,
+}
+
+/// Reads `store` and renders the report; `decay` and `config` are the crawl's settings.
+pub fn render(store: &Store, state: &Path, decay: f64, config: DedupConfig) -> Result<String> {
+    let summary = crate::crawl::summary::summarize(store, true)?;
+    let histogram = Histogram::read(store, config.threshold)?;
+    let judged = crate::crawl::replay::Judged::load(store)?;
+    let grid = Grid::replay(&judged, decay, config, &GRID_DECAYS, &GRID_THRESHOLDS)
+        .context("cannot replay the crawl for the grid")?;
+    let report = Report {
+        state: state.display().to_string(),
+        fingerprint: store
+            .meta("fingerprint")?
+            .unwrap_or_else(|| "unknown".into()),
+        on_duplicate: store.meta("dedup.on-duplicate")?,
+        summary,
+        histogram,
+        grid,
+        gaps: crate::crawl::replay_gaps::Gaps::of(store)?,
+    };
+    Ok(html::page(&report))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,242 @@
+//! The content of each section of the report.
+
+use std::fmt::Write;
+
+use super::Report;
+use super::html::{esc, url_link};
+use crate::crawl::summary::Cluster;
+
+/// Hosts listed before the list is cut (the rest are counted).
+const HOSTS_SHOWN: usize = 200;
+/// Clusters listed before the list is cut: bounds the file's size on large crawls.
+const CLUSTERS_SHOWN: usize = 500;
+/// Clusters shown unfolded at the top.
+const CLUSTERS_OPEN: usize = 3;
+/// Pages listed per cluster.
+const MEMBERS_SHOWN: usize = 10;
+
+/// Writes the content of section `id`.
+pub fn write(id: &str, r: &Report, out: &mut String) {
+    match id {
+        "totals" => totals(r, out),
+        "hosts" => hosts(r, out),
+        "histogram" => histogram(r, out),
+        "grid" => grid(r, out),
+        "clusters" => clusters(r, out),
+        "errors" => errors(r, out),
+        _ => rate(out),
+    }
+}
+
+fn totals(r: &Report, out: &mut String) {
+    out.push_str("<table class=\"totals\">\n<tr><th>decision</th><th>pages</th></tr>\n");
+    for (decision, n) in &r.summary.per_decision {
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td class=\"n\">{n}</td></tr>",
+            esc(decision)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "<tr class=\"sum\"><td>all</td><td class=\"n\">{}</td></tr>\n</table>",
+        r.summary.pages
+    );
+    if r.summary.deferred > 0 {
+        let _ = writeln!(
+            out,
+            "<p class=\"note\">Stopped by the page limit: {} more URLs found are deferred \
+             (raise <code>--max-pages</code> and run the crawl again to fetch them).</p>",
+            r.summary.deferred
+        );
+    }
+}
+
+fn hosts(r: &Report, out: &mut String) {
+    let mut hosts: Vec<_> = r.summary.per_host.iter().collect();
+    hosts.sort_by(|a, b| b.1.pages.cmp(&a.1.pages).then_with(|| a.0.cmp(b.0)));
+    out.push_str(
+        "<table class=\"hosts\">\n<tr><th>host</th><th>pages</th><th>kept</th>\
+         <th>dropped</th><th>errors</th></tr>\n",
+    );
+    for (host, h) in hosts.iter().take(HOSTS_SHOWN) {
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
+             <td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            esc(host),
+            h.pages,
+            h.kept,
+            h.dropped,
+            h.errors
+        );
+    }
+    out.push_str("</table>\n");
+    if hosts.len() > HOSTS_SHOWN {
+        let _ = writeln!(
+            out,
+            "<p class=\"note\">… and {} more hosts (<code>silhouette stats</code> lists them).</p>",
+            hosts.len() - HOSTS_SHOWN
+        );
+    }
+}
+
+fn histogram(r: &Report, out: &mut String) {
+    let h = &r.histogram;
+    out.push_str(&super::svg::histogram(h));
+    let near: u64 = h.near.iter().sum();
+    let _ = writeln!(
+        out,
+        "<p class=\"note\">{near} near-duplicates by their stored distance in bits to the kept \
+         page they matched; {} exact duplicates drawn at 0 bits; {} kept pages are counted apart \
+         (not drawn: they matched no kept page). Red line: the threshold, {} bits — a page this \
+         close or closer to a kept page is a duplicate (with class-paths, only if its path set \
+         is alike enough too).</p>",
+        h.exact, h.kept, h.threshold
+    );
+}
+
+fn grid(r: &Report, out: &mut String) {
+    let g = &r.grid;
+    let _ = write!(
+        out,
+        "<p class=\"note\">Each of the {} judged pages judged again offline at every decay \
+         and threshold: <b>pages kept</b> / clusters. The marked cell is the crawl's own \
+         setting.",
+        g.pages
+    );
+    let unjudged: u64 = r.gaps.unjudged.values().sum();
+    if unjudged > 0 {
+        let _ = write!(
+            out,
+            " Not judged: {unjudged} recorded URLs with no page to compare (errors, \
+             not-html…)."
+        );
+    }
+    if r.gaps.queued + r.gaps.deferred > 0 {
+        let _ = write!(
+            out,
+            " Not fetched: {} URLs still queued, {} deferred by the page limit.",
+            r.gaps.queued, r.gaps.deferred
+        );
+    }
+    if let Some(n) = r.gaps.dropped_unfollowed.filter(|&n| n > 0) {
+        let _ = write!(
+            out,
+            " <b>This crawl dropped {n} duplicates without following their links</b>, so \
+             pages only they link to were never fetched and are not judged here: a looser \
+             setting would reach more pages in a real crawl than this grid shows. To tune, \
+             crawl with <code>--on-duplicate follow-links</code> (bounded with \
+             <code>--max-pages</code>)."
+        );
+    }
+    out.push_str("</p>\n<table class=\"grid\">\n<tr><th>decay \\ threshold</th>");
+    for t in &g.thresholds {
+        let _ = write!(out, "<th>{t}</th>");
+    }
+    out.push_str("</tr>\n");
+    let most = g.pages.max(1) as f64;
+    for (decay, row) in g.decays.iter().zip(&g.cells) {
+        let _ = write!(out, "<tr><th>{decay}</th>");
+        for (t, c) in g.thresholds.iter().zip(row) {
+            let current = g.current == (*decay, *t);
+            // Shade: the share of pages kept.
+            let alpha = (c.kept as f64 / most * 0.6 + 0.05).min(0.65);
+            let _ = write!(
+                out,
+                "<td{} style=\"background:rgba(46,125,200,{alpha:.2})\" title=\"decay {decay}, \
+                 threshold {t}: {} kept, {} clusters\"><b>{}</b> / {}{}</td>",
+                if current { " class=\"current\"" } else { "" },
+                c.kept,
+                c.clusters,
+                c.kept,
+                c.clusters,
+                if current { " ◆" } else { "" }
+            );
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table>\n");
+}
+
+/// Bits between a cluster's pages and its first one: `min–median–max` of its near-duplicates.
+fn spread(c: &Cluster) -> String {
+    let mut d: Vec<u32> = c.members.iter().filter_map(|m| m.distance).collect();
+    if d.is_empty() {
+        return "–".into();
+    }
+    d.sort_unstable();
+    format!("{}–{}–{} bits", d[0], d[d.len() / 2], d[d.len() - 1])
+}
+
+fn clusters(r: &Report, out: &mut String) {
+    let all = &r.summary.clusters;
+    let _ = writeln!(
+        out,
+        "<p class=\"note\">{} clusters, largest first. A cluster is a kept page and the pages \
+         judged like it; spread: distance in bits of its near-duplicates to it \
+         (least–median–most).</p>\n<p><label>Filter by URL: <input id=\"filter\" \
+         type=\"search\"></label> <span id=\"filter-count\"></span></p>",
+        all.len()
+    );
+    for (i, c) in all.iter().take(CLUSTERS_SHOWN).enumerate() {
+        let _ = writeln!(
+            out,
+            "<details class=\"cluster\"{}>\n<summary><span class=\"size\">{}</span> pages, {} \
+             kept, spread {} — {}</summary>\n<ul>",
+            if i < CLUSTERS_OPEN { " open" } else { "" },
+            c.pages,
+            c.kept,
+            spread(c),
+            url_link(&c.first)
+        );
+        for m in c.members.iter().take(MEMBERS_SHOWN) {
+            let distance = m.distance.map(|d| format!(" {d} bits")).unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "<li><span class=\"d\">{}{distance}</span> {}</li>",
+                esc(&m.decision),
+                url_link(&m.url)
+            );
+        }
+        if c.members.len() > MEMBERS_SHOWN {
+            let _ = writeln!(
+                out,
+                "<li class=\"more\">… and {} more pages</li>",
+                c.members.len() - MEMBERS_SHOWN
+            );
+        }
+        out.push_str("</ul>\n</details>\n");
+    }
+    if all.len() > CLUSTERS_SHOWN {
+        let _ = writeln!(
+            out,
+            "<p class=\"note more\">… and {} more clusters (<code>silhouette stats --clusters \
+             STATE</code> lists them all).</p>",
+            all.len() - CLUSTERS_SHOWN
+        );
+    }
+}
+
+fn errors(r: &Report, out: &mut String) {
+    if r.summary.errors.is_empty() {
+        out.push_str("<p class=\"note\">No errors.</p>\n");
+        return;
+    }
+    out.push_str("<table class=\"errors\">\n<tr><th>class</th><th>pages</th></tr>\n");
+    for (class, n) in &r.summary.errors {
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td class=\"n\">{n}</td></tr>",
+            esc(class)
+        );
+    }
+    out.push_str("</table>\n");
+}
+
+fn rate(out: &mut String) {
+    out.push_str(
+        "<p class=\"note\">Not available: the crawl state records how long each fetch took \
+         but not when it happened, so pages per second over time cannot be drawn.</p>\n",
+    );
+}

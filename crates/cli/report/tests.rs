@@ -1,0 +1,75 @@
+//! The report of a large crawl stays bounded and says what it left out.
+
+use super::*;
+use crate::crawl::replay::Counts;
+use crate::crawl::summary::{Cluster, Member, Summary};
+
+fn big(clusters: u64, members: u64) -> Report {
+    let summary = Summary {
+        pages: clusters * members,
+        clusters: (0..clusters)
+            .map(|c| Cluster {
+                first: format!("http://t/{c}/0?a=1&b=<2>"),
+                pages: members,
+                kept: 1,
+                members: (0..members)
+                    .map(|m| Member {
+                        url: format!("http://t/{c}/{m}?a=1&b=<2>"),
+                        decision: if m == 0 { "kept" } else { "near-duplicate" }.into(),
+                        distance: (m > 0).then_some((m % 5) as u32),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        ..Summary::default()
+    };
+    Report {
+        state: "s<t>".into(),
+        fingerprint: "structure/x".into(),
+        on_duplicate: Some("drop".into()),
+        summary,
+        histogram: Histogram {
+            near: vec![0; 65],
+            exact: 0,
+            kept: clusters,
+            threshold: 5,
+        },
+        grid: Grid {
+            decays: vec![0.75],
+            thresholds: vec![5],
+            cells: vec![vec![Counts {
+                kept: clusters,
+                clusters,
+            }]],
+            current: (0.75, 5),
+            pages: (clusters * members) as usize,
+        },
+        gaps: Default::default(),
+    }
+}
+
+fn check(clusters: u64, members: u64, details: usize, more_clusters: Option<&str>) {
+    let html = html::page(&big(clusters, members));
+    assert_eq!(html.matches("<details class=\"cluster\"").count(), details);
+    assert_eq!(
+        html.contains("more clusters"),
+        more_clusters.is_some(),
+        "more clusters"
+    );
+    if let Some(more) = more_clusters {
+        assert!(html.contains(more), "{more}");
+    }
+    assert!(!html.contains("<2>"), "an unescaped URL");
+    assert!(html.contains("s&lt;t&gt;"), "the state path is escaped");
+    assert!(html.len() < 2_000_000, "{} bytes", html.len());
+}
+
+#[test]
+fn large_crawls_are_cut_and_say_how_much() {
+    check(3, 4, 3, None);
+    check(500, 2, 500, None);
+    check(5_000, 50, 500, Some("… and 4500 more clusters"));
+    let html = html::page(&big(2, 50));
+    assert_eq!(html.matches("… and 40 more pages").count(), 2);
+    assert_eq!(html.matches("<td class=\"current\"").count(), 1);
+}
