@@ -40,9 +40,6 @@ pub struct FrontierConfig {
     pub summary_of: Option<SummaryOf>,
 }
 
-/// Reads a structure summary back from a stored profile (`None`: the profile has none).
-pub type SummaryOf = fn(&[u8]) -> Option<Vec<u32>>;
-
 /// The frontier could not start.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
