@@ -90,14 +90,14 @@ fn bad_configs_are_one_clear_line() {
         "[fingerprint]\nfeature = \"classic\"\n",
         &["fingerprint", "p.html"],
         2,
-        "error: c.toml:2: unknown field `feature`, expected one of `decay`, `features`, `max-depth`, \
-         `max-nodes`, `time-limit`, `time-budget-ms`, `time-budget-ns-per-byte`, `max-input-bytes`\n",
+        "error: c.toml:2: unknown field `feature`, expected one of `decay`, `features`, `path-depth`, `seed`, \
+         `max-depth`, `max-nodes`, `work-budget`, `work-budget-per-byte`, `time-limit`, `time-budget-ms`, `time-budget-ns-per-byte`, `max-input-bytes`\n",
     );
     check(
         "",
         &["fingerprint", "--features", "fancy", "p.html"],
         2,
-        "error: fingerprint.features = \"fancy\": must be one of \"classic\", \"tag-pairs\"\n",
+        "error: fingerprint.features = \"fancy\": must be one of \"classic\", \"tag-pairs\", \"class-paths\"\n",
     );
     check(
         "",

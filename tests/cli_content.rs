@@ -183,3 +183,18 @@ fn json_and_config() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("unknown field `shingle`"), "{}", r.stderr);
 }
+
+#[test]
+fn compare_prints_the_content_distance() {
+    let a = page("Home About", &article(80));
+    let b = page("Other menu", &article(80));
+    let files: &[(&str, &[u8])] = &[("a.html", &a), ("b.html", &b)];
+    let dir = scratch(files);
+    let r = run_in(dir.path(), &["compare", "a.html", "b.html"], b"");
+    assert!(
+        r.stdout
+            .contains("content distance: 0 bits, equal signatures (text/1 "),
+        "{}",
+        r.stdout
+    );
+}

@@ -287,8 +287,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             a,
             b,
         } => {
-            let settings = settings(cli.config.as_deref(), &flags, threshold)?;
+            let mut settings = settings(cli.config.as_deref(), &flags, threshold)?;
+            settings.hasher.limits.max_text_bytes = silhouette_dom::DEFAULT_MAX_TEXT_BYTES;
             let hasher = StructureHasher::new(settings.hasher)?;
+            let options = settings::Options::find(cli.config.as_deref())?;
+            let content = silhouette_text::ContentHasher::new(content_settings::resolve(
+                options.content.as_ref(),
+                content_settings::ContentOverrides::default(),
+            )?)?;
             let to_input = |p: std::path::PathBuf| {
                 if p.as_os_str() == "-" {
                     Input::Stdin
@@ -299,6 +305,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let mut out = io::stdout().lock();
             let near = compare::run(
                 &hasher,
+                &content,
                 settings.threshold,
                 settings.min_similarity,
                 &to_input(a),
