@@ -16,6 +16,9 @@ use crate::{
     registrable_domain, resolve_link,
 };
 
+/// Reads a page's structure summary (sorted, distinct feature ids) from its stored profile.
+pub type SummaryOf = fn(&[u8]) -> Option<Vec<u32>>;
+
 /// Everything the frontier needs to know, as plain values.
 #[derive(Clone, Debug, Default)]
 pub struct FrontierConfig {
@@ -34,7 +37,7 @@ pub struct FrontierConfig {
     /// Reads a page's structure summary back from its stored profile, for a resumed crawl
     /// whose dedup confirms near matches ([`DedupConfig::min_similarity`]); the crawl sets it
     /// to what its structure model writes.
-    pub summary_of: Option<fn(&[u8]) -> Option<Vec<u32>>>,
+    pub summary_of: Option<SummaryOf>,
 }
 
 /// The frontier could not start.

@@ -80,7 +80,7 @@ pub use canon::{
 pub use dedup::{Dedup, DedupConfig, DedupError, DedupScope, OnDuplicate, Verdict};
 pub use frontier::{
     Completed, Fetched, Frontier, FrontierConfig, FrontierError, HtmlPage, Job, SeedError,
-    body_hash,
+    SummaryOf, body_hash,
 };
 pub use queue::{HostQueues, QueueEntry};
 pub use scope::{
