@@ -9,6 +9,7 @@ fn compare_prints_both_fingerprints_distance_and_verdict() {
     let expected = "A  f123317ed83fa3c7       4 elements  p.html\n\
                     B  f132317ed83fa3c6       7 elements  div.html\n\
                     distance: 3 bits (structure/classic/fnv1-64/decay=0.45)\n\
+                    content distance: none (A and B too little text)\n\
                     verdict: same structure (distance 3 <= threshold 5)\n";
     assert_eq!(r.stdout, expected);
 

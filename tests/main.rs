@@ -2,6 +2,7 @@
 
 mod cli_compare;
 mod cli_config;
+mod cli_content;
 mod cli_exits;
 mod cli_fingerprint;
 mod cli_idf;

@@ -35,9 +35,11 @@ pub enum Format {
     /// `FINGERPRINT ELEMENTS PATH`, one page a line.
     #[default]
     Text,
-    /// RFC 4180 CSV with the header `path,fingerprint,elements`.
+    /// RFC 4180 CSV with the header `path,fingerprint,elements` (`--content`: then
+    /// `content_fingerprint,signature`).
     Csv,
-    /// One JSON object a line: path, fingerprint, elements, truncated, encoding.
+    /// One JSON object a line: path, fingerprint, elements, truncated, encoding (`--content`:
+    /// content_fingerprint, signature, words).
     Json,
 }
 
@@ -66,6 +68,20 @@ pub enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
+
+        /// Also print the content fingerprint of each page's main-content text and its
+        /// semantic signature (columns `content_fingerprint`, `signature`; empty when the page
+        /// has too little text). Settings: `[content]` of the configuration.
+        #[arg(long)]
+        content: bool,
+
+        /// Content fingerprint width: 64 or 128 (overrides content.bits; implies --content).
+        #[arg(long, value_name = "BITS", value_parser = ["64", "128"])]
+        bits: Option<String>,
+
+        /// Take standard input (`-`) as plain text rather than HTML (`.txt` files always are).
+        #[arg(long)]
+        text: bool,
 
         /// Read more paths from FILE, one per line (`-` for standard input).
         #[arg(long, value_name = "FILE")]

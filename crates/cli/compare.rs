@@ -1,17 +1,21 @@
-//! `silhouette compare A B`: both fingerprints, the distance and the verdict.
+//! `silhouette compare A B`: both fingerprints, the distance and the verdict, and the
+//! distance of the two pages' content fingerprints (`[content]`).
 
 use std::io::Write;
 
 use anyhow::{Context, Result};
 use silhouette_dom::StructureHasher;
+use silhouette_text::ContentHasher;
 
 use crate::inputs::Input;
 
 /// Prints the comparison of two pages to `out` (warnings to `err`); returns whether they
 /// have the same structure: distance within the threshold and, for `class-paths`, path sets
 /// at least `min_similarity` alike (as the crawl judges).
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     hasher: &StructureHasher,
+    content: &ContentHasher,
     threshold: u32,
     min_similarity: f64,
     a: &Input,
@@ -64,6 +68,35 @@ pub fn run(
         ),
         None => (true, format!("distance {d} <= threshold {threshold}")),
     };
+    let texts = [&sa, &sb].map(|s| s.text.as_deref().and_then(|t| content.fingerprint(t)));
+    match texts {
+        [Some(ca), Some(cb)] => {
+            let d = ca.hash.distance(cb.hash).unwrap_or(u32::MAX);
+            let signature = if ca.signature.is_some() && ca.signature == cb.signature {
+                ", equal signatures"
+            } else {
+                ""
+            };
+            writeln!(
+                out,
+                "content distance: {d} bits{signature} ({})",
+                content.params()
+            )?;
+        }
+        _ => {
+            let short: Vec<&str> = ["A", "B"]
+                .into_iter()
+                .zip(texts)
+                .filter(|(_, t)| t.is_none())
+                .map(|(label, _)| label)
+                .collect();
+            writeln!(
+                out,
+                "content distance: none ({} too little text)",
+                short.join(" and ")
+            )?;
+        }
+    }
     let verdict = if same { "same" } else { "different" };
     writeln!(out, "verdict: {verdict} structure ({why})")?;
     Ok(same)

@@ -1,10 +1,12 @@
-//! `silhouette fingerprint`: structure fingerprints of files, in parallel, in input order.
+//! `silhouette fingerprint`: structure fingerprints of files (and, with `--content`, content
+//! fingerprints of their main-content text), in parallel, in input order.
 
 use std::io::{self, Write};
 
 use anyhow::Result;
 use rayon::prelude::*;
 use silhouette_dom::{Structure, StructureHasher};
+use silhouette_text::{ContentFingerprint, ContentHasher};
 
 use crate::args::Format;
 use crate::inputs::Input;
@@ -12,20 +14,71 @@ use crate::inputs::Input;
 /// Pages fingerprinted in parallel between two writes: bounds memory on huge lists.
 const BATCH: usize = 256;
 
-/// What became of one input: its name, a warning about its bytes, its structure.
-type Row = (String, Option<String>, Result<Structure, String>);
+/// What the command computes.
+pub struct Hashers<'a> {
+    pub structure: &'a StructureHasher,
+    /// Set with `--content`: the structure hasher then collects main-content text too.
+    pub content: Option<&'a ContentHasher>,
+    /// Whether standard input is plain text (`--text`).
+    pub stdin_text: bool,
+}
+
+/// One page's fingerprints: its structure (none for plain text) and, with `--content`, its
+/// content fingerprint (none when it has too little text).
+pub struct Page {
+    structure: Option<Structure>,
+    content: Option<ContentFingerprint>,
+}
+
+/// What became of one input: its name, a warning about its bytes, its fingerprints.
+type Row = (String, Option<String>, Result<Page, String>);
+
+impl Hashers<'_> {
+    /// Whether `input` is plain text rather than HTML.
+    fn is_text(&self, input: &Input) -> bool {
+        match input {
+            Input::Stdin => self.stdin_text,
+            Input::File(p) => p.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt")),
+        }
+    }
+
+    fn page(&self, input: &Input, bytes: &[u8]) -> Result<Page, String> {
+        if self.is_text(input) {
+            let text = String::from_utf8_lossy(bytes);
+            return Ok(Page {
+                structure: None,
+                content: self.content.and_then(|c| c.fingerprint(&text)),
+            });
+        }
+        let structure = self.structure.hash(bytes).map_err(|e| e.to_string())?;
+        let content = self
+            .content
+            .zip(structure.text.as_deref())
+            .and_then(|(c, text)| c.fingerprint(text));
+        Ok(Page {
+            structure: Some(structure),
+            content,
+        })
+    }
+}
 
 /// Fingerprints `inputs` and writes one row each to `out`; errors go to `err`.
 /// Returns how many inputs failed.
 pub fn run(
-    hasher: &StructureHasher,
+    hashers: &Hashers<'_>,
     inputs: &[Input],
     format: Format,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<usize> {
+    let content = hashers.content.is_some();
     if format == Format::Csv {
-        writeln!(out, "path,fingerprint,elements")?;
+        let extra = if content {
+            ",content_fingerprint,signature"
+        } else {
+            ""
+        };
+        writeln!(out, "path,fingerprint,elements{extra}")?;
     }
     let mut failed = 0;
     for batch in inputs.chunks(BATCH) {
@@ -39,7 +92,7 @@ pub fn run(
                     .map_err(|e| format!("cannot read: {e}"))
                     .and_then(|bytes| {
                         warning = crate::inputs::binary_warning(&name, &bytes);
-                        hasher.hash(&bytes).map_err(|e| e.to_string())
+                        hashers.page(input, &bytes)
                     });
                 (name, warning, result)
             })
@@ -49,14 +102,20 @@ pub fn run(
                 writeln!(err, "{w}")?;
             }
             match result {
-                Ok(s) => {
-                    if let Some(t) = s.truncated {
+                Ok(page) => {
+                    if let Some(t) = page.structure.as_ref().and_then(|s| s.truncated) {
                         writeln!(
                             err,
                             "warning: {name}: fingerprint covers part of the page only: {t}"
                         )?;
                     }
-                    write_row(out, format, &name, &s)?;
+                    if page.structure.as_ref().is_some_and(|s| s.text_truncated) {
+                        writeln!(
+                            err,
+                            "warning: {name}: content fingerprint covers the start of its text only"
+                        )?;
+                    }
+                    write_row(out, format, &name, &page, content)?;
                 }
                 Err(e) => {
                     failed += 1;
@@ -69,18 +128,64 @@ pub fn run(
     Ok(failed)
 }
 
-fn write_row(out: &mut dyn Write, format: Format, name: &str, s: &Structure) -> io::Result<()> {
+fn write_row(
+    out: &mut dyn Write,
+    format: Format,
+    name: &str,
+    page: &Page,
+    content: bool,
+) -> io::Result<()> {
+    let (fingerprint, elements) = page
+        .structure
+        .as_ref()
+        .map_or((String::new(), String::new()), |s| {
+            (s.fingerprint.to_string(), s.elements.to_string())
+        });
+    let content_fp = page.content.map_or(String::new(), |c| c.hash.to_string());
+    let signature = page
+        .content
+        .and_then(|c| c.signature)
+        .map_or(String::new(), |s| s.to_string());
     match format {
-        Format::Text => writeln!(out, "{}  {:>6}  {name}", s.fingerprint, s.elements),
-        Format::Csv => writeln!(out, "{},{},{}", csv_field(name), s.fingerprint, s.elements),
+        Format::Text => {
+            let dash = |s: &str| {
+                if s.is_empty() {
+                    "-".to_owned()
+                } else {
+                    s.to_owned()
+                }
+            };
+            write!(out, "{}  {:>6}  ", dash(&fingerprint), dash(&elements))?;
+            if content {
+                write!(out, "{}  {}  ", dash(&content_fp), dash(&signature))?;
+            }
+            writeln!(out, "{name}")
+        }
+        Format::Csv => {
+            write!(out, "{},{fingerprint},{elements}", csv_field(name))?;
+            if content {
+                write!(out, ",{content_fp},{signature}")?;
+            }
+            writeln!(out)
+        }
         Format::Json => {
-            let row = serde_json::json!({
+            let s = page.structure.as_ref();
+            let mut row = serde_json::json!({
                 "path": name,
-                "fingerprint": s.fingerprint.to_string(),
-                "elements": s.elements,
-                "truncated": s.truncated.map(|t| t.kind()),
-                "encoding": s.encoding.name(),
+                "fingerprint": s.map(|s| s.fingerprint.to_string()),
+                "elements": s.map(|s| s.elements),
+                "truncated": s.and_then(|s| s.truncated.map(|t| t.kind())),
+                "encoding": s.map(|s| s.encoding.name()),
             });
+            if content {
+                row["content_fingerprint"] = page.content.map(|c| c.hash.to_string()).into();
+                row["signature"] = page
+                    .content
+                    .and_then(|c| c.signature)
+                    .map(|s| s.to_string())
+                    .into();
+                row["words"] = page.content.map(|c| c.words).into();
+            }
             writeln!(out, "{row}")
         }
     }

@@ -2,6 +2,7 @@
 
 mod args;
 mod compare;
+mod content_settings;
 mod crawl;
 mod crawl_flags;
 mod crawl_settings;
@@ -63,11 +64,30 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Fingerprint {
             flags,
             format,
+            content,
+            bits,
+            text,
             files_from,
             paths,
         } => {
-            let settings = settings(cli.config.as_deref(), &flags, None)?;
+            let mut settings = settings(cli.config.as_deref(), &flags, None)?;
+            let content = if content || bits.is_some() {
+                let options = settings::Options::find(cli.config.as_deref())?;
+                let overrides = content_settings::ContentOverrides {
+                    bits: bits.as_deref().and_then(|b| b.parse().ok()),
+                };
+                let config = content_settings::resolve(options.content.as_ref(), overrides)?;
+                settings.hasher.limits.max_text_bytes = silhouette_dom::DEFAULT_MAX_TEXT_BYTES;
+                Some(silhouette_text::ContentHasher::new(config)?)
+            } else {
+                None
+            };
             let hasher = StructureHasher::new(settings.hasher)?;
+            let hashers = fingerprint::Hashers {
+                structure: &hasher,
+                content: content.as_ref(),
+                stdin_text: text,
+            };
             let mut inputs = Vec::new();
             let mut warnings = Vec::new();
             for path in &paths {
@@ -88,7 +108,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             for w in &warnings {
                 writeln!(err, "error: {w}")?;
             }
-            let failed = fingerprint::run(&hasher, &inputs, format, &mut out, &mut err)
+            let failed = fingerprint::run(&hashers, &inputs, format, &mut out, &mut err)
                 .context("cannot write the output")?;
             out.flush().context("cannot write the output")?;
             Ok(if failed > 0 || !warnings.is_empty() {
@@ -295,8 +315,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             a,
             b,
         } => {
-            let settings = settings(cli.config.as_deref(), &flags, threshold)?;
+            let mut settings = settings(cli.config.as_deref(), &flags, threshold)?;
+            settings.hasher.limits.max_text_bytes = silhouette_dom::DEFAULT_MAX_TEXT_BYTES;
             let hasher = StructureHasher::new(settings.hasher)?;
+            let options = settings::Options::find(cli.config.as_deref())?;
+            let content = silhouette_text::ContentHasher::new(content_settings::resolve(
+                options.content.as_ref(),
+                content_settings::ContentOverrides::default(),
+            )?)?;
             let to_input = |p: std::path::PathBuf| {
                 if p.as_os_str() == "-" {
                     Input::Stdin
@@ -307,6 +333,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let mut out = io::stdout().lock();
             let near = compare::run(
                 &hasher,
+                &content,
                 settings.threshold,
                 settings.min_similarity,
                 &to_input(a),

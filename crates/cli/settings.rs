@@ -25,6 +25,8 @@ pub struct Options {
     pub traps: Option<crate::crawl_settings::TrapOptions>,
     /// `[fetch]`: politeness and limits of the fetcher.
     pub fetch: Option<crate::crawl_settings::FetchOptions>,
+    /// `[content]`: content fingerprints of the main-content text.
+    pub content: Option<crate::content_settings::ContentOptions>,
 }
 
 /// `[fingerprint]`.
@@ -237,6 +239,7 @@ impl Settings {
                 time_budget,
                 max_input_bytes,
                 max_links: 0,
+                max_text_bytes: 0,
             },
         };
         hasher
@@ -333,7 +336,7 @@ mod tests {
         check(
             "[crawling]\n",
             Err(
-                "c.toml:1: unknown field `crawling`, expected one of `fingerprint`, `dedup`, `crawl`, `traps`, `fetch`",
+                "c.toml:1: unknown field `crawling`, expected one of `fingerprint`, `dedup`, `crawl`, `traps`, `fetch`, `content`",
             ),
         );
         check(

@@ -161,7 +161,15 @@ pub struct Limits {
     /// Collect at most this many distinct link targets per page into
     /// [`Structure::links`](crate::Structure::links); 0 (the default) collects none.
     pub max_links: usize,
+    /// Collect the visible text of the main content into
+    /// [`Structure::text`](crate::Structure::text), at most this many bytes of it
+    /// ([`DEFAULT_MAX_TEXT_BYTES`] is a good value); 0 (the default) collects none, and then
+    /// the parse costs what it did without text.
+    pub max_text_bytes: usize,
 }
+
+/// A bound for [`Limits::max_text_bytes`] when collecting text: 4 MiB.
+pub const DEFAULT_MAX_TEXT_BYTES: usize = 4 << 20;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -172,6 +180,7 @@ impl Default for Limits {
             time_budget: Some(TimeBudget::default()),
             max_input_bytes: 32 * 1024 * 1024,
             max_links: 0,
+            max_text_bytes: 0,
         }
     }
 }

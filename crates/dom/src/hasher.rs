@@ -104,6 +104,11 @@ pub struct Structure {
     pub links: Vec<String>,
     /// The first `<base href>`, as written.
     pub base: Option<String>,
+    /// The visible text of the main content, one line per block element, when
+    /// [`Limits::max_text_bytes`] is above 0 (`None` otherwise).
+    pub text: Option<String>,
+    /// Whether [`text`](Self::text) was cut at [`Limits::max_text_bytes`].
+    pub text_truncated: bool,
 }
 
 /// A page could not be fingerprinted at all.
@@ -256,6 +261,7 @@ impl StructureHasher {
         let sink = ArenaSink {
             arena: &arena,
             links: (self.limits.max_links > 0).then_some(&links),
+            text: self.limits.max_text_bytes > 0,
         };
         let parsed = catch_unwind(AssertUnwindSafe(|| {
             parse(sink, &bytes[bom..], encoding, &self.limits)
@@ -275,6 +281,12 @@ impl StructureHasher {
         }
         let arena = arena.into_inner();
         let links = links.into_inner();
+        let (text, text_truncated) = if self.limits.max_text_bytes > 0 {
+            let (text, cut) = crate::text::main_text(&arena, self.limits.max_text_bytes);
+            (Some(text), cut)
+        } else {
+            (None, false)
+        };
         let (fingerprint, elements, profile) = match &self.model {
             Model::Tags(model) => {
                 let mut features = Features::new(self.decay);
@@ -299,6 +311,8 @@ impl StructureHasher {
             profile,
             links: links.hrefs,
             base: links.base,
+            text,
+            text_truncated,
         })
     }
 }

@@ -23,6 +23,10 @@
 //! - [`HasherConfig`] is the plain configuration: `decay` in (0, 1], the [`FeatureSet`], and
 //!   the [`Limits`] that bound the work a hostile page can cause (nesting depth, element
 //!   count, deterministic work, input size, and a CPU-time safety net — ALGORITHM.md §4).
+//! - With [`Limits::max_text_bytes`] above 0, the same single parse also yields the visible
+//!   text of the page's main content ([`Structure::text`]: `<main>`, `[role=main]`,
+//!   `<article>`, else `<body>` without `nav`/`header`/`footer`/`aside`; one line per block
+//!   element), for content fingerprints (`silhouette-text`). The structure is unchanged.
 //! - [`FeatureModel`] is the seam for tag-weight models ([`Classic`], [`TagPairs`]).
 //!
 //! ```
@@ -55,13 +59,14 @@ mod hasher;
 mod paths;
 mod profile;
 mod sink;
+mod text;
 mod tokens;
 mod tree;
 mod walk;
 
 pub use config::{
-    CLASS_PATHS_DECAY, CLASS_PATHS_THRESHOLD, ConfigError, DEFAULT_DECAY, FeatureSet, HasherConfig,
-    Limits, TimeBudget, WorkBudget,
+    CLASS_PATHS_DECAY, CLASS_PATHS_THRESHOLD, ConfigError, DEFAULT_DECAY, DEFAULT_MAX_TEXT_BYTES,
+    FeatureSet, HasherConfig, Limits, TimeBudget, WorkBudget,
 };
 pub use encoding::EncodingSource;
 pub use features::{Classic, ElementInfo, FeatureModel, Features, TagPairs};

@@ -31,6 +31,8 @@ pub(crate) struct ArenaSink<'a> {
     pub(crate) arena: &'a RefCell<TreeArena>,
     /// Where links go, when the caller wants them.
     pub(crate) links: Option<&'a RefCell<Links>>,
+    /// Whether text runs are stored in the arena (the tokenizer then passes the real text).
+    pub(crate) text: bool,
 }
 
 /// The link targets of a page, as written (unresolved), in the order the parser met them.
@@ -88,10 +90,14 @@ impl Links {
 
 impl ArenaSink<'_> {
     fn append_node(&self, parent: NodeId, child: NodeOrText<NodeId>) {
-        if let NodeOrText::AppendNode(child) = child {
-            self.arena.borrow_mut().append(parent, child);
+        match child {
+            NodeOrText::AppendNode(child) => self.arena.borrow_mut().append(parent, child),
+            // Text adds nothing to a structure fingerprint: stored only when collected.
+            NodeOrText::AppendText(text) if self.text => {
+                self.arena.borrow_mut().append_text(parent, &text);
+            }
+            NodeOrText::AppendText(_) => {}
         }
-        // Text is not stored: it adds nothing to a structure fingerprint.
     }
 }
 
@@ -148,6 +154,18 @@ impl TreeSink for ArenaSink<'_> {
         {
             node.integration_point = true;
         }
+        if self.text
+            && attrs.iter().any(|a| {
+                a.name.ns.is_empty()
+                    && &*a.name.local == "role"
+                    && a.value
+                        .split_ascii_whitespace()
+                        .next()
+                        .is_some_and(|r| r.eq_ignore_ascii_case("main"))
+            })
+        {
+            arena.main_roles.insert(id);
+        }
         id
     }
 
@@ -196,8 +214,12 @@ impl TreeSink for ArenaSink<'_> {
     fn set_quirks_mode(&self, _mode: QuirksMode) {}
 
     fn append_before_sibling(&self, sibling: &NodeId, new_node: NodeOrText<NodeId>) {
-        if let NodeOrText::AppendNode(child) = new_node {
-            self.arena.borrow_mut().insert_before(*sibling, child);
+        match new_node {
+            NodeOrText::AppendNode(child) => self.arena.borrow_mut().insert_before(*sibling, child),
+            NodeOrText::AppendText(text) if self.text => {
+                self.arena.borrow_mut().insert_text_before(*sibling, &text);
+            }
+            NodeOrText::AppendText(_) => {}
         }
     }
 

@@ -113,6 +113,7 @@ pub(crate) fn parse(
 ) -> Option<Truncation> {
     let arena = sink.arena;
     let classes = arena.borrow().labelled();
+    let collect = sink.text;
     let builder = TreeBuilder::new(sink, TreeBuilderOpts::default());
     // The tokenizer's `discard_bom`: a byte-order mark left after decoding is not content.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -128,11 +129,14 @@ pub(crate) fn parse(
         stopped: None,
         tag: TagState {
             classes,
+            role: collect,
             ..TagState::default()
         },
         last_start: Vec::new(),
         text: String::new(),
         in_word: false,
+        collect,
+        raw: Vec::new(),
         doctype: DoctypeState::default(),
     };
     let mut tokenizer = Tokenizer::new_with_emitter(text, bridge);
@@ -161,6 +165,8 @@ struct TagState {
     names: FnvHashSet<LocalName>,
     /// Whether `class` is kept too (the arena labels elements with their class tokens).
     classes: bool,
+    /// Whether `role` is kept too (text collection looks for `role=main`).
+    role: bool,
 }
 
 impl TagState {
@@ -169,7 +175,8 @@ impl TagState {
         !self.end
             && (self.all_attrs
                 || KEPT.contains(&self.attr_name.as_slice())
-                || (self.classes && self.attr_name == b"class"))
+                || (self.classes && self.attr_name == b"class")
+                || (self.role && self.attr_name == b"role"))
     }
 }
 
@@ -236,6 +243,11 @@ struct Bridge<'a, 'b> {
     text: String,
     /// Whether `text` ends inside a run of non-whitespace characters.
     in_word: bool,
+    /// Whether the text is collected: the tree builder then gets the real text (`raw`),
+    /// which builds the same tree as the reduced one (it is what html5ever's tokenizer gives).
+    collect: bool,
+    /// Pending real text, when collecting.
+    raw: Vec<u8>,
     doctype: DoctypeState,
 }
 
@@ -268,6 +280,14 @@ impl Bridge<'_, '_> {
     }
 
     fn flush_text(&mut self) {
+        if self.collect {
+            if !self.raw.is_empty() {
+                let text = StrTendril::from_slice(&String::from_utf8_lossy(&self.raw));
+                self.raw.clear();
+                self.feed(Token::CharacterTokens(text));
+            }
+            return;
+        }
         if self.text.is_empty() {
             return;
         }
@@ -336,6 +356,18 @@ impl Emitter for Bridge<'_, '_> {
     }
 
     fn emit_string(&mut self, s: &[u8]) {
+        if self.collect {
+            let mut rest = s;
+            // Only the data state emits NUL: a token of its own (see below).
+            while let Some(nul) = rest.iter().position(|&b| b == 0) {
+                self.raw.extend_from_slice(&rest[..nul]);
+                self.flush_text();
+                self.feed(Token::NullCharacterToken);
+                rest = &rest[nul + 1..];
+            }
+            self.raw.extend_from_slice(rest);
+            return;
+        }
         for &b in s {
             match b {
                 b' ' | b'\t' | b'\n' | b'\x0c' | b'\r' => {

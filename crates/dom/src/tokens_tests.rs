@@ -17,6 +17,18 @@ use crate::tree::{DOCUMENT, Kind, NONE, NodeId, TreeArena};
 fn dump(arena: &TreeArena) -> String {
     fn node(arena: &TreeArena, id: NodeId, depth: usize, out: &mut String) {
         let Some(n) = arena.node(id) else { return };
+        if n.kind == Kind::Text {
+            // Whitespace collapsed: html5ever's tokenizer turns CR LF into LF first.
+            let text = arena.texts.get(&id).map_or(String::new(), |t| {
+                t.split(|c: char| c.is_ascii_whitespace())
+                    .filter(|w| !w.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            });
+            if !text.is_empty() {
+                out.push_str(&format!("{}#text {text:?}\n", "  ".repeat(depth)));
+            }
+        }
         if n.kind == Kind::Element {
             out.push_str(&format!("{}{:?}:{}\n", "  ".repeat(depth), n.ns, &*n.name));
         }
@@ -42,25 +54,27 @@ fn dump(arena: &TreeArena) -> String {
     out
 }
 
-/// The tree and links that `parse` builds through a fresh sink.
-fn build(parse: impl FnOnce(ArenaSink<'_>)) -> (String, Vec<String>, Option<String>) {
+/// The tree (with its text nodes when `text`) and links that `parse` builds through a fresh
+/// sink.
+fn build(text: bool, parse: impl FnOnce(ArenaSink<'_>)) -> (String, Vec<String>, Option<String>) {
     let arena = RefCell::new(TreeArena::new(64, false));
     let links = RefCell::new(Links::new(10_000));
     parse(ArenaSink {
         arena: &arena,
         links: Some(&links),
+        text,
     });
     let links = links.into_inner();
     (dump(&arena.into_inner()), links.hrefs, links.base)
 }
 
 /// The tree and links from the bridge.
-fn ours(html: &str) -> (String, Vec<String>, Option<String>) {
+fn ours(html: &str, text: bool) -> (String, Vec<String>, Option<String>) {
     let limits = Limits {
         time_budget: None,
         ..Limits::default()
     };
-    build(|sink| {
+    build(text, |sink| {
         let budget = super::Budget {
             work: limits.work_budget.for_len(html.len()),
             time: None,
@@ -71,16 +85,34 @@ fn ours(html: &str) -> (String, Vec<String>, Option<String>) {
 }
 
 /// The tree and links from html5ever's own tokenizer.
-fn oracle(html: &str) -> (String, Vec<String>, Option<String>) {
-    build(|sink| parse_document(sink, ParseOpts::default()).one(StrTendril::from_slice(html)))
+fn oracle(html: &str, text: bool) -> (String, Vec<String>, Option<String>) {
+    build(text, |sink| {
+        parse_document(sink, ParseOpts::default()).one(StrTendril::from_slice(html))
+    })
 }
 
 fn check(html: &str) {
-    let (tree, hrefs, base) = ours(html);
-    let (want_tree, want_hrefs, want_base) = oracle(html);
+    let (tree, hrefs, base) = ours(html, false);
+    let (want_tree, want_hrefs, want_base) = oracle(html, false);
     assert_eq!(tree, want_tree, "tree of {html:?}");
     assert_eq!(hrefs, want_hrefs, "links of {html:?}");
     assert_eq!(base, want_base, "base of {html:?}");
+    // Collecting text: the same elements, and the same text where html5ever's tokenizer
+    // puts it.
+    let (with_text, _, _) = ours(html, true);
+    let (want_with_text, _, _) = oracle(html, true);
+    assert_eq!(with_text, want_with_text, "text tree of {html:?}");
+    let elements_only = |t: &str| {
+        t.lines()
+            .filter(|l| !l.trim_start().starts_with("#text"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(
+        elements_only(&with_text),
+        elements_only(&tree),
+        "collecting changed {html:?}"
+    );
 }
 
 /// Each case exercises one way the token stream can change the tree.
@@ -237,8 +269,11 @@ proptest! {
     ) {
         let mut html = if doctype { "<!DOCTYPE html>".to_owned() } else { String::new() };
         html.push_str(&pieces.concat());
-        let (tree, hrefs, base) = ours(&html);
-        let (want_tree, want_hrefs, want_base) = oracle(&html);
+        let (tree, hrefs, base) = ours(&html, false);
+        let (want_tree, want_hrefs, want_base) = oracle(&html, false);
+        let (with_text, _, _) = ours(&html, true);
+        let (want_with_text, _, _) = oracle(&html, true);
+        prop_assert_eq!(with_text, want_with_text, "text tree of {:?}", html);
         prop_assert_eq!(tree, want_tree, "tree of {:?}", html);
         prop_assert_eq!(hrefs, want_hrefs);
         prop_assert_eq!(base, want_base);

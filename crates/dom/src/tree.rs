@@ -1,9 +1,10 @@
 //! The lean arena the parser builds: elements only, linked by `u32` handles.
 //!
-//! html5ever's tree builder drives [`TreeArena`] through the `TreeSink` in `sink.rs`. Text,
-//! comments, doctypes and attributes are never stored: the structure fingerprint reads tag
+//! html5ever's tree builder drives [`TreeArena`] through the `TreeSink` in `sink.rs`. Comments,
+//! doctypes and attributes are never stored, text only when the caller collects it: the structure fingerprint reads tag
 //! names and tree shape only. A node costs 32 bytes.
 
+use fnv::{FnvHashMap, FnvHashSet};
 use html5ever::{LocalName, Namespace, ns};
 
 /// A node handle: an index into the arena.
@@ -25,6 +26,9 @@ pub(crate) enum Kind {
     Element,
     /// The contents of a `<template>`: always the node right after its element.
     TemplateContents,
+    /// A run of text, stored only when the caller collects text ([`TreeArena::texts`]);
+    /// it is no element, does no guarded work and never counts towards a depth.
+    Text,
 }
 
 /// The namespace of an element, in one byte.
@@ -107,6 +111,10 @@ pub(crate) struct TreeArena {
     /// Tree changes so far (elements created, appended, inserted, detached): the guard's
     /// deterministic measure of work, with the tokens.
     pub(crate) work: u64,
+    /// The text of each [`Kind::Text`] node (adjacent runs merged), when collecting text.
+    pub(crate) texts: FnvHashMap<NodeId, String>,
+    /// Elements with `role=main`, when collecting text.
+    pub(crate) main_roles: FnvHashSet<NodeId>,
 }
 
 impl TreeArena {
@@ -120,6 +128,8 @@ impl TreeArena {
             labels: Vec::with_capacity(if labelled { nodes.max(2) } else { 0 }),
             labelled,
             work: 0,
+            texts: FnvHashMap::default(),
+            main_roles: FnvHashSet::default(),
         };
         arena.push(Node::new(Kind::Document, Ns::Html, LocalName::from("")));
         arena.push(Node::new(Kind::Ignored, Ns::Html, LocalName::from("")));
@@ -185,7 +195,9 @@ impl TreeArena {
         if parent == NONE {
             return;
         }
-        self.work += 1;
+        if node.kind != Kind::Text {
+            self.work += 1;
+        }
         if prev == NONE {
             self.nodes[parent as usize].first = next;
         } else {
@@ -236,7 +248,9 @@ impl TreeArena {
             self.nodes[last as usize].next = child;
         }
         self.nodes[parent as usize].last = child;
-        self.note_depth(parent, child);
+        if self.nodes[child as usize].kind != Kind::Text {
+            self.note_depth(parent, child);
+        }
     }
 
     /// Inserts `child` right before `sibling` (which must have a parent).
@@ -262,7 +276,55 @@ impl TreeArena {
         } else {
             self.nodes[prev as usize].next = child;
         }
-        self.note_depth(parent, child);
+        if self.nodes[child as usize].kind != Kind::Text {
+            self.note_depth(parent, child);
+        }
+    }
+
+    /// Appends `text` as the last child of `parent`, merged into a text node already there.
+    pub(crate) fn append_text(&mut self, parent: NodeId, text: &str) {
+        if !self.is_linkable(parent) || self.nodes[parent as usize].kind == Kind::Text {
+            return;
+        }
+        let last = self.nodes[parent as usize].last;
+        if !self.extend_text(last, text) {
+            let id = self.text_node(text);
+            self.append(parent, id);
+        }
+    }
+
+    /// Inserts `text` right before `sibling`, merged into a text node already there.
+    pub(crate) fn insert_text_before(&mut self, sibling: NodeId, text: &str) {
+        if !self.is_linkable(sibling) || self.parent(sibling) == NONE {
+            return;
+        }
+        let prev = self.nodes[sibling as usize].prev;
+        if !self.extend_text(prev, text) {
+            let id = self.text_node(text);
+            self.insert_before(sibling, id);
+        }
+    }
+
+    /// Adds `text` to the text node `id`, if it is one.
+    fn extend_text(&mut self, id: NodeId, text: &str) -> bool {
+        if self.node(id).is_none_or(|n| n.kind != Kind::Text) {
+            return false;
+        }
+        self.texts.entry(id).or_default().push_str(text);
+        true
+    }
+
+    /// A new, unlinked text node: no element, no guarded work.
+    fn text_node(&mut self, text: &str) -> NodeId {
+        let id = NodeId::try_from(self.nodes.len()).unwrap_or(NONE);
+        self.nodes
+            .push(Node::new(Kind::Text, Ns::Html, LocalName::from("")));
+        self.depth.push(0);
+        if self.labelled {
+            self.labels.push(0);
+        }
+        self.texts.insert(id, text.to_owned());
+        id
     }
 
     /// Moves every child of `from` to the end of `to`'s children, in order.

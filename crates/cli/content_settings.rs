@@ -1,0 +1,188 @@
+//! `[content]`: how a page's main-content text becomes a content fingerprint. Options (all
+//! optional, as written in `config.toml`) → a validated [`ContentConfig`].
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use serde::Deserialize;
+use silhouette_text::{Bits, ContentConfig, IdfTable};
+
+use crate::settings::range;
+
+/// `[content]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ContentOptions {
+    /// `auto`, `unicode`, `jieba` or `mfonda`.
+    pub tokenizer: Option<String>,
+    /// Words per feature (1 to 16).
+    pub shingles: Option<i64>,
+    /// Whether English and Chinese stop words are dropped.
+    pub stop_words: Option<bool>,
+    /// `equal`, `tf` or `tf-idf`.
+    pub weights: Option<String>,
+    /// Keep only the n heaviest features; 0 keeps them all.
+    pub top_n: Option<i64>,
+    /// 64 or 128.
+    pub bits: Option<i64>,
+    /// Texts with fewer words get no fingerprint.
+    pub min_words: Option<i64>,
+    /// Keywords in the semantic signature; 0: no signature.
+    pub signature_top_n: Option<i64>,
+    /// An IDF table (`word idf` lines); empty: jieba's built-in one.
+    pub idf: Option<PathBuf>,
+}
+
+/// Command-line values that override `[content]`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ContentOverrides {
+    pub bits: Option<u32>,
+}
+
+/// Validates `[content]` (defaults: [`ContentConfig::default`]); every error names the key,
+/// the value and what is allowed.
+pub fn resolve(
+    options: Option<&ContentOptions>,
+    overrides: ContentOverrides,
+) -> Result<ContentConfig> {
+    let default = ContentOptions::default();
+    let o = options.unwrap_or(&default);
+    let mut config = ContentConfig::default();
+    let named = |e: silhouette_text::TextError| anyhow::anyhow!("content.{}", plain(&e));
+    if let Some(t) = &o.tokenizer {
+        config.tokenizer = t.parse().map_err(named)?;
+    }
+    if let Some(v) = o.shingles {
+        config.shingles = range("content.shingles", v, 1, 16)?;
+    }
+    if let Some(v) = o.stop_words {
+        config.stop_words = v;
+    }
+    if let Some(w) = &o.weights {
+        config.weights = w.parse().map_err(named)?;
+    }
+    if let Some(v) = o.top_n {
+        let n: usize = range("content.top-n", v, 0, 1_000_000)?;
+        config.top_n = (n > 0).then_some(n);
+    }
+    let bits = match (overrides.bits, o.bits) {
+        (Some(b), _) => Some(i64::from(b)),
+        (None, b) => b,
+    };
+    if let Some(b) = bits {
+        config.bits = match b {
+            64 => Bits::B64,
+            128 => Bits::B128,
+            _ => anyhow::bail!("content.bits = {b}: must be 64 or 128"),
+        };
+    }
+    if let Some(v) = o.min_words {
+        config.min_words = range("content.min-words", v, 1, 1_000_000)?;
+    }
+    if let Some(v) = o.signature_top_n {
+        config.signature_top_n = range("content.signature-top-n", v, 0, 1000)?;
+    }
+    if let Some(path) = o.idf.as_ref().filter(|p| !p.as_os_str().is_empty()) {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("content.idf = {:?}: cannot read", path.display()))?;
+        let table = IdfTable::parse(&text)
+            .map_err(|e| anyhow::anyhow!("content.idf = {:?}: {e}", path.display()))?;
+        config.idf = Some(Arc::new(table));
+    }
+    Ok(config)
+}
+
+/// A config error as `key = "value": what is allowed`.
+fn plain(e: &silhouette_text::TextError) -> String {
+    match e {
+        silhouette_text::TextError::Config { key, value, reason } => {
+            format!("{key} = {value:?}: must be {reason}")
+        }
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::{DEFAULT_CONFIG, Options};
+
+    fn check(toml: &str, bits: Option<u32>, expected: Result<&str, &str>) {
+        let got = Options::parse(toml, "c.toml")
+            .and_then(|o| resolve(o.content.as_ref(), ContentOverrides { bits }));
+        match (got, expected) {
+            (Ok(c), Ok(fragment)) => {
+                let shown = format!("{c:?}");
+                assert!(shown.contains(fragment), "{toml:?}: {shown}");
+            }
+            (Err(e), Err(msg)) => assert_eq!(e.to_string(), msg, "{toml:?}"),
+            (got, _) => panic!("{toml:?}: unexpected {got:?}"),
+        }
+    }
+
+    #[test]
+    fn embedded_defaults_are_the_defaults() {
+        let options = Options::parse(DEFAULT_CONFIG, "built-in").expect("parses");
+        let embedded =
+            resolve(options.content.as_ref(), ContentOverrides::default()).expect("valid");
+        assert_eq!(embedded, ContentConfig::default());
+    }
+
+    #[test]
+    fn values_and_errors() {
+        check("", None, Ok("bits: B64"));
+        check("[content]\nbits = 128", None, Ok("bits: B128"));
+        check("[content]\nbits = 128", Some(64), Ok("bits: B64"));
+        check("[content]\ntop-n = 0", None, Ok("top_n: None"));
+        check("[content]\ntop-n = 20", None, Ok("top_n: Some(20)"));
+        check(
+            "[content]\nshingles = 3\nweights = \"tf\"",
+            None,
+            Ok("shingles: 3"),
+        );
+        check(
+            "[content]\ntokenizer = \"jieba\"",
+            None,
+            Ok("tokenizer: Jieba"),
+        );
+        check(
+            "[content]\nbits = 32",
+            None,
+            Err("content.bits = 32: must be 64 or 128"),
+        );
+        check(
+            "[content]\nshingles = 0",
+            None,
+            Err("content.shingles = 0: must be a whole number from 1 to 16"),
+        );
+        check(
+            "[content]\ntokenizer = \"words\"",
+            None,
+            Err("content.tokenizer = \"words\": must be one of mfonda, unicode, jieba, auto"),
+        );
+        check(
+            "[content]\nweights = \"bm25\"",
+            None,
+            Err("content.weights = \"bm25\": must be one of equal, tf, tf-idf"),
+        );
+        check(
+            "[content]\nmin-words = 0",
+            None,
+            Err("content.min-words = 0: must be a whole number from 1 to 1000000"),
+        );
+        check(
+            "[content]\nidf = \"/nonexistent/idf.txt\"",
+            None,
+            Err("content.idf = \"/nonexistent/idf.txt\": cannot read"),
+        );
+        check(
+            "[content]\nthreshold = 3",
+            None,
+            Err(
+                "c.toml:2: unknown field `threshold`, expected one of `tokenizer`, `shingles`, \
+                 `stop-words`, `weights`, `top-n`, `bits`, `min-words`, `signature-top-n`, `idf`",
+            ),
+        );
+    }
+}

@@ -1,0 +1,239 @@
+//! The visible text of a page's main content, read from the arena after the parse.
+//!
+//! The main content is the first `<main>` or `[role=main]` element in document order when
+//! there is one, else every `<article>` not inside another, else `<body>` without its `nav`,
+//! `header`, `footer` and `aside`. Script, style, template, noscript and other non-rendered
+//! text is left out. Each block element (p, div, li, h1–h6, td, pre, …) starts and ends a
+//! line; whitespace inside a line is collapsed to single spaces; empty lines are dropped.
+
+use crate::tree::{DOCUMENT, Kind, NONE, NodeId, TreeArena};
+
+/// Elements whose text is never shown (or is only a fallback).
+const HIDDEN: [&str; 12] = [
+    "script", "style", "template", "noscript", "head", "title", "iframe", "noembed", "noframes",
+    "object", "select", "textarea",
+];
+
+/// Elements left out of `<body>` when it is the main content: the page's chrome.
+const CHROME: [&str; 4] = ["nav", "header", "footer", "aside"];
+
+/// Elements that start and end a line.
+const BLOCKS: [&str; 44] = [
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "body",
+    "br",
+    "caption",
+    "dd",
+    "details",
+    "dialog",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hgroup",
+    "hr",
+    "li",
+    "main",
+    "menu",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "section",
+    "summary",
+    "table",
+    "tbody",
+    "td",
+    "tfoot",
+    "th",
+    "thead",
+    "tr",
+    "ul",
+];
+
+/// The main-content text, at most `max_bytes` long (cut at a character boundary); the flag
+/// says whether it was cut.
+pub(crate) fn main_text(arena: &TreeArena, max_bytes: usize) -> (String, bool) {
+    let mut out = Lines::new(max_bytes);
+    let (roots, skip_chrome) = main_roots(arena);
+    for root in roots {
+        out.block();
+        emit(arena, root, skip_chrome, &mut out);
+        out.block();
+        if out.full {
+            break;
+        }
+    }
+    let full = out.full;
+    let mut text = out.text;
+    if text.ends_with('\n') {
+        text.pop();
+    }
+    (text, full)
+}
+
+/// The elements whose text is the main content, and whether chrome is to be left out.
+fn main_roots(arena: &TreeArena) -> (Vec<NodeId>, bool) {
+    let mut main = None;
+    let mut articles = Vec::new();
+    let mut body = None;
+    // Pre-order over elements, each with whether it lies inside an article (template
+    // contents are not walked: they are not rendered).
+    let mut stack: Vec<(NodeId, bool)> = children_rev(arena, DOCUMENT)
+        .into_iter()
+        .map(|c| (c, false))
+        .collect();
+    while let Some((id, in_article)) = stack.pop() {
+        let Some(node) = arena.node(id) else { continue };
+        if node.kind != Kind::Element {
+            continue;
+        }
+        let name = &*node.name;
+        if name == "main" || arena.main_roles.contains(&id) {
+            main = Some(id);
+            break;
+        }
+        if name == "body" && body.is_none() {
+            body = Some(id);
+        }
+        let article = name == "article";
+        if article && !in_article {
+            articles.push(id);
+        }
+        let inside = in_article || article;
+        stack.extend(children_rev(arena, id).into_iter().map(|c| (c, inside)));
+    }
+    match (main, articles.is_empty(), body) {
+        (Some(main), _, _) => (vec![main], false),
+        (None, false, _) => (articles, false),
+        (None, true, Some(body)) => (vec![body], true),
+        (None, true, None) => (Vec::new(), false),
+    }
+}
+
+/// The children of `id`, last first (so that they pop in document order).
+fn children_rev(arena: &TreeArena, id: NodeId) -> Vec<NodeId> {
+    let mut out = Vec::new();
+    let mut child = arena.node(id).map_or(NONE, |n| n.last);
+    while child != NONE {
+        out.push(child);
+        child = arena.node(child).map_or(NONE, |n| n.prev);
+    }
+    out
+}
+
+/// Writes the text under `root` to `out`, iteratively.
+fn emit(arena: &TreeArena, root: NodeId, skip_chrome: bool, out: &mut Lines) {
+    // (node, leaving): a block element is visited twice, to end its line.
+    let mut stack = vec![(root, false)];
+    while let Some((id, leaving)) = stack.pop() {
+        if out.full {
+            return;
+        }
+        if leaving {
+            out.block();
+            continue;
+        }
+        let Some(node) = arena.node(id) else { continue };
+        match node.kind {
+            Kind::Text => {
+                if let Some(text) = arena.texts.get(&id) {
+                    out.push(text);
+                }
+            }
+            Kind::Element => {
+                let name = &*node.name;
+                if HIDDEN.contains(&name) || (skip_chrome && CHROME.contains(&name)) {
+                    continue;
+                }
+                if BLOCKS.contains(&name) {
+                    out.block();
+                    stack.push((id, true));
+                }
+                stack.extend(children_rev(arena, id).into_iter().map(|c| (c, false)));
+            }
+            Kind::Document | Kind::Ignored | Kind::TemplateContents => {}
+        }
+    }
+}
+
+/// Output lines: whitespace collapsed, empty lines dropped, bounded.
+struct Lines {
+    text: String,
+    max: usize,
+    /// A space is due before the next word.
+    space: bool,
+    /// Set once the bound is reached.
+    full: bool,
+}
+
+impl Lines {
+    fn new(max: usize) -> Self {
+        Self {
+            text: String::new(),
+            max,
+            space: false,
+            full: false,
+        }
+    }
+
+    /// Ends the current line, if it has anything.
+    fn block(&mut self) {
+        if !self.text.is_empty() && !self.text.ends_with('\n') {
+            self.text.push('\n');
+        }
+        self.space = false;
+    }
+
+    fn push(&mut self, text: &str) {
+        for (i, word) in text.split(char::is_whitespace).enumerate() {
+            if i > 0 {
+                self.space = true;
+            }
+            if word.is_empty() {
+                continue;
+            }
+            let at_line_start = self.text.is_empty() || self.text.ends_with('\n');
+            if self.space && !at_line_start {
+                self.add(" ");
+            }
+            self.space = false;
+            self.add(word);
+            if self.full {
+                return;
+            }
+        }
+    }
+
+    fn add(&mut self, s: &str) {
+        let room = self.max.saturating_sub(self.text.len());
+        if s.len() <= room {
+            self.text.push_str(s);
+            return;
+        }
+        let mut cut = room;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        self.text.push_str(&s[..cut]);
+        self.full = true;
+    }
+}
+
+#[cfg(test)]
+#[path = "text_tests.rs"]
+mod tests;
