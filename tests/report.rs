@@ -131,6 +131,14 @@ fn report_of_a_crawl_has_every_section_and_needs_nothing_from_the_network() {
     assert!(html.contains("<line id=\"threshold\""));
     assert!(html.contains("<text class=\"threshold\""));
     assert!(html.contains("threshold 6</text>"));
+    // Pages per second over time, from the records' timestamps: every fetched URL counted.
+    let rate = &html[html.find("id=\"rate\"").expect("rate section")..];
+    assert!(rate.contains("<svg id=\"rate-svg\""), "{rate}");
+    let recorded = format!(
+        "{} pages recorded over ",
+        stats["pages"].as_u64().unwrap_or(0)
+    );
+    assert!(rate.contains(&recorded), "no {recorded:?} in {rate}");
 
     // Self-contained: nothing loaded from anywhere (no src, no stylesheet links, no CSS
     // urls or imports); links only to sections and to crawled pages; every http(s) URL in

@@ -6,6 +6,48 @@ use silhouette_frontier::{DedupConfig, Store};
 
 use crate::crawl::replay::{Counts, Judged};
 
+/// Records per time bucket, from each record's timestamp: pages per second over the crawl.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rate {
+    /// Seconds per bucket (1, or more for long crawls: at most [`Rate::MAX_BUCKETS`] buckets).
+    pub bucket_secs: u64,
+    /// Records made in each bucket, from the first record on.
+    pub counts: Vec<u64>,
+}
+
+impl Rate {
+    /// Buckets drawn at most.
+    pub const MAX_BUCKETS: u64 = 600;
+
+    /// Reads the records' timestamps (`recorded_ms`) of `store`; empty when it has none.
+    pub fn read(store: &Store) -> Result<Self> {
+        let mut times = Vec::new();
+        store.records(None, |r| times.extend(r.page.recorded_ms))?;
+        Ok(Self::of(&times))
+    }
+
+    /// Buckets the timestamps (ms).
+    pub fn of(times: &[u64]) -> Self {
+        let (Some(&first), Some(&last)) = (times.iter().min(), times.iter().max()) else {
+            return Self::default();
+        };
+        let span_secs = (last - first) / 1000 + 1;
+        let bucket_secs = span_secs.div_ceil(Self::MAX_BUCKETS).max(1);
+        let buckets = span_secs.div_ceil(bucket_secs);
+        let mut counts = vec![0u64; usize::try_from(buckets).unwrap_or(1).max(1)];
+        for &t in times {
+            let i = usize::try_from((t - first) / 1000 / bucket_secs).unwrap_or(0);
+            if let Some(c) = counts.get_mut(i) {
+                *c += 1;
+            }
+        }
+        Self {
+            bucket_secs,
+            counts,
+        }
+    }
+}
+
 /// How far each judged page is from the kept page it was matched to.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Histogram {
@@ -127,6 +169,18 @@ mod tests {
             h.near[d] = n;
         }
         assert_eq!(h.bars(), expected);
+    }
+
+    #[test]
+    fn rate_buckets() {
+        assert_eq!(Rate::of(&[]), Rate::default());
+        let r = Rate::of(&[1_000, 1_500, 2_100, 4_999]);
+        assert_eq!((r.bucket_secs, r.counts), (1, vec![2, 1, 0, 1]));
+        // A long crawl: at most MAX_BUCKETS buckets of whole seconds.
+        let r = Rate::of(&[0, 3_600_000]);
+        assert_eq!(r.bucket_secs, 7);
+        assert!(r.counts.len() as u64 <= Rate::MAX_BUCKETS);
+        assert_eq!(r.counts.iter().sum::<u64>(), 2);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use silhouette_frontier::{DedupConfig, Store};
 
-pub use data::{Grid, Histogram};
+pub use data::{Grid, Histogram, Rate};
 
 /// The decays of the replayed grid (the crawl's own is added when it is not among them).
 const GRID_DECAYS: [f64; 5] = [0.6, 0.7, 0.75, 0.8, 0.9];
@@ -35,6 +35,8 @@ pub struct Report {
     pub grid: Grid,
     /// What the grid could not judge.
     pub gaps: crate::crawl::replay_gaps::Gaps,
+    /// Pages recorded over time.
+    pub rate: Rate,
 }
 
 /// Reads `store` and renders the report; `decay` and `config` are the crawl's settings.
@@ -54,6 +56,7 @@ pub fn render(store: &Store, state: &Path, decay: f64, config: DedupConfig) -> R
         histogram,
         grid,
         gaps: crate::crawl::replay_gaps::Gaps::of(store)?,
+        rate: Rate::read(store)?,
     };
     Ok(html::page(&report))
 }

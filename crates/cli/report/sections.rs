@@ -24,7 +24,7 @@ pub fn write(id: &str, r: &Report, out: &mut String) {
         "grid" => grid(r, out),
         "clusters" => clusters(r, out),
         "errors" => errors(r, out),
-        _ => rate(out),
+        _ => rate(r, out),
     }
 }
 
@@ -234,9 +234,24 @@ fn errors(r: &Report, out: &mut String) {
     out.push_str("</table>\n");
 }
 
-fn rate(out: &mut String) {
-    out.push_str(
-        "<p class=\"note\">Not available: the crawl state records how long each fetch took \
-         but not when it happened, so pages per second over time cannot be drawn.</p>\n",
+fn rate(r: &Report, out: &mut String) {
+    let rate = &r.rate;
+    if rate.counts.is_empty() {
+        out.push_str(
+            "<p class=\"note\">Not available: this state has no record timestamps \
+             (made before they were recorded).</p>\n",
+        );
+        return;
+    }
+    let total: u64 = rate.counts.iter().sum();
+    let secs = rate.counts.len() as u64 * rate.bucket_secs;
+    let peak = rate.counts.iter().copied().max().unwrap_or(0);
+    let _ = writeln!(
+        out,
+        "<p>{total} pages recorded over {secs} s: {:.1} pages/s on average, at most {peak} in one \
+         {} s bucket. Gaps are pauses (a resumed crawl, hosts that asked to wait).</p>",
+        total as f64 / secs.max(1) as f64,
+        rate.bucket_secs
     );
+    out.push_str(&super::svg::rate(rate));
 }

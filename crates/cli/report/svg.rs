@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::Histogram;
+use super::{Histogram, Rate};
 
 const WIDTH: f64 = 720.0;
 const HEIGHT: f64 = 220.0;
@@ -71,5 +71,50 @@ pub fn histogram(h: &Histogram) -> String {
         h.threshold
     );
     out.push_str("</svg>\n");
+    out
+}
+
+/// An SVG bar chart of records per bucket over the crawl.
+pub fn rate(r: &Rate) -> String {
+    let most = r.counts.iter().copied().max().unwrap_or(0).max(1);
+    let plot_w = WIDTH - LEFT - 8.0;
+    let plot_h = HEIGHT - BOTTOM - TOP;
+    let step = plot_w / r.counts.len().max(1) as f64;
+    let base = TOP + plot_h;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "<svg id=\"rate-svg\" viewBox=\"0 0 {WIDTH} {HEIGHT}\" width=\"{WIDTH}\" \
+         height=\"{HEIGHT}\" role=\"img\" aria-label=\"pages recorded per {} s\">\
+         <line class=\"axis\" x1=\"{LEFT}\" y1=\"{base}\" x2=\"{}\" y2=\"{base}\"/>\
+         <text x=\"{}\" y=\"{}\" text-anchor=\"end\">{most}</text>\
+         <text x=\"{}\" y=\"{base}\" text-anchor=\"end\">0</text>",
+        r.bucket_secs,
+        LEFT + plot_w,
+        LEFT - 6.0,
+        TOP + 10.0,
+        LEFT - 6.0
+    );
+    for (i, &n) in r.counts.iter().enumerate() {
+        let height = n as f64 / most as f64 * plot_h;
+        let _ = writeln!(
+            out,
+            "<rect class=\"bar\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{height:.1}\">\
+             <title>from {} s: {n} pages</title></rect>",
+            LEFT + i as f64 * step,
+            base - height,
+            step.max(1.0),
+            i as u64 * r.bucket_secs
+        );
+    }
+    let _ = writeln!(
+        out,
+        "<text x=\"{LEFT}\" y=\"{}\">0 s</text><text x=\"{}\" y=\"{}\" \
+         text-anchor=\"end\">{} s</text></svg>",
+        base + 16.0,
+        LEFT + plot_w,
+        base + 16.0,
+        r.counts.len() as u64 * r.bucket_secs
+    );
     out
 }

@@ -44,6 +44,7 @@ fn big(clusters: u64, members: u64) -> Report {
             current: (0.75, 5),
             pages: (clusters * members) as usize,
         },
+        rate: Rate::default(),
         gaps: Default::default(),
     }
 }

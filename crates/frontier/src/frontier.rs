@@ -458,6 +458,7 @@ impl Frontier {
         self.requeues.remove(&job.id);
         let mut rec = PageRecord {
             id: job.id,
+            recorded_ms: Some(unix_ms(std::time::SystemTime::now())),
             ..PageRecord::default()
         };
         let mut follow: Option<(Url, HtmlPage)> = None;

@@ -43,7 +43,9 @@ CREATE TABLE IF NOT EXISTS pages (
     error TEXT,
     body_hash BLOB,
     profile BLOB,
-    cluster INTEGER
+    cluster INTEGER,
+    -- when the record was made, in ms since the Unix epoch (pages/s over time)
+    recorded_ms INTEGER
 );
 CREATE TABLE IF NOT EXISTS hosts (host TEXT PRIMARY KEY, not_before_ms INTEGER NOT NULL);
 ";
@@ -161,6 +163,8 @@ pub struct PageRecord {
     pub emitted: bool,
     /// The id of the first page of its structure cluster (kept and duplicate HTML pages).
     pub cluster: Option<u64>,
+    /// When the record was made, in milliseconds since the Unix epoch.
+    pub recorded_ms: Option<u64>,
 }
 
 /// A stored record with the URLs it refers to, as the output and the tools read it.
@@ -472,8 +476,8 @@ impl Store {
             .prepare_cached(
                 "INSERT INTO pages (id, seq, out_seq, final_url, status, content_type, bytes, fetch_ms, \
                  fingerprint, elements, truncated, decision, duplicate_of, distance, error, body_hash, profile, \
-                 cluster) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+                 cluster, recorded_ms) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
             )
             .map_err(|e| self.err(e))?;
         stmt.execute(params![
@@ -495,6 +499,7 @@ impl Store {
             page.body_hash.map(|h| h.to_be_bytes().to_vec()),
             page.profile,
             page.cluster.map(to_i64),
+            page.recorded_ms.map(to_i64),
         ])
         .map_err(|e| self.err(e))?;
         drop(stmt);
@@ -592,7 +597,8 @@ impl Store {
     ) -> Result<(), StateError> {
         let base = "SELECT p.id, p.seq, p.out_seq, p.final_url, p.status, p.content_type, p.bytes, p.fetch_ms, \
                     p.fingerprint, p.elements, p.truncated, p.decision, p.duplicate_of, p.distance, p.error, \
-                    p.body_hash, p.profile, u.url, u.host, u.depth, r.url, d.url, p.cluster, c.url \
+                    p.body_hash, p.profile, u.url, u.host, u.depth, r.url, d.url, p.cluster, c.url, \
+                    p.recorded_ms \
                     FROM pages p JOIN urls u ON u.id = p.id LEFT JOIN urls r ON r.id = u.referrer \
                     LEFT JOIN urls d ON d.id = p.duplicate_of LEFT JOIN urls c ON c.id = p.cluster";
         let sql = match after_out_seq {
@@ -629,6 +635,7 @@ impl Store {
                         profile: r.get(16)?,
                         emitted: r.get::<_, Option<i64>>(2)?.is_some(),
                         cluster: r.get::<_, Option<i64>>(22)?.map(to_u64),
+                        recorded_ms: r.get::<_, Option<i64>>(24)?.map(to_u64),
                     },
                     seq: to_u64(r.get(1)?),
                     out_seq: r.get::<_, Option<i64>>(2)?.map(to_u64),
