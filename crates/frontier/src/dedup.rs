@@ -639,6 +639,51 @@ mod tests {
     }
 
     #[test]
+    fn summaries_confirm_near_matches() {
+        use Verdict::*;
+        let config = DedupConfig {
+            threshold: 8,
+            min_similarity: Some(0.7),
+            ..DedupConfig::default()
+        };
+        let mut d = Dedup::new(config, "t").expect("valid");
+        let set = |ids: std::ops::Range<u32>| ids.collect::<Vec<u32>>();
+        let mut judge = |id: u64, body: u128, bits: u64, summary: &[u32]| {
+            let v = d.judge(id, "h", body, fp(bits), 50, Some(summary));
+            (v, d.last_similarity())
+        };
+        // Kept, then a page 1 bit away with the same paths: its duplicate, similarity 1.
+        assert_eq!(judge(1, 1, BASE, &set(0..10)), (Kept { cluster: 1 }, None));
+        assert_eq!(
+            judge(2, 2, BASE ^ 1, &set(0..10)),
+            (NearDuplicate { of: 1, distance: 1 }, Some(1.0))
+        );
+        // 1 bit away but only 5 of 15 paths shared: not confirmed, a cluster of its own.
+        assert_eq!(
+            judge(3, 3, BASE ^ 2, &set(5..15)),
+            (Kept { cluster: 3 }, None)
+        );
+        // Near both, more alike to the second: the most similar candidate wins, not the nearest.
+        let v = judge(4, 4, BASE ^ 1, &set(5..14));
+        assert_eq!(v.0, NearDuplicate { of: 3, distance: 2 });
+        assert!((v.1.expect("confirmed") - 0.9).abs() < 1e-9);
+        // A page without a summary is judged by its fingerprint alone.
+        assert_eq!(
+            d.judge(5, "h", 5, fp(BASE), 50, None),
+            NearDuplicate { of: 1, distance: 0 }
+        );
+        // Out-of-range similarities are refused.
+        let bad = DedupConfig {
+            min_similarity: Some(1.5),
+            ..DedupConfig::default()
+        };
+        assert_eq!(
+            Dedup::new(bad, "t").map(|_| ()),
+            Err(DedupError::Similarity { value: 1.5 })
+        );
+    }
+
+    #[test]
     fn settings() {
         assert_eq!(
             "follow-links".parse::<OnDuplicate>(),
