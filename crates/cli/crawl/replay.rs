@@ -421,8 +421,23 @@ mod tests {
 
     /// A state whose pages were judged at decay 0.45, threshold 5, in this order.
     fn state(dir: &std::path::Path, pages: &[&str]) -> Store {
-        let hasher = StructureHasher::classic();
-        let mut dedup = Dedup::new(DedupConfig::default(), "t").expect("valid");
+        judged(
+            dir,
+            pages,
+            &StructureHasher::classic(),
+            DedupConfig::default(),
+        )
+    }
+
+    /// A state whose pages were fingerprinted by `hasher` and judged with `config` (and their
+    /// path sets, when the model has them), in this order.
+    fn judged(
+        dir: &std::path::Path,
+        pages: &[&str],
+        hasher: &StructureHasher,
+        config: DedupConfig,
+    ) -> Store {
+        let mut dedup = Dedup::new(config, "t").expect("valid");
         let (mut store, _) = Store::open(dir, &[]).expect("opens");
         for (i, html) in pages.iter().enumerate() {
             let s = hasher.hash(html.as_bytes()).expect("parses");
@@ -431,7 +446,15 @@ mod tests {
                 .expect("ok")
                 .expect("new");
             let hash = body_hash(html.as_bytes());
-            let v = dedup.judge(id, "t", hash, Some(s.fingerprint), s.elements, None);
+            let summary = s.profile.paths().map(|p| p.ids().to_vec());
+            let v = dedup.judge(
+                id,
+                "t",
+                hash,
+                Some(s.fingerprint),
+                s.elements,
+                summary.as_deref(),
+            );
             let (of, distance) = match v {
                 Verdict::NearDuplicate { of, distance } => (Some(of), Some(distance)),
                 Verdict::ExactDuplicate { of } => (Some(of), None),
@@ -492,8 +515,6 @@ mod tests {
         // Two page kinds within the threshold of each other: with confirmation they stay
         // apart; replayed without it (similarity 0) they merge.
         let dir = tempfile::tempdir().expect("tempdir");
-        let (mut store, _) = Store::open(dir.path(), &[]).expect("opens");
-        let hasher = StructureHasher::default();
         // 60 shallow blocks shared, then 10 deep chains whose classes differ: path sets 40%
         // alike, fingerprints a bit apart (deep paths weigh little at decay 0.75).
         let page = |class: &str, extra: &str| {
@@ -519,35 +540,8 @@ mod tests {
             min_similarity: Some(min_similarity),
             ..DedupConfig::default()
         };
-        let mut dedup = Dedup::new(config(0.7), "t").expect("valid");
-        for (i, page) in pages.iter().enumerate() {
-            let id = store
-                .add_url(&format!("http://t/{i}"), "t", 0, None)
-                .expect("ok")
-                .expect("new");
-            let s = hasher.hash(page.as_bytes()).expect("parses");
-            let summary = s.profile.paths().map(|p| p.ids().to_vec());
-            let hash = body_hash(page.as_bytes());
-            let v = dedup.judge(
-                id,
-                "t",
-                hash,
-                Some(s.fingerprint),
-                s.elements,
-                summary.as_deref(),
-            );
-            let rec = PageRecord {
-                id,
-                decision: v.name().into(),
-                fingerprint: Some(s.fingerprint.bits()),
-                elements: Some(s.elements),
-                body_hash: Some(hash),
-                profile: Some(s.profile.to_bytes()),
-                ..PageRecord::default()
-            };
-            store.record(&rec).expect("ok");
-        }
-        store.commit().expect("commits");
+        let refs: Vec<&str> = pages.iter().map(String::as_str).collect();
+        let store = judged(dir.path(), &refs, &StructureHasher::default(), config(0.7));
         let mut out = Vec::new();
         replay(&store, 0.75, config(0.7), &mut out).expect("replays");
         let same = String::from_utf8(out).expect("utf-8");
