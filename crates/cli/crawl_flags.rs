@@ -64,6 +64,14 @@ pub struct CrawlFlags {
     /// /sitemap.xml (crawl.sitemaps).
     #[arg(long)]
     pub sitemaps: bool,
+
+    /// Write the fetched pages as WARC files into DIR (output.warc-dir).
+    #[arg(long, value_name = "DIR")]
+    pub warc: Option<String>,
+
+    /// A CDXJ index beside each WARC file (output.warc-cdxj).
+    #[arg(long)]
+    pub warc_cdxj: bool,
 }
 
 /// (config key, flag) of every flag given.
@@ -125,6 +133,16 @@ impl CrawlFlags {
         if let Some(v) = &self.proxy {
             fetch.proxy = Some(v.clone());
             note("fetch.proxy", "--proxy");
+        }
+        let output = options
+            .output
+            .get_or_insert_with(crate::warc_settings::OutputOptions::default);
+        if let Some(v) = &self.warc {
+            output.warc_dir = Some(v.clone());
+            note("output.warc-dir", "--warc");
+        }
+        if self.warc_cdxj {
+            output.warc_cdxj = Some(true);
         }
         given
     }

@@ -14,6 +14,7 @@ mod inputs;
 mod overlap;
 mod report;
 mod settings;
+mod warc_settings;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -151,6 +152,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let crawl =
                 crawl_settings::CrawlSettings::resolve(&options, base.threshold).map_err(named)?;
             let hasher = crawl_hasher(&base)?;
+            let warc = warc_settings::WarcSettings::resolve(&options).map_err(named)?;
             let state_dir = state.unwrap_or_else(|| crawl.state_dir.clone());
             let output = match output {
                 Some(p) if p.as_os_str() == "-" => None,
@@ -175,6 +177,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 seeds,
                 add_seeds,
                 quiet: false,
+                warc,
             })?;
             let store = silhouette_frontier::Store::open_existing(&state_dir)?;
             let summary = crawl::summary::summarize(&store, false)?;
@@ -493,6 +496,7 @@ fn demo_command(
         }],
         add_seeds: false,
         quiet: true,
+        warc: None,
     })?;
     drop(server);
     let store = silhouette_frontier::Store::open_existing(&state_dir)?;

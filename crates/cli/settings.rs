@@ -27,6 +27,8 @@ pub struct Options {
     pub fetch: Option<crate::crawl_settings::FetchOptions>,
     /// `[content]`: content fingerprints of the main-content text.
     pub content: Option<crate::content_settings::ContentOptions>,
+    /// `[output]`: the WARC files of a crawl.
+    pub output: Option<crate::warc_settings::OutputOptions>,
 }
 
 /// `[fingerprint]`.
@@ -336,7 +338,7 @@ mod tests {
         check(
             "[crawling]\n",
             Err(
-                "c.toml:1: unknown field `crawling`, expected one of `fingerprint`, `dedup`, `crawl`, `traps`, `fetch`, `content`",
+                "c.toml:1: unknown field `crawling`, expected one of `fingerprint`, `dedup`, `crawl`, `traps`, `fetch`, `content`, `output`",
             ),
         );
         check(

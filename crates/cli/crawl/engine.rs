@@ -21,7 +21,9 @@ use url::Url;
 use crate::crawl::output::Output;
 use crate::crawl::progress::Progress;
 use crate::crawl::seeds::Seed;
+use crate::crawl::warc_out::{Capture, WarcLog};
 use crate::crawl_settings::CrawlSettings;
+use crate::warc_settings::WarcSettings;
 
 /// What a crawl run needs.
 #[derive(Debug)]
@@ -35,6 +37,8 @@ pub struct CrawlJob {
     pub add_seeds: bool,
     /// Print nothing but errors (the demo prints its own summary).
     pub quiet: bool,
+    /// `--warc DIR`: the fetched pages as WARC files.
+    pub warc: Option<WarcSettings>,
 }
 
 /// How a crawl ended.
@@ -149,6 +153,7 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
         seeds,
         add_seeds,
         quiet,
+        warc,
     } = job;
     let params = state_params(&settings, &hasher);
     let (mut frontier, resumed) = Frontier::open(&state_dir, settings.frontier.clone(), &params)?;
@@ -161,6 +166,13 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
     };
     let mut out = Output::open(output.as_deref(), frontier.store())?;
     let mut decisions = Output::open_decisions(&state_dir, frontier.store())?;
+    let mut warc = match warc {
+        Some(w) => {
+            let info = crate::crawl::warc_out::info(&settings, w.records, &params);
+            Some(WarcLog::open(w, info, frontier.store())?)
+        }
+        None => None,
+    };
     let mut stderr = std::io::stderr();
     for seed in &seeds {
         if let Err(e) = frontier.add_seed(&seed.url) {
@@ -215,7 +227,7 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
     ));
 
     let mut progress = Progress::new(!quiet && std::io::stderr().is_terminal(), quiet);
-    let mut tasks: JoinSet<(Job, Fetched)> = JoinSet::new();
+    let mut tasks: JoinSet<(Job, Fetched, Option<Capture>)> = JoinSet::new();
     let mut pending: Vec<StoredRecord> = Vec::new();
     let mut last_commit = Instant::now();
     let mut signals = Signals::install()?;
@@ -232,9 +244,11 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
                 ctx.clone(),
                 Arc::clone(&cpu),
             );
+            let capture = warc.is_some();
             tasks.spawn(async move {
-                let fetched = fetch_one(&fetcher, &hasher, &ctx, &cpu, &job).await;
-                (job, fetched)
+                let (fetched, capture) =
+                    fetch_one(&fetcher, &hasher, &ctx, &cpu, &job, capture).await;
+                (job, fetched, capture)
             });
         }
         if tasks.is_empty() {
@@ -252,9 +266,19 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
         }
         tokio::select! {
             joined = tasks.join_next() => match joined {
-                Some(Ok((job, fetched))) => {
+                Some(Ok((job, fetched, capture))) => {
                     report.fetched += 1;
+                    if let Some(w) = warc.as_mut().filter(|w| w.needs_file()) {
+                        // A new file is registered in a state with nothing uncommitted.
+                        flush(&mut frontier, [&mut out, &mut decisions], &mut pending, Some(&mut *w))?;
+                        w.open_next(frontier.store_mut())?;
+                    }
                     let done = frontier.complete(job, fetched, Instant::now())?;
+                    if let (Some(w), Some(rec), Some(capture)) = (warc.as_mut(), &done.record, &capture) {
+                        if let Some(at) = w.write(rec, capture, frontier.store_mut())? {
+                            out.note_warc(rec.page.id, &at);
+                        }
+                    }
                     pending.extend(done.record);
                 }
                 // Tasks aborted on Ctrl-C end cancelled: their URLs stay queued, no error.
@@ -275,12 +299,25 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
             () = tokio::time::sleep(Duration::from_millis(250)) => {}
         }
         if pending.len() >= 512 || last_commit.elapsed() >= Duration::from_millis(200) {
-            flush(&mut frontier, [&mut out, &mut decisions], &mut pending)?;
+            flush(
+                &mut frontier,
+                [&mut out, &mut decisions],
+                &mut pending,
+                warc.as_mut(),
+            )?;
             last_commit = Instant::now();
             progress.tick(&frontier, report.fetched);
         }
     }
-    flush(&mut frontier, [&mut out, &mut decisions], &mut pending)?;
+    flush(
+        &mut frontier,
+        [&mut out, &mut decisions],
+        &mut pending,
+        warc.as_mut(),
+    )?;
+    if let Some(w) = warc.as_mut() {
+        w.close()?;
+    }
     progress.finish(&frontier, report.fetched);
     Ok(report)
 }
@@ -342,7 +379,12 @@ fn flush(
     frontier: &mut Frontier,
     outs: [&mut Output; 2],
     pending: &mut Vec<StoredRecord>,
+    warc: Option<&mut WarcLog>,
 ) -> Result<()> {
+    // The WARC records of the pages about to be committed reach the files first.
+    if let Some(w) = warc {
+        w.flush()?;
+    }
     frontier.commit().context("cannot save the crawl state (nothing after the last save is lost: those URLs are fetched again on resume)")?;
     for out in outs {
         out.write(pending)?;
@@ -382,8 +424,24 @@ async fn fetch_one(
     ctx: &FetchContext,
     cpu: &Semaphore,
     job: &Job,
-) -> Fetched {
+    warc: bool,
+) -> (Fetched, Option<Capture>) {
     let outcome = fetcher.fetch(&job.url, ctx).await;
+    let capture = outcome.page().filter(|_| warc).and_then(|page| {
+        Capture::of(
+            page,
+            &outcome.final_url,
+            fetcher.request_head(&outcome.final_url),
+        )
+    });
+    (fetched(hasher, cpu, outcome).await, capture)
+}
+
+async fn fetched(
+    hasher: &StructureHasher,
+    cpu: &Semaphore,
+    outcome: silhouette_fetch::FetchOutcome,
+) -> Fetched {
     let fetch_ms = outcome.elapsed_ms();
     match outcome.result {
         Ok(page) => {

@@ -8,3 +8,4 @@ pub mod replay_gaps;
 pub mod seeds;
 pub mod sitemaps;
 pub mod summary;
+pub mod warc_out;

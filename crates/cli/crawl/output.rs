@@ -6,6 +6,7 @@
 //! the same file, a cut-off last line is removed, the complete lines are counted, and the
 //! committed records after that count are written before anything new.
 
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -29,6 +30,8 @@ pub struct Output {
     kind: Kind,
     /// Records written so far (lines in the file).
     pub written: u64,
+    /// WARC file and offset of records not written yet (`crawl --warc`).
+    warc: HashMap<u64, (String, u64)>,
 }
 
 impl std::fmt::Debug for Output {
@@ -75,6 +78,7 @@ impl Output {
                 path: None,
                 kind,
                 written: 0,
+                warc: HashMap::new(),
             });
         };
         let mut file = OpenOptions::new()
@@ -90,6 +94,7 @@ impl Output {
             path: Some(path.to_owned()),
             kind,
             written,
+            warc: HashMap::new(),
         };
         let mut missing = Vec::new();
         match kind {
@@ -101,8 +106,22 @@ impl Output {
                 }
             })?,
         }
+        if kind == Kind::Pages {
+            for r in &missing {
+                if let Some(at) = store.warc_location(r.page.id)? {
+                    out.note_warc(r.page.id, &at);
+                }
+            }
+        }
         out.write(&missing)?;
         Ok(out)
+    }
+
+    /// Where the WARC records of page `id` are, for its line.
+    pub fn note_warc(&mut self, id: u64, at: &silhouette_frontier::WarcLocation) {
+        if self.kind == Kind::Pages {
+            self.warc.insert(id, (at.file.clone(), at.offset));
+        }
     }
 
     /// Writes committed records (in output order) and flushes.
@@ -112,12 +131,13 @@ impl Output {
             .as_ref()
             .map_or_else(|| "standard output".to_owned(), |p| p.display().to_string());
         let kind = self.kind;
-        for r in records
-            .iter()
-            .filter(|r| kind == Kind::Decisions || r.out_seq.is_some())
-        {
+        for r in records {
+            let warc = self.warc.remove(&r.page.id);
+            if kind == Kind::Pages && r.out_seq.is_none() {
+                continue;
+            }
             let mut line = match kind {
-                Kind::Pages => json(r),
+                Kind::Pages => json_at(r, warc.as_ref().map(|(f, o)| (f.as_str(), *o))),
                 Kind::Decisions => decision_json(r),
             };
             line.push('\n');
@@ -204,6 +224,20 @@ pub fn decision_json(r: &StoredRecord) -> String {
             r.url
         )
     })
+}
+
+/// The JSON line of a record whose WARC records are at `warc` (file, offset): `warc_file`
+/// and `warc_offset` close the line (`crawl --warc`).
+pub fn json_at(r: &StoredRecord, warc: Option<(&str, u64)>) -> String {
+    let mut line = json(r);
+    if let Some((file, offset)) = warc {
+        if line.ends_with('}') {
+            line.pop();
+            let file = serde_json::Value::from(file);
+            line.push_str(&format!(",\"warc_file\":{file},\"warc_offset\":{offset}}}"));
+        }
+    }
+    line
 }
 
 /// The JSON line of a record (without the newline).

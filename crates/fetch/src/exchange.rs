@@ -37,6 +37,29 @@ enum Phase {
     Body,
 }
 
+/// The HTTP/1.1 head of the GET that [`send`] makes for `url` (request line, `Host`, the
+/// headers the client adds, the empty line), for archiving the request.
+pub(crate) fn request_head(url: &Url, config: &FetchConfig) -> Vec<u8> {
+    let mut target = url.path().to_owned();
+    if let Some(q) = url.query() {
+        target.push('?');
+        target.push_str(q);
+    }
+    let mut host = url.host_str().unwrap_or_default().to_owned();
+    if let Some(port) = url.port() {
+        host.push_str(&format!(":{port}"));
+    }
+    let mut head = format!(
+        "GET {target} HTTP/1.1\r\nHost: {host}\r\nUser-Agent: {}\r\nAccept: {ACCEPT_VALUE}\r\n",
+        config.user_agent
+    );
+    for (name, value) in &config.headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("Accept-Encoding: gzip, br, zstd, deflate\r\n\r\n");
+    head.into_bytes()
+}
+
 /// Sends a GET and waits for the response head.
 pub(crate) async fn send(
     client: &reqwest::Client,

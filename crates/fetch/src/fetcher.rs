@@ -14,7 +14,7 @@ use url::Url;
 use crate::address::{AllowList, PolicyResolver};
 use crate::backoff::parse_retry_after;
 use crate::content::{ContentType, sniff_html};
-use crate::exchange::{OverLimit, read_body, send};
+use crate::exchange::{OverLimit, read_body, request_head, send};
 use crate::host::{HostState, HostTable};
 use crate::robots::RobotsCache;
 use crate::{
@@ -157,6 +157,21 @@ impl Fetcher {
     /// The configuration in force.
     pub fn config(&self) -> &FetchConfig {
         &self.inner.config
+    }
+
+    /// The HTTP head of the GET this fetcher sends for `url`, as a WARC `request` record
+    /// stores it: request line, `Host`, `User-Agent`, `Accept`, the configured headers,
+    /// `Accept-Encoding`, the empty line.
+    ///
+    /// ```
+    /// let fetcher = silhouette_fetch::Fetcher::new(Default::default()).expect("valid");
+    /// let url = url::Url::parse("http://127.0.0.1:8080/a?b=1").expect("valid");
+    /// let head = String::from_utf8(fetcher.request_head(&url)).expect("text");
+    /// assert!(head.starts_with("GET /a?b=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n"));
+    /// assert!(head.ends_with("\r\n\r\n"));
+    /// ```
+    pub fn request_head(&self, url: &Url) -> Vec<u8> {
+        request_head(url, &self.inner.config)
     }
 
     /// Exempts `host` (a name or IP literal, e.g. a seed's host) from the
@@ -326,6 +341,15 @@ impl Inner {
             host.succeed();
             let content_type =
                 ContentType::parse(headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()));
+            let header_list = headers
+                .iter()
+                .map(|(n, v)| {
+                    (
+                        n.to_string(),
+                        String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                    )
+                })
+                .collect();
             let declared_html = content_type.is_html();
             let read = declared_html.unwrap_or(true) || config.fetch_non_html_body || any_body;
             let body = if read {
@@ -337,6 +361,8 @@ impl Inner {
             drop(permits);
             let is_html = declared_html.unwrap_or_else(|| sniff_html(&body));
             return Ok(Hop::Page(FetchedPage {
+                reason: status.canonical_reason().unwrap_or_default().to_owned(),
+                headers: header_list,
                 status: code,
                 content_type: content_type.raw,
                 media_type: content_type.media_type,

@@ -67,6 +67,12 @@ pub struct FetchedPage {
     pub body_fetched: bool,
     /// The body as received, decompressed, never re-encoded.
     pub body: Bytes,
+    /// The reason phrase of the status (`OK`), for archiving the status line.
+    pub reason: String,
+    /// The response header fields in order, as received (names lower-cased), for
+    /// archiving the response; `Content-Encoding` and `Content-Length` describe the wire
+    /// bytes, not `body`.
+    pub headers: Vec<(String, String)>,
 }
 
 /// Decides whether a redirect hop may be followed (scope checks belong to

@@ -286,6 +286,11 @@ impl Frontier {
         &self.store
     }
 
+    /// The state database, for records kept beside the pages' (WARC locations).
+    pub fn store_mut(&mut self) -> &mut Store {
+        &mut self.store
+    }
+
     /// Adds a seed URL (depth 0). Returns `Ok(false)` if it was already known.
     ///
     /// # Errors

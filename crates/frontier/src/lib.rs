@@ -87,5 +87,7 @@ pub use scope::{
     Budget, OutOfScope, Scope, ScopeConfig, ScopeError, ScopeMode, host_port, registrable_domain,
 };
 pub use seen::{SeenSet, UrlKey};
-pub use store::{Difference, PageRecord, QueuedUrl, StateError, Store, StoredRecord};
+pub use store::{
+    Difference, PageRecord, QueuedUrl, StateError, Store, StoredRecord, WarcFile, WarcLocation,
+};
 pub use traps::{Trap, TrapConfig, TrapGuard};

@@ -10,6 +10,10 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+#[path = "store_warc.rs"]
+mod warc;
+pub use warc::{WarcFile, WarcLocation};
+
 /// The schema version this build writes and reads.
 const SCHEMA_VERSION: i64 = 2;
 
@@ -230,6 +234,7 @@ impl Store {
         conn.pragma_update(None, "synchronous", "NORMAL")
             .map_err(err)?;
         conn.execute_batch(SCHEMA).map_err(err)?;
+        conn.execute_batch(warc::SCHEMA).map_err(err)?;
         let mut store = Self {
             conn,
             path,

@@ -3,13 +3,13 @@
 use crate::http::parse_http_response;
 use crate::writer::{WarcRecord, Written};
 
-/// The SURT sort key of `url` as CDXJ indexes use it: host labels reversed and joined by
-/// commas (a leading `www.` dropped, IP addresses as they are), `)`, then the lower-cased
-/// path and the query with its parameters sorted.
+/// The SURT sort key of `url` as CDXJ indexes use it: host labels (and IPv4 octets, as
+/// cdxj-indexer does) reversed and joined by commas (a leading `www.` dropped, IPv6 as it
+/// is), `)`, then the lower-cased path and the query with its parameters sorted.
 ///
 /// ```
 /// assert_eq!(silhouette_warc::surt("https://www.Example.com/A/b?z=1&a=2"), "com,example)/a/b?a=2&z=1");
-/// assert_eq!(silhouette_warc::surt("http://127.0.0.1:8080/"), "127.0.0.1:8080)/");
+/// assert_eq!(silhouette_warc::surt("http://127.0.0.1:8080/"), "1,0,0,127:8080)/");
 /// ```
 pub fn surt(url: &str) -> String {
     let lower = url.trim().to_ascii_lowercase();
@@ -23,9 +23,11 @@ pub fn surt(url: &str) -> String {
         _ => (authority, None),
     };
     let port = port.filter(|p| !matches!(*p, "" | "80" | "443"));
-    let is_ip = host.bytes().all(|b| b.is_ascii_digit() || b == b'.') || host.starts_with('[');
-    let mut key = if is_ip {
+    let is_ipv4 = host.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    let mut key = if host.starts_with('[') {
         host.to_owned()
+    } else if is_ipv4 {
+        host.split('.').rev().collect::<Vec<_>>().join(",")
     } else {
         let host = host.strip_prefix("www.").unwrap_or(host);
         host.split('.').rev().collect::<Vec<_>>().join(",")
@@ -120,7 +122,8 @@ mod tests {
                 "com,example)/path?a=1&b=2",
             ),
             ("https://sub.example.org:8443/x", "org,example,sub:8443)/x"),
-            ("http://user@127.0.0.1:8000/a?", "127.0.0.1:8000)/a"),
+            ("http://user@127.0.0.1:8000/a?", "1,0,0,127:8000)/a"),
+            ("http://[::1]:8000/", "[::1]:8000)/"),
         ] {
             assert_eq!(surt(url), key, "{url}");
         }

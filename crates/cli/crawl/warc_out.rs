@@ -1,0 +1,425 @@
+//! `crawl --warc DIR`: the fetched pages as WARC files, each written exactly once even
+//! across crashes.
+//!
+//! A page's records (request, then response or revisit) are written and flushed before the
+//! state that records the page is committed; the state holds each page's file and offsets
+//! (`warc_records`) and the files in creation order (`warc_files`). On resume every file is
+//! cut back to the end of its last committed record: a torn record, or records of pages
+//! whose state never committed (they are fetched again), are cut away. A new file is
+//! registered and committed before it is created, so every file in the state belongs to
+//! this crawl.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, Result, bail};
+use bytes::Bytes;
+use silhouette_frontier::{Store, StoredRecord, WarcLocation};
+use silhouette_warc::{
+    WarcReader, WarcRecord, WarcWriter, cdxj_line, http_response_head, request, response, revisit,
+    sha1_digest, warc_date, warcinfo,
+};
+
+use crate::warc_settings::{WarcRecords, WarcSettings};
+
+/// What the WARC records of one fetched page need, taken in the fetch task.
+#[derive(Debug, Clone)]
+pub struct Capture {
+    /// `WARC-Date`: when the response arrived.
+    pub date: String,
+    /// The URL the response came from (after redirects).
+    pub url: String,
+    /// The HTTP request head as sent.
+    pub request: Vec<u8>,
+    /// Status code and reason phrase.
+    pub status: u16,
+    pub reason: String,
+    /// Response header fields as received.
+    pub headers: Vec<(String, String)>,
+    /// The body as reqwest decoded it.
+    pub body: Bytes,
+}
+
+impl Capture {
+    /// The capture of a fetched page whose body was read.
+    pub fn of(
+        page: &silhouette_fetch::FetchedPage,
+        url: &url::Url,
+        request: Vec<u8>,
+    ) -> Option<Self> {
+        page.body_fetched.then(|| Self {
+            date: warc_date(SystemTime::now()),
+            url: url.to_string(),
+            request,
+            status: page.status,
+            reason: page.reason.clone(),
+            headers: page.headers.clone(),
+            body: page.body.clone(),
+        })
+    }
+}
+
+/// The open file.
+struct Current {
+    serial: u64,
+    name: String,
+    writer: WarcWriter<BufWriter<File>>,
+    warcinfo_id: String,
+    cdxj: Option<BufWriter<File>>,
+}
+
+/// The crawl's WARC files.
+pub struct WarcLog {
+    settings: WarcSettings,
+    info: Vec<(String, String)>,
+    host: String,
+    current: Option<Current>,
+    next_serial: u64,
+}
+
+impl std::fmt::Debug for WarcLog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WarcLog")
+            .field("dir", &self.settings.dir)
+            .field("file", &self.current.as_ref().map(|c| &c.name))
+            .finish_non_exhaustive()
+    }
+}
+
+/// The machine's name for file names (`localhost` when it cannot be read).
+fn host_name() -> String {
+    let name = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_default();
+    let clean: String = name
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    if clean.is_empty() {
+        "localhost".to_owned()
+    } else {
+        clean
+    }
+}
+
+/// `YYYYMMDDhhmmssfff` of now.
+fn file_stamp() -> String {
+    let now = SystemTime::now();
+    let ms = now
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_millis());
+    format!(
+        "{}{ms:03}",
+        silhouette_warc::cdxj_timestamp(&warc_date(now))
+    )
+}
+
+/// The CDXJ index beside a WARC file: `NAME.warc.gz` → `NAME.cdxj`.
+pub fn cdxj_path(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("{}.cdxj", name.trim_end_matches(".warc.gz")))
+}
+
+/// Keeps the lines of a CDXJ index whose records end within `end` bytes, sorted.
+fn repair_cdxj(path: &Path, end: u64) -> Result<()> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let within = |line: &str| -> Option<bool> {
+        let json: serde_json::Value = serde_json::from_str(line.splitn(3, ' ').nth(2)?).ok()?;
+        let num = |k: &str| json.get(k)?.as_str()?.parse::<u64>().ok();
+        Some(num("offset")? + num("length")? <= end)
+    };
+    let mut lines: Vec<&str> = text.lines().filter(|l| within(l) == Some(true)).collect();
+    lines.sort_unstable();
+    let mut out = lines.join("\n");
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    std::fs::write(path, out).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The `WARC-Record-ID` of the warcinfo record that opens `path`.
+fn warcinfo_id(path: &Path) -> Result<String> {
+    let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut reader = WarcReader::new(std::io::BufReader::new(file.take(1 << 20)));
+    match reader.next_record() {
+        Some(Ok(rec)) => Ok(rec.header().record_id().unwrap_or_default().to_owned()),
+        Some(Err(e)) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+        None => bail!("{} is empty: it has no warcinfo record", path.display()),
+    }
+}
+
+impl WarcLog {
+    /// Opens the WARC directory of a crawl: files of a resumed crawl are cut back to what
+    /// the state committed (and their indexes with them); the last one is appended to
+    /// while it is under the size limit. `info` goes into each file's warcinfo record.
+    pub fn open(
+        settings: WarcSettings,
+        info: Vec<(String, String)>,
+        store: &Store,
+    ) -> Result<Self> {
+        let dir = &settings.dir;
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the WARC directory {}", dir.display()))?;
+        let files = store.warc_files()?;
+        let mut log = Self {
+            info,
+            host: host_name(),
+            current: None,
+            next_serial: files.last().map_or(0, |f| f.serial + 1),
+            settings,
+        };
+        for (i, f) in files.iter().enumerate() {
+            let path = log.settings.dir.join(&f.name);
+            let last = i + 1 == files.len();
+            let len = match std::fs::metadata(&path) {
+                Ok(m) => m.len(),
+                // Registered, then killed before it was created: it holds nothing.
+                Err(_) if f.pages == 0 => continue,
+                Err(e) => bail!(
+                    "the WARC file {} of this crawl is missing ({e}): the state says it holds {} pages",
+                    path.display(),
+                    f.pages
+                ),
+            };
+            if len < f.committed_end {
+                bail!(
+                    "the WARC file {} is shorter than the crawl state says ({len} < {} bytes): it was changed outside the crawl",
+                    path.display(),
+                    f.committed_end
+                );
+            }
+            let file = OpenOptions::new()
+                .append(true)
+                .open(&path)
+                .with_context(|| format!("cannot open {}", path.display()))?;
+            if len > f.committed_end {
+                // A torn record, or records whose pages the state never committed.
+                file.set_len(f.committed_end)
+                    .with_context(|| format!("cannot repair {}", path.display()))?;
+            }
+            if log.settings.cdxj {
+                repair_cdxj(&cdxj_path(&log.settings.dir, &f.name), f.committed_end)?;
+            }
+            if last && f.committed_end > 0 && f.committed_end < log.settings.max_bytes {
+                let cdxj = log.open_cdxj(&f.name, true)?;
+                log.current = Some(Current {
+                    serial: f.serial,
+                    name: f.name.clone(),
+                    writer: WarcWriter::starting_at(BufWriter::new(file), f.committed_end),
+                    warcinfo_id: warcinfo_id(&path)?,
+                    cdxj,
+                });
+            }
+        }
+        Ok(log)
+    }
+
+    fn open_cdxj(&self, name: &str, append: bool) -> Result<Option<BufWriter<File>>> {
+        if !self.settings.cdxj {
+            return Ok(None);
+        }
+        let path = cdxj_path(&self.settings.dir, name);
+        let file = OpenOptions::new()
+            .create(true)
+            .append(append)
+            .write(true)
+            .truncate(!append)
+            .open(&path)
+            .with_context(|| format!("cannot open {}", path.display()))?;
+        Ok(Some(BufWriter::new(file)))
+    }
+
+    /// Whether a new file must be opened before the next page is written: call
+    /// [`open_next`](Self::open_next) after committing everything written so far.
+    pub fn needs_file(&self) -> bool {
+        self.current
+            .as_ref()
+            .is_none_or(|c| c.writer.offset() >= self.settings.max_bytes)
+    }
+
+    /// Closes the current file and opens the next one. The state must have nothing
+    /// uncommitted: the new file is registered and committed before it is created.
+    pub fn open_next(&mut self, store: &mut Store) -> Result<()> {
+        self.close()?;
+        let serial = self.next_serial;
+        let name = format!(
+            "silhouette-{}-{serial:05}-{}.warc.gz",
+            file_stamp(),
+            self.host
+        );
+        let pairs: Vec<(&str, &str)> = self
+            .info
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        let record = warcinfo(&warc_date(SystemTime::now()), &name, &pairs);
+        let mut first = WarcWriter::new(Vec::new());
+        first.write(&record)?;
+        let bytes = first.into_inner()?;
+        store.add_warc_file(serial, &name, bytes.len() as u64)?;
+        store.commit()?;
+        self.next_serial += 1;
+        let path = self.settings.dir.join(&name);
+        let mut file = File::create_new(&path)
+            .with_context(|| format!("cannot create the WARC file {}", path.display()))?;
+        file.write_all(&bytes)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        self.current = Some(Current {
+            serial,
+            writer: WarcWriter::starting_at(BufWriter::new(file), bytes.len() as u64),
+            warcinfo_id: record.id().unwrap_or_default().to_owned(),
+            cdxj: self.open_cdxj(&name, false)?,
+            name,
+        });
+        Ok(())
+    }
+
+    /// Writes the records of a page the frontier just recorded, if `warc-records` says so,
+    /// and records where they are in the (uncommitted) state.
+    pub fn write(
+        &mut self,
+        rec: &StoredRecord,
+        capture: &Capture,
+        store: &mut Store,
+    ) -> Result<Option<WarcLocation>> {
+        let all = self.settings.records == WarcRecords::All;
+        // Only an exact duplicate of a page already written is a revisit; a near-duplicate
+        // has another payload and would be resolved wrongly.
+        let original = match rec.page.decision.as_str() {
+            "exact-duplicate" => match rec.page.duplicate_of {
+                Some(id) => store.warc_location(id)?.filter(|o| o.kind == "response"),
+                None => None,
+            },
+            _ => None,
+        };
+        if original.is_none() && rec.page.decision != "kept" && !all {
+            return Ok(None);
+        }
+        let Some(current) = self.current.as_mut() else {
+            bail!("no WARC file is open (call open_next first)");
+        };
+        // Content-Encoding, Transfer-Encoding and Content-Length as received are kept under
+        // X-Crawler- names: the stored body is the decoded one.
+        let headers: Vec<(&str, &str)> = capture
+            .headers
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect();
+        let head = http_response_head(
+            capture.status,
+            &capture.reason,
+            &headers,
+            capture.body.len() as u64,
+        );
+        let (kind, main) = match &original {
+            Some(o) => (
+                "revisit",
+                revisit(
+                    &capture.date,
+                    &capture.url,
+                    &head,
+                    &sha1_digest(&capture.body),
+                    &o.uri,
+                    &o.date,
+                ),
+            ),
+            None => (
+                "response",
+                response(&capture.date, &capture.url, &head, &capture.body),
+            ),
+        };
+        let main = main.with_field("WARC-Warcinfo-ID", current.warcinfo_id.as_str());
+        let req = request(&capture.date, &capture.url, capture.request.clone())
+            .with_field("WARC-Warcinfo-ID", current.warcinfo_id.as_str())
+            .with_field("WARC-Concurrent-To", main.id().unwrap_or_default());
+        let path = self.settings.dir.join(&current.name);
+        let write = |w: &mut WarcWriter<_>, r: &WarcRecord| {
+            w.write(r)
+                .with_context(|| format!("cannot write {}", path.display()))
+        };
+        write(&mut current.writer, &req)?;
+        let written = write(&mut current.writer, &main)?;
+        if let (Some(cdxj), Some(line)) = (
+            current.cdxj.as_mut(),
+            cdxj_line(&main, written, &current.name),
+        ) {
+            writeln!(cdxj, "{line}").context("cannot write the CDXJ index")?;
+        }
+        let at = WarcLocation {
+            serial: current.serial,
+            file: current.name.clone(),
+            offset: written.offset,
+            end: written.offset + written.length,
+            date: capture.date.clone(),
+            kind: kind.to_owned(),
+            uri: capture.url.clone(),
+        };
+        store.set_warc_location(rec.page.id, &at)?;
+        Ok(Some(at))
+    }
+
+    /// Flushes what was written to the OS: call before committing the state.
+    pub fn flush(&mut self) -> Result<()> {
+        if let Some(c) = self.current.as_mut() {
+            c.writer.flush().with_context(|| {
+                format!("cannot write {}", self.settings.dir.join(&c.name).display())
+            })?;
+            if let Some(cdxj) = c.cdxj.as_mut() {
+                cdxj.flush().context("cannot write the CDXJ index")?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Closes the current file: flushed, its index sorted.
+    pub fn close(&mut self) -> Result<()> {
+        self.flush()?;
+        if let Some(c) = self.current.take() {
+            drop(c.cdxj);
+            if self.settings.cdxj {
+                repair_cdxj(&cdxj_path(&self.settings.dir, &c.name), c.writer.offset())?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The fields of each file's warcinfo record: software, the robots policy, the user agent,
+/// which records are kept, and the settings that decide duplicates (as the state stores them).
+pub fn info(
+    settings: &crate::crawl_settings::CrawlSettings,
+    records: WarcRecords,
+    params: &[(&str, String)],
+) -> Vec<(String, String)> {
+    let mut info = vec![
+        (
+            "software".to_owned(),
+            format!("silhouette/{}", env!("CARGO_PKG_VERSION")),
+        ),
+        ("format".to_owned(), "WARC File Format 1.1".to_owned()),
+        (
+            "robots".to_owned(),
+            format!("obey (robots.txt group {:?})", settings.fetch.robots_agent),
+        ),
+        (
+            "http-header-user-agent".to_owned(),
+            settings.fetch.user_agent.clone(),
+        ),
+        ("warc-records".to_owned(), records.to_string()),
+    ];
+    info.extend(params.iter().map(|(k, v)| ((*k).to_owned(), v.clone())));
+    info
+}
