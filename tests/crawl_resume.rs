@@ -4,9 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
-use crate::crawl_support::{Left, check_consistent, config, field};
+use crate::crawl_support::{Left, check_consistent, config, field, run_or_kill};
 use crate::sites::{Rng, Server, tree_site};
 
 /// Pages of the tree site (plus its copies, text files, 404s and a disallowed page).
@@ -108,30 +107,22 @@ fn killed_and_resumed_crawls_end_like_an_uninterrupted_one() {
             1..=4 => Some(start + rng.range(150, 700) as usize),
             _ => None,
         };
-        let status = loop {
-            if let Some(status) = child.try_wait().expect("wait") {
-                break Some(status);
-            }
-            if kill_after.is_some_and(|n| server.served() >= n) {
-                child.kill().expect("SIGKILL");
-                child.wait().expect("reaped");
-                kills += 1;
-                if kills == 2 {
-                    // A write torn by the crash: the resumed crawl cuts it off, in the
-                    // output and in decisions.jsonl.
-                    use std::io::Write as _;
-                    for file in ["state/pages.jsonl", "state/decisions.jsonl"] {
-                        std::fs::OpenOptions::new()
-                            .append(true)
-                            .open(dir.path().join(file))
-                            .and_then(|mut f| f.write_all(b"{\"url\":\"http://torn"))
-                            .expect("the output exists");
-                    }
+        let status = run_or_kill(&mut child, &server, kill_after);
+        if status.is_none() {
+            kills += 1;
+            if kills == 2 {
+                // A write torn by the crash: the resumed crawl cuts it off, in the
+                // output and in decisions.jsonl.
+                use std::io::Write as _;
+                for file in ["state/pages.jsonl", "state/decisions.jsonl"] {
+                    std::fs::OpenOptions::new()
+                        .append(true)
+                        .open(dir.path().join(file))
+                        .and_then(|mut f| f.write_all(b"{\"url\":\"http://torn"))
+                        .expect("the output exists");
                 }
-                break None;
             }
-            std::thread::sleep(Duration::from_millis(2));
-        };
+        }
         if let Some(status) = status {
             assert_eq!(status.code(), Some(0), "run {runs}: {}", log(dir.path()));
             break;

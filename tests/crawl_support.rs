@@ -237,3 +237,23 @@ pub fn check_consistent(dir: &Path) -> Left {
     assert_eq!(per, per_decision, "stats per decision");
     Left { rows, records }
 }
+
+/// Waits for `child`, killing it (SIGKILL) once `server` has served `kill_after` responses:
+/// progress-based, not timed. Its exit status, or `None` when it was killed.
+pub fn run_or_kill(
+    child: &mut std::process::Child,
+    server: &crate::sites::Server,
+    kill_after: Option<usize>,
+) -> Option<std::process::ExitStatus> {
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return Some(status);
+        }
+        if kill_after.is_some_and(|n| server.served() >= n) {
+            child.kill().expect("SIGKILL");
+            child.wait().expect("reaped");
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}

@@ -16,7 +16,7 @@ use crate::sites::{Server, tree_site};
 const PAGES: u32 = 80;
 
 /// Runs a tool the test compares with; a missing one fails with what to do.
-fn tool(dir: &Path, program: &str, args: &[&str]) -> std::process::Output {
+pub fn tool(dir: &Path, program: &str, args: &[&str]) -> std::process::Output {
     Command::new(program)
         .args(args)
         .current_dir(dir)

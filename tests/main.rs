@@ -19,6 +19,7 @@ mod crawl_sitemaps;
 mod crawl_state;
 mod crawl_support;
 mod crawl_tools;
+mod crawl_warc;
 mod dedup_warc;
 mod report;
 mod report_browser;

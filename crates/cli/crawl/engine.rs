@@ -274,10 +274,10 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
                         w.open_next(frontier.store_mut())?;
                     }
                     let done = frontier.complete(job, fetched, Instant::now())?;
-                    if let (Some(w), Some(rec), Some(capture)) = (warc.as_mut(), &done.record, &capture) {
-                        if let Some(at) = w.write(rec, capture, frontier.store_mut())? {
-                            out.note_warc(rec.page.id, &at);
-                        }
+                    if let (Some(w), Some(rec), Some(capture)) = (warc.as_mut(), &done.record, &capture)
+                        && let Some(at) = w.write(rec, capture, frontier.store_mut())?
+                    {
+                        out.note_warc(rec.page.id, &at);
                     }
                     pending.extend(done.record);
                 }

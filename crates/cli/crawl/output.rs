@@ -230,12 +230,12 @@ pub fn decision_json(r: &StoredRecord) -> String {
 /// and `warc_offset` close the line (`crawl --warc`).
 pub fn json_at(r: &StoredRecord, warc: Option<(&str, u64)>) -> String {
     let mut line = json(r);
-    if let Some((file, offset)) = warc {
-        if line.ends_with('}') {
-            line.pop();
-            let file = serde_json::Value::from(file);
-            line.push_str(&format!(",\"warc_file\":{file},\"warc_offset\":{offset}}}"));
-        }
+    if let Some((file, offset)) = warc
+        && line.ends_with('}')
+    {
+        line.pop();
+        let file = serde_json::Value::from(file);
+        line.push_str(&format!(",\"warc_file\":{file},\"warc_offset\":{offset}}}"));
     }
     line
 }

@@ -96,18 +96,16 @@ impl Store {
                  GROUP BY f.serial ORDER BY f.serial",
             )
             .map_err(|e| self.err(e))?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok(WarcFile {
-                    serial: to_u64(r.get(0)?),
-                    name: r.get(1)?,
-                    pages: to_u64(r.get(2)?),
-                    committed_end: to_u64(r.get(3)?),
-                })
+        stmt.query_map([], |r| {
+            Ok(WarcFile {
+                serial: to_u64(r.get(0)?),
+                name: r.get(1)?,
+                pages: to_u64(r.get(2)?),
+                committed_end: to_u64(r.get(3)?),
             })
-            .and_then(Iterator::collect)
-            .map_err(|e| self.err(e));
-        rows
+        })
+        .and_then(Iterator::collect)
+        .map_err(|e| self.err(e))
     }
 
     /// Records where page `id`'s records were written.
