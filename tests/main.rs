@@ -20,6 +20,7 @@ mod crawl_state;
 mod crawl_support;
 mod crawl_tools;
 mod crawl_warc;
+mod dedup_state;
 mod dedup_warc;
 mod report;
 mod report_browser;

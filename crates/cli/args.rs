@@ -156,6 +156,11 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         warc_out: Option<PathBuf>,
 
+        /// Keep the run's state in DIR: a killed run resumes where it stopped (same command,
+        /// same output), and `stats`/`replay`/`report` read DIR as a crawl's state.
+        #[arg(long, value_name = "DIR")]
+        state: Option<PathBuf>,
+
         /// WARC files or directories of them.
         #[arg(value_name = "INPUT", required = true)]
         inputs: Vec<PathBuf>,

@@ -200,13 +200,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             threshold,
             output,
             warc_out,
+            state,
             inputs,
         } => dedup_command(
             cli.config.as_deref(),
             &flags,
             threshold,
-            output,
-            warc_out,
+            (output, warc_out, state),
             &inputs,
         ),
         Command::Stats {
@@ -382,8 +382,11 @@ fn dedup_command(
     config: Option<&std::path::Path>,
     flags: &FingerprintFlags,
     threshold: Option<i64>,
-    output: Option<std::path::PathBuf>,
-    warc_out: Option<std::path::PathBuf>,
+    (output, warc_out, state): (
+        Option<std::path::PathBuf>,
+        Option<std::path::PathBuf>,
+        Option<std::path::PathBuf>,
+    ),
     args: &[std::path::PathBuf],
 ) -> Result<ExitCode> {
     let (base, crawl) = crawl_settings(config, flags, threshold)?;
@@ -406,14 +409,22 @@ fn dedup_command(
     for w in &warnings {
         writeln!(err, "error: {w}")?;
     }
+    let hasher = StructureHasher::new(base.hasher)?;
+    let state = state.map(|dir| {
+        let mut params = crawl::engine::state_params(&crawl, &hasher);
+        let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+        params.push(("dedup.inputs", names.join("\n")));
+        (dir, params)
+    });
     let report = dedup::run(
         &dedup::DedupJob {
-            hasher: StructureHasher::new(base.hasher)?,
+            hasher,
             dedup: crawl.frontier.dedup,
             inputs: files,
             output: output.filter(|p| p.as_os_str() != "-"),
             warc_out,
             max_body: crawl.fetch.max_body_bytes,
+            state,
         },
         &mut err,
     )?;

@@ -58,6 +58,20 @@ fn complete_lines(file: &mut File, path: &Path) -> Result<u64> {
     Ok(bytes[..keep].iter().filter(|&&b| b == b'\n').count() as u64)
 }
 
+/// Opens (creating) a JSONL file to go on with: a cut-off last line is removed; returns the
+/// file, positioned at its end, and its complete lines.
+pub fn open_resumable(path: &Path) -> Result<(File, u64)> {
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .with_context(|| format!("cannot open the output file {}", path.display()))?;
+    let lines = complete_lines(&mut file, path)?;
+    Ok((file, lines))
+}
+
 impl Output {
     /// Opens the output (`None`: standard output) and catches up with the committed
     /// records the file does not have yet.
@@ -81,14 +95,7 @@ impl Output {
                 warc: HashMap::new(),
             });
         };
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .with_context(|| format!("cannot open the output file {}", path.display()))?;
-        let written = complete_lines(&mut file, path)?;
+        let (file, written) = open_resumable(path)?;
         let mut out = Self {
             sink: BufWriter::new(Box::new(file)),
             path: Some(path.to_owned()),

@@ -19,6 +19,8 @@ pub struct Page {
     pub truncated: Option<String>,
     /// The structure summary (`class-paths`: path ids) that confirms near matches.
     pub summary: Option<Vec<u32>>,
+    /// The structure profile (`dedup --state` keeps it, as a crawl does, for `replay`).
+    pub profile: Option<Vec<u8>>,
 }
 
 /// Fingerprints a decoded HTML body (`content_type`: the response's header, for the charset).
@@ -31,6 +33,7 @@ pub fn fingerprint(hasher: &StructureHasher, body: &[u8], content_type: Option<&
             elements: s.elements,
             truncated: s.truncated.map(|t| t.to_string()),
             summary: s.profile.paths().map(|p| p.ids().to_vec()),
+            profile: Some(s.profile.to_bytes()),
         },
         Err(e) => Page {
             body_hash,
@@ -38,6 +41,7 @@ pub fn fingerprint(hasher: &StructureHasher, body: &[u8], content_type: Option<&
             elements: 0,
             truncated: Some(e.to_string()),
             summary: None,
+            profile: None,
         },
     }
 }

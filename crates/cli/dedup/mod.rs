@@ -5,6 +5,7 @@
 
 mod judge;
 mod read;
+mod state;
 mod warc_out;
 
 use std::collections::{BTreeMap, HashMap};
@@ -19,6 +20,7 @@ use silhouette_warc::{parse_http_response, strip_angle_brackets};
 
 use self::judge::Page;
 use self::read::{Candidate, Item};
+use self::state::{DedupState, Judged};
 use self::warc_out::{KeptCopy, WarcOut};
 
 /// What to run.
@@ -32,6 +34,9 @@ pub struct DedupJob {
     pub warc_out: Option<PathBuf>,
     /// Largest decoded body fingerprinted.
     pub max_body: u64,
+    /// `--state DIR`: resumable, and readable by `stats`/`replay`; with the settings a
+    /// resumed state must share.
+    pub state: Option<(PathBuf, Vec<(&'static str, String)>)>,
 }
 
 /// What a run did.
@@ -111,17 +116,31 @@ type Done = (Item, Option<Outcome>);
 /// a batch) and the results are judged here strictly in input order (a reorder buffer).
 pub fn run(job: &DedupJob, err: &mut dyn Write) -> Result<Report> {
     let params = job.hasher.params();
-    let sink: Box<dyn Write> = match &job.output {
-        None => Box::new(io::stdout().lock()),
-        Some(p) => Box::new(
+    let mut state = match &job.state {
+        Some((dir, params)) => {
+            let names: Vec<String> = job.inputs.iter().map(|p| p.display().to_string()).collect();
+            Some(DedupState::open(dir, params, &names)?.0)
+        }
+        None => None,
+    };
+    let sink: Box<dyn Write> = match (&job.output, &state) {
+        (None, _) => Box::new(io::stdout().lock()),
+        (Some(p), Some(s)) => Box::new(s.open_output(p)?),
+        (Some(p), None) => Box::new(
             std::fs::File::create(p)
                 .with_context(|| format!("cannot create the output file {}", p.display()))?,
         ),
     };
     let d = &job.dedup;
-    let warc = match &job.warc_out {
+    let resumed_warc = match &state {
+        Some(s) => s.warc_out()?,
         None => None,
-        Some(dir) => Some(WarcOut::create(
+    };
+    let new_warc = resumed_warc.is_none();
+    let warc = match (&job.warc_out, resumed_warc) {
+        (None, _) => None,
+        (Some(dir), Some((name, end, info))) => Some(WarcOut::reopen(dir, &name, end, info)?),
+        (Some(dir), None) => Some(WarcOut::create(
             dir,
             &job.inputs,
             &[
@@ -141,7 +160,21 @@ pub fn run(job: &DedupJob, err: &mut dyn Write) -> Result<Report> {
         kept: HashMap::new(),
         report: Report::default(),
         err,
+        state: None,
     };
+    let mut skip = 0;
+    if let Some(s) = state.as_mut() {
+        if let Some(w) = judging.warc.as_mut().filter(|_| new_warc) {
+            // The new file is known to the state before any record goes into it.
+            s.set_warc_out(w)?;
+            s.commit(Some(w), &mut judging.out)?;
+        }
+        let r = &mut judging.report;
+        (r.judged, r.kept, r.exact, r.near) = s.restore(&mut judging.dedup, &mut judging.kept)?;
+        (r.skipped, r.errors) = (s.skipped, s.errors);
+        skip = usize::try_from(s.items).unwrap_or(usize::MAX);
+    }
+    judging.state = state;
     let (batches, reader) = read::start(job.inputs.clone(), job.max_body.saturating_add(1 << 20));
     let hasher = Arc::new(job.hasher.clone());
     let (tx, rx) = mpsc::channel::<(u64, Done)>();
@@ -158,7 +191,8 @@ pub fn run(job: &DedupJob, err: &mut dyn Write) -> Result<Report> {
         pending.insert(seq, done);
         Ok(())
     };
-    for item in batches.into_iter().flatten() {
+    // A resumed run reads on from the first record not handled.
+    for item in batches.into_iter().flatten().skip(skip) {
         let seq = next_in;
         next_in += 1;
         match item {
@@ -207,10 +241,22 @@ struct Judging<'a> {
     kept: HashMap<u64, KeptCopy>,
     report: Report,
     err: &'a mut dyn Write,
+    state: Option<DedupState>,
 }
 
 impl Judging<'_> {
     fn handle(&mut self, item: Item, outcome: Option<Outcome>) -> Result<()> {
+        self.judge(item, outcome)?;
+        if let Some(s) = self.state.as_mut()
+            && s.handled()
+        {
+            (s.skipped, s.errors) = (self.report.skipped, self.report.errors);
+            s.commit(self.warc.as_mut(), &mut self.out)?;
+        }
+        Ok(())
+    }
+
+    fn judge(&mut self, item: Item, outcome: Option<Outcome>) -> Result<()> {
         let report = &mut self.report;
         let c = match item {
             Item::Response(c) => c,
@@ -241,13 +287,16 @@ impl Judging<'_> {
             }
         };
         report.judged += 1;
-        let id = report.judged;
         let url = strip_angle_brackets(c.fields.get("WARC-Target-URI").unwrap_or_default());
         // The crawl's site key: the host and its non-default port.
         let host = url::Url::parse(url)
             .ok()
             .and_then(|u| silhouette_frontier::host_port(&u))
             .unwrap_or_default();
+        let id = match self.state.as_mut() {
+            Some(s) => s.add(url, &host)?,
+            None => report.judged,
+        };
         let verdict = judge::judge(&mut self.dedup, id, &host, &page);
         let (duplicate_of, distance) = match verdict {
             Verdict::ExactDuplicate { of } => {
@@ -276,23 +325,32 @@ impl Judging<'_> {
             "duplicate_of": duplicate_of.map(|k| k.url.as_str()),
             "distance": distance,
         });
-        writeln!(self.out, "{line}").context("cannot write the output")?;
+        match self.state.as_mut() {
+            Some(s) => s.record(&Judged {
+                id,
+                page: &page,
+                verdict,
+                status,
+                file: c.file,
+                file_name: &self.names[c.file],
+                offset: c.offset,
+                date: c.fields.get("WARC-Date").unwrap_or_default(),
+                url,
+                line: &line.to_string(),
+            })?,
+            None => writeln!(self.out, "{line}").context("cannot write the output")?,
+        }
         if let (Some(w), Verdict::ExactDuplicate { of }) = (&mut self.warc, verdict)
             && let Some(original) = self.kept.get(&of)
         {
-            w.revisit(
-                &c.fields,
-                &c.block[..body_offset.min(c.block.len())],
-                original,
-            )?;
+            w.revisit(&c.fields, &c.block, body_offset, original)?;
         }
         if !verdict.is_duplicate() {
             let copy = match &mut self.warc {
-                Some(w) => w.keep(&c.fields, &c.block, body_offset)?,
+                Some(w) => w.keep(&c.fields, &c.block)?,
                 None => KeptCopy {
                     url: url.to_owned(),
                     date: String::new(),
-                    payload_digest: String::new(),
                 },
             };
             self.kept.insert(id, copy);
@@ -301,6 +359,10 @@ impl Judging<'_> {
     }
 
     fn finish(mut self) -> Result<Report> {
+        if let Some(s) = self.state.as_mut() {
+            (s.skipped, s.errors) = (self.report.skipped, self.report.errors);
+            s.commit(self.warc.as_mut(), &mut self.out)?;
+        }
         self.out.flush().context("cannot write the output")?;
         if let Some(w) = self.warc {
             self.report.warc_file = Some(w.finish()?);

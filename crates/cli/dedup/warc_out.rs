@@ -16,7 +16,6 @@ use silhouette_warc::{
 pub struct KeptCopy {
     pub url: String,
     pub date: String,
-    pub payload_digest: String,
 }
 
 /// The output WARC file.
@@ -65,9 +64,51 @@ impl WarcOut {
         })
     }
 
+    /// Reopens `DIR/NAME` of a resumed `dedup --state` run, cut back to the `end` bytes the
+    /// state committed.
+    pub fn reopen(dir: &Path, name: &str, end: u64, warcinfo_id: String) -> Result<Self> {
+        let path = dir.join(name);
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .with_context(|| format!("cannot open the WARC output {}", path.display()))?;
+        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+        if len < end {
+            anyhow::bail!(
+                "the WARC output {} is shorter than the state says ({len} < {end} bytes): it was changed outside the run",
+                path.display()
+            );
+        }
+        file.set_len(end)
+            .with_context(|| format!("cannot repair {}", path.display()))?;
+        Ok(Self {
+            writer: WarcWriter::starting_at(BufWriter::new(file), end),
+            path,
+            warcinfo_id,
+        })
+    }
+
+    /// The file name and its warcinfo record's id.
+    pub fn identity(&self) -> (String, &str) {
+        let name = self
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        (name, &self.warcinfo_id)
+    }
+
+    /// Flushes to the OS; returns the bytes written so far.
+    pub fn flush(&mut self) -> Result<u64> {
+        self.writer
+            .flush()
+            .with_context(|| format!("cannot write {}", self.path.display()))?;
+        Ok(self.writer.offset())
+    }
+
     /// Copies a kept record (header fields as read, block as is) and says what a revisit
     /// of it must name.
-    pub fn keep(&mut self, fields: &Fields, block: &[u8], body_offset: usize) -> Result<KeptCopy> {
+    pub fn keep(&mut self, fields: &Fields, block: &[u8]) -> Result<KeptCopy> {
         let mut out = Fields::new();
         for (name, value) in fields.iter() {
             match name.to_ascii_lowercase().as_str() {
@@ -80,10 +121,6 @@ impl WarcOut {
         let copy = KeptCopy {
             url: strip_angle_brackets(fields.get("WARC-Target-URI").unwrap_or_default()).to_owned(),
             date: fields.get("WARC-Date").unwrap_or_default().to_owned(),
-            payload_digest: fields.get("WARC-Payload-Digest").map_or_else(
-                || sha1_digest(block.get(body_offset..).unwrap_or_default()),
-                str::to_owned,
-            ),
         };
         self.write(&WarcRecord {
             fields: out,
@@ -92,11 +129,23 @@ impl WarcOut {
         Ok(copy)
     }
 
-    /// Writes an identical-payload-digest revisit of `of` for the record read with `fields`.
-    pub fn revisit(&mut self, fields: &Fields, head: &[u8], of: &KeptCopy) -> Result<()> {
+    /// Writes an identical-payload-digest revisit of `of` for the record read with `fields`
+    /// (`block`: its HTTP head and body from `body_offset`). The payload is byte-identical to
+    /// the kept one's, so the record's own payload digest names it.
+    pub fn revisit(
+        &mut self,
+        fields: &Fields,
+        block: &[u8],
+        body_offset: usize,
+        of: &KeptCopy,
+    ) -> Result<()> {
         let url = strip_angle_brackets(fields.get("WARC-Target-URI").unwrap_or_default());
         let date = fields.get("WARC-Date").unwrap_or_default();
-        let record = revisit(date, url, head, &of.payload_digest, &of.url, &of.date)
+        let at = body_offset.min(block.len());
+        let digest = fields
+            .get("WARC-Payload-Digest")
+            .map_or_else(|| sha1_digest(&block[at..]), str::to_owned);
+        let record = revisit(date, url, &block[..at], &digest, &of.url, &of.date)
             .with_field("WARC-Warcinfo-ID", self.warcinfo_id.as_str());
         self.write(&record)
     }

@@ -27,6 +27,8 @@ CREATE TABLE IF NOT EXISTS warc_records (
     -- WARC-Target-URI
     uri TEXT NOT NULL
 );
+-- `dedup --state`: each judged record's output line, so a resumed run writes the same bytes
+CREATE TABLE IF NOT EXISTS output_lines (seq INTEGER PRIMARY KEY, line TEXT NOT NULL);
 ";
 
 /// Where a page's records are in the crawl's WARC files.
@@ -162,6 +164,37 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Keeps the output line of the record with crawl order `seq` (`dedup --state`).
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn set_output_line(&mut self, seq: u64, line: &str) -> Result<(), StateError> {
+        self.begin()?;
+        self.conn
+            .prepare_cached("INSERT OR REPLACE INTO output_lines (seq, line) VALUES (?1, ?2)")
+            .and_then(|mut s| s.execute(params![to_i64(seq), line]))
+            .map(drop)
+            .map_err(|e| self.err(e))
+    }
+
+    /// The kept output lines after the first `skip`, in order.
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn output_lines(&self, skip: u64, mut f: impl FnMut(&str)) -> Result<(), StateError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT line FROM output_lines ORDER BY seq LIMIT -1 OFFSET ?1")
+            .map_err(|e| self.err(e))?;
+        let mut rows = stmt.query([to_i64(skip)]).map_err(|e| self.err(e))?;
+        while let Some(row) = rows.next().map_err(|e| self.err(e))? {
+            f(&row.get::<_, String>(0).map_err(|e| self.err(e))?);
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -220,5 +253,20 @@ mod tests {
             Some(at(0, 300, 500))
         );
         assert_eq!(store.warc_location(b).expect("reads"), None);
+    }
+
+    #[test]
+    fn output_lines_in_order() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (mut store, _) = Store::open(dir.path(), &[]).expect("opens");
+        for (seq, line) in [(2, "b"), (1, "a"), (3, "c")] {
+            store.set_output_line(seq, line).expect("ok");
+        }
+        store.commit().expect("commits");
+        let mut got = Vec::new();
+        store
+            .output_lines(1, |l| got.push(l.to_owned()))
+            .expect("reads");
+        assert_eq!(got, ["b", "c"]);
     }
 }

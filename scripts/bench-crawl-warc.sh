@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# What `crawl --warc DIR` costs (issue #11, target: at most 10% fewer pages/s): the 4,424
+# cppreference pages (Debian's cppreference-doc-en-html) served by nginx on 127.0.0.1, crawled
+# with every page fetched (on-duplicate = "follow-links", no rate limit, concurrency 16),
+# alternately without and with `--warc` (+ `--warc-cdxj`), fresh state each run.
+#
+#   scripts/bench-crawl-warc.sh        (SILHOUETTE_BENCH_ROUNDS=N pairs of runs, default 5)
+#
+# Figures and how to read them: BENCHMARKS.md, "`crawl --warc`".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+corpus=/usr/share/cppreference/doc/html
+rounds="${SILHOUETTE_BENCH_ROUNDS:-5}"
+nginx=/usr/sbin/nginx
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+if [ ! -d "$corpus" ] || [ ! -x "$nginx" ]; then
+  apt-cache show cppreference-doc-en-html >/dev/null 2>&1 || $sudo apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends \
+    cppreference-doc-en-html nginx
+fi
+
+cargo build --release --locked --bin silhouette
+bin="$PWD/target/release/silhouette"
+work=$(mktemp -d)
+server_pid=""
+cleanup() {
+  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cat > "$work/nginx.conf" <<EOF
+daemon off;
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  include /etc/nginx/mime.types;
+  server { listen 127.0.0.1:$port; root $corpus; }
+}
+EOF
+"$nginx" -c "$work/nginx.conf" -p "$work" &
+server_pid=$!
+sleep 1
+cat > "$work/c.toml" <<EOF
+[dedup]
+on-duplicate = "follow-links"
+
+[crawl]
+concurrency = 16
+
+[fetch]
+request-interval-ms = 0
+per-host-concurrency = 16
+EOF
+seed="http://127.0.0.1:$port/en/index.html"
+
+now() { date +%s.%N; }
+results="$work/results"
+: > "$results"
+for r in $(seq "$rounds"); do
+  for mode in plain warc; do
+    extra=()
+    [ "$mode" = warc ] && extra=(--warc "$work/w-$r" --warc-cdxj)
+    t0=$(now)
+    "$bin" --config "$work/c.toml" crawl --state "$work/s-$mode-$r" "${extra[@]}" "$seed" \
+      2>"$work/$mode-$r.err"
+    t1=$(now)
+    pages=$(grep -o '^fetched [0-9]*' "$work/$mode-$r.err" | tail -n 1 | grep -o '[0-9]*')
+    secs=$(echo "$t1 - $t0" | bc)
+    echo "round $r $mode: $pages pages in ${secs}s"
+    echo "$r $mode $pages $secs" >> "$results"
+  done
+  du -sb "$work/w-$r" | awk '{printf "  WARC written: %.1f MB\n", $1 / 1e6}'
+  rm -rf "$work/w-$r" "$work/s-plain-$r" "$work/s-warc-$r"
+done
+python3 - "$results" <<'PY'
+import statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    r, mode, pages, secs = line.split()
+    runs.setdefault(int(r), {})[mode] = int(pages) / float(secs)
+ratios = [v["warc"] / v["plain"] for v in runs.values()]
+plain = [v["plain"] for v in runs.values()]
+warc = [v["warc"] for v in runs.values()]
+print(f"pages/s without --warc: best {max(plain):.0f}, median {statistics.median(plain):.0f}")
+print(f"pages/s with --warc:    best {max(warc):.0f}, median {statistics.median(warc):.0f}")
+print("per-round ratio (with / without):", " ".join(f"{x:.3f}" for x in ratios))
+print(f"median ratio {statistics.median(ratios):.3f}, best/best {max(warc) / max(plain):.3f} (target >= 0.90)")
+PY
