@@ -423,3 +423,49 @@ pub fn info(
     info.extend(params.iter().map(|(k, v)| ((*k).to_owned(), v.clone())));
     info
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An index line of a record at `offset` of `length` bytes.
+    fn line(key: &str, offset: u64, length: u64) -> String {
+        format!(
+            "{key} 20240501120000 {{\"url\":\"http://a/\",\"length\":\"{length}\",\"offset\":\"{offset}\"}}"
+        )
+    }
+
+    fn check(lines: &[String], end: u64, expected: &[String]) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("x.cdxj");
+        std::fs::write(&path, lines.concat()).expect("write");
+        repair_cdxj(&path, end).expect("repairs");
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("read"),
+            expected.concat()
+        );
+    }
+
+    #[test]
+    fn index_cut_back_and_sorted() {
+        let [a, b, c] = [
+            line("b)/", 100, 50),
+            line("a)/", 150, 50),
+            line("c)/", 200, 50),
+        ];
+        let torn = "c)/ 2024 {\"url\":".to_owned();
+        let nl = |s: &String| format!("{s}\n");
+        check(&[nl(&a), nl(&b), nl(&c)], 250, &[nl(&b), nl(&a), nl(&c)]);
+        check(&[nl(&a), nl(&b), nl(&c)], 249, &[nl(&b), nl(&a)]);
+        check(&[nl(&a), torn], 1000, &[nl(&a)]);
+        check(&[nl(&a)], 100, &[]);
+    }
+
+    #[test]
+    fn index_path_beside_the_file() {
+        assert_eq!(
+            cdxj_path(Path::new("w"), "silhouette-1-00000-h.warc.gz"),
+            Path::new("w/silhouette-1-00000-h.cdxj")
+        );
+    }
+}
