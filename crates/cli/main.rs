@@ -21,6 +21,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Parser;
 use silhouette_dom::StructureHasher;
+use silhouette_text::ContentHasher;
 
 use crate::args::{Cli, Command, FingerprintFlags, IdfCommand, StatsFormat};
 use crate::inputs::Input;
@@ -78,7 +79,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 };
                 let config = content_settings::resolve(options.content.as_ref(), overrides)?;
                 settings.hasher.limits.max_text_bytes = silhouette_dom::DEFAULT_MAX_TEXT_BYTES;
-                Some(silhouette_text::ContentHasher::new(config)?)
+                Some(ContentHasher::new(config)?)
             } else {
                 None
             };
@@ -170,6 +171,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let report = crawl::engine::run(crawl::engine::CrawlJob {
                 settings: crawl,
                 hasher,
+                content: crawl_content(&options)?,
                 state_dir: state_dir.clone(),
                 output,
                 seeds,
@@ -228,6 +230,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             decay,
             threshold,
             min_similarity,
+            drop_when,
+            content_threshold,
         } => {
             let store = silhouette_frontier::Store::open_existing(&state)?;
             let recorded = crawl::replay::Recorded::of(&store)?;
@@ -238,6 +242,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 threshold,
                 min_similarity,
             )?;
+            let mut dedup = dedup;
+            crawl::replay::ContentFlags {
+                drop_when,
+                threshold: content_threshold,
+            }
+            .apply(&mut dedup)?;
             crawl::replay::replay(&store, decay, dedup, &mut io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
         }
@@ -319,7 +329,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             settings.hasher.limits.max_text_bytes = silhouette_dom::DEFAULT_MAX_TEXT_BYTES;
             let hasher = StructureHasher::new(settings.hasher)?;
             let options = settings::Options::find(cli.config.as_deref())?;
-            let content = silhouette_text::ContentHasher::new(content_settings::resolve(
+            let content = ContentHasher::new(content_settings::resolve(
                 options.content.as_ref(),
                 content_settings::ContentOverrides::default(),
             )?)?;
@@ -368,11 +378,22 @@ fn crawl_settings(
     Ok((base, crawl))
 }
 
-/// The hasher of a crawl: the configured fingerprint, with link extraction on.
+/// The hasher of a crawl: the configured fingerprint, with link extraction and the
+/// main-content text (for the content signal) on.
 fn crawl_hasher(base: &Settings) -> Result<StructureHasher> {
     let mut config = base.hasher;
     config.limits.max_links = 10_000;
+    config.limits.max_text_bytes = silhouette_dom::DEFAULT_MAX_TEXT_BYTES;
     Ok(StructureHasher::new(config)?)
+}
+
+/// The content hasher of a crawl (`[content]`), shared by its tasks.
+fn crawl_content(options: &settings::Options) -> Result<std::sync::Arc<ContentHasher>> {
+    let config = content_settings::resolve(
+        options.content.as_ref(),
+        content_settings::ContentOverrides::default(),
+    )?;
+    Ok(std::sync::Arc::new(ContentHasher::new(config)?))
 }
 
 fn dedup_command(
@@ -405,7 +426,14 @@ fn dedup_command(
     }
     let report = dedup::run(
         &dedup::DedupJob {
-            hasher: StructureHasher::new(base.hasher)?,
+            hasher: StructureHasher::new(silhouette_dom::HasherConfig {
+                limits: silhouette_dom::Limits {
+                    max_text_bytes: silhouette_dom::DEFAULT_MAX_TEXT_BYTES,
+                    ..base.hasher.limits
+                },
+                ..base.hasher
+            })?,
+            content: crawl_content(&settings::Options::find(config)?)?,
             dedup: crawl.frontier.dedup,
             inputs: files,
             output: output.filter(|p| p.as_os_str() != "-"),
@@ -416,8 +444,14 @@ fn dedup_command(
     )?;
     writeln!(
         err,
-        "judged {} pages: {} kept, {} exact duplicates, {} near-duplicates; {} records not judged, {} errors",
-        report.judged, report.kept, report.exact, report.near, report.skipped, report.errors
+        "judged {} pages: {} kept, {} exact duplicates, {} near-duplicates, {} content duplicates; {} records not judged, {} errors",
+        report.judged,
+        report.kept,
+        report.exact,
+        report.near,
+        report.content,
+        report.skipped,
+        report.errors
     )?;
     if let Some(path) = &report.warc_file {
         writeln!(err, "wrote {}", path.display())?;
@@ -485,6 +519,7 @@ fn demo_command(
     let report = crawl::engine::run(crawl::engine::CrawlJob {
         settings: crawl,
         hasher: crawl_hasher(&base)?,
+        content: crawl_content(&options)?,
         state_dir: state_dir.clone(),
         output: Some(crawl::engine::default_output(&state_dir)),
         seeds: vec![crawl::seeds::Seed {

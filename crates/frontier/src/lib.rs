@@ -65,6 +65,7 @@
 #![deny(missing_docs)]
 
 mod canon;
+mod content;
 mod dedup;
 mod frontier;
 mod queue;
@@ -77,6 +78,7 @@ pub use canon::{
     CanonConfig, CanonConfigError, CanonError, DEFAULT_STRIP_PARAMS, canonicalize, parse_canonical,
     resolve_link,
 };
+pub use content::{ContentBits, DropWhen, PageContent};
 pub use dedup::{Dedup, DedupConfig, DedupError, DedupScope, OnDuplicate, Verdict};
 pub use frontier::{
     Completed, Fetched, Frontier, FrontierConfig, FrontierError, HtmlPage, Job, SeedError,
