@@ -321,3 +321,65 @@ fn resuming_with_another_policy_is_refused() {
         r.stderr
     );
 }
+
+#[test]
+fn dedup_over_a_warc_judges_content_as_the_crawl_does() {
+    // wget archives the site; `silhouette dedup` with drop-when = "content" drops the copies
+    // the crawl drops (`content_keeps_every_article_and_drops_their_copies`).
+    let server = Server::start(|_| site);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = std::process::Command::new("wget")
+        .args([
+            "--recursive",
+            "--level=inf",
+            "--no-verbose",
+            "--tries=1",
+            "--no-http-keep-alive",
+            "--delete-after",
+            "--no-directories",
+            "--warc-file=site",
+            &server.url("/"),
+        ])
+        .current_dir(dir.path())
+        .output()
+        .expect("wget runs (scripts/test.sh installs it)");
+    assert!(
+        dir.path().join("site.warc.gz").exists(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::write(
+        dir.path().join("c.toml"),
+        config("drop-when = \"content\"", ""),
+    )
+    .expect("write the config");
+    let r = run_in(
+        dir.path(),
+        &[
+            "--config",
+            "c.toml",
+            "dedup",
+            "--output",
+            "d.jsonl",
+            "site.warc.gz",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains(", 2 content duplicates;"), "{}", r.stderr);
+    let lines = jsonl(&dir.path().join("d.jsonl"));
+    let dropped: Vec<(&str, &str)> = lines
+        .iter()
+        .filter(|l| field(l, "decision") == Some("content-duplicate"))
+        .filter_map(|l| Some((field(l, "url")?, field(l, "content_duplicate_of")?)))
+        .collect();
+    let a1 = server.url("/a/1");
+    assert_eq!(
+        dropped,
+        [
+            (&*server.url("/print/1"), &*a1),
+            (&*server.url("/mirror/a/1"), &*a1)
+        ],
+        "{lines:?}"
+    );
+}
