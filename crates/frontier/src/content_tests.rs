@@ -209,3 +209,147 @@ fn names_and_bytes() {
         "00000000000000ff"
     );
 }
+
+/// A generated page: host, body, structure bits, elements, content (bits, signature).
+type Gen = (String, u128, u64, u64, Option<(u64, Option<u128>)>);
+
+/// The rules of [`DropWhen`] written out by brute force over every kept page.
+fn oracle(config: DedupConfig, pages: &[Gen]) -> Vec<Verdict> {
+    use std::collections::HashMap;
+    struct Kept {
+        host: String,
+        id: u64,
+        content: Option<(u64, Option<u128>)>,
+        cluster: Option<u64>,
+    }
+    let mut reps: Vec<(String, u64, u64)> = Vec::new();
+    let mut kept: Vec<Kept> = Vec::new();
+    let mut bodies: Vec<(u128, u64)> = Vec::new();
+    let mut budget: HashMap<u64, u32> = HashMap::new();
+    let in_scope = |a: &str, b: &str| config.scope == DedupScope::Global || a == b;
+    let mut out = Vec::new();
+    for (i, (host, body, bits, elements, content)) in pages.iter().enumerate() {
+        let id = i as u64 + 1;
+        if let Some(&(_, of)) = bodies.iter().find(|(b, _)| b == body) {
+            out.push(Verdict::ExactDuplicate { of });
+            continue;
+        }
+        let joins = (*elements >= config.min_elements).then(|| {
+            reps.iter()
+                .filter(|(h, _, _)| in_scope(h, host))
+                .map(|&(_, f, rep)| ((f ^ bits).count_ones(), rep))
+                .filter(|&(d, _)| d <= config.threshold)
+                .min()
+        });
+        let used = matches!(joins, Some(Some((_, m))) if budget.get(&m).copied().unwrap_or(1) >= config.cluster_budget);
+        let cluster = joins.flatten().map(|(_, m)| m);
+        let near_content = |k: &&Kept| -> Option<(u32, u64)> {
+            let ((mine, my_sig), (theirs, their_sig)) = ((*content)?, k.content?);
+            let d = (mine ^ theirs).count_ones();
+            let same = my_sig.is_some() && my_sig == their_sig;
+            (in_scope(&k.host, host) && (d <= config.content_threshold || same))
+                .then_some((d, k.id))
+        };
+        let content_match = match config.drop_when {
+            DropWhen::Structure => None,
+            DropWhen::Content | DropWhen::StructureOrContent => {
+                kept.iter().filter_map(|k| near_content(&k)).min()
+            }
+            DropWhen::StructureAndContent => kept
+                .iter()
+                .filter(|k| cluster.is_some() && k.cluster == cluster)
+                .filter_map(|k| near_content(&k))
+                .min(),
+        };
+        let v = if config.drop_when.structure_drops() && used {
+            let (distance, of) = joins.flatten().unwrap_or_default();
+            Verdict::NearDuplicate { of, distance }
+        } else if let Some((distance, of)) = content_match {
+            Verdict::ContentDuplicate {
+                of,
+                distance,
+                cluster,
+            }
+        } else {
+            match joins {
+                None => Verdict::KeptUnjudged,
+                Some(None) => {
+                    reps.push((host.clone(), *bits, id));
+                    budget.insert(id, 1);
+                    Verdict::Kept { cluster: id }
+                }
+                Some(Some((_, m))) => {
+                    *budget.entry(m).or_insert(1) += 1;
+                    Verdict::Kept { cluster: m }
+                }
+            }
+        };
+        if !v.is_duplicate() {
+            bodies.push((*body, id));
+            let cluster = match v {
+                Verdict::Kept { cluster } => Some(cluster),
+                _ => None,
+            };
+            kept.push(Kept {
+                host: host.clone(),
+                id,
+                content: *content,
+                cluster,
+            });
+        }
+        out.push(v);
+    }
+    out
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+    /// Skewed pages (few templates, few texts, bit flips, shared signatures, pages without
+    /// text, few hosts) judged by `Dedup` and by brute force agree in every mode and scope.
+    #[test]
+    fn every_mode_agrees_with_brute_force(
+        templates in proptest::collection::vec(proptest::prelude::any::<u64>(), 1..4),
+        texts in proptest::collection::vec(proptest::prelude::any::<u64>(), 1..5),
+        picks in proptest::collection::vec(
+            (0usize..4, 0u32..64, 0usize..5, 0u32..64, 0u32..64, 0u8..4, 0u8..3, 0u8..30, 0u64..4),
+            1..200,
+        ),
+        mode in 0usize..4,
+        global in proptest::prelude::any::<bool>(),
+        cluster_budget in 1u32..3,
+    ) {
+        let config = DedupConfig {
+            drop_when: [
+                DropWhen::Structure,
+                DropWhen::Content,
+                DropWhen::StructureAndContent,
+                DropWhen::StructureOrContent,
+            ][mode],
+            scope: if global { DedupScope::Global } else { DedupScope::Host },
+            cluster_budget,
+            ..DedupConfig::default()
+        };
+        let pages: Vec<Gen> = picks
+            .iter()
+            .map(|&(t, s1, x, c1, c2, sig, host, body, elements)| {
+                let bits = templates[t % templates.len()] ^ (1 << s1);
+                let text = texts[x % texts.len()] ^ (1 << c1) ^ (1 << c2);
+                let content = (sig != 3).then_some((text, (sig < 2).then_some(u128::from(sig))));
+                (format!("h{host}"), u128::from(body), bits, elements * 5, content)
+            })
+            .collect();
+        let mut d = Dedup::new(config, "t").expect("valid");
+        let got: Vec<Verdict> = pages
+            .iter()
+            .enumerate()
+            .map(|(i, (host, body, bits, elements, content))| {
+                let content = PageContent {
+                    fingerprint: content.map(|(c, _)| ContentBits::B64(Fingerprint::new(c))),
+                    signature: content.and_then(|(_, s)| s),
+                };
+                d.judge_page(i as u64 + 1, host, *body, Some(Fingerprint::new(*bits)), *elements, None, &content)
+            })
+            .collect();
+        proptest::prop_assert_eq!(got, oracle(config, &pages));
+    }
+}
