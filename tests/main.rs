@@ -8,6 +8,7 @@ mod cli_fingerprint;
 mod cli_idf;
 mod cli_overlap;
 mod common;
+mod crawl_content;
 mod crawl_dedup;
 mod crawl_flags;
 mod crawl_input;

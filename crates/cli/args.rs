@@ -180,7 +180,8 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: StatsFormat,
     },
-    /// Recompute every decision of a crawl offline at another decay and threshold.
+    /// Recompute every decision of a crawl offline at another decay and threshold, or another
+    /// drop-when policy and content threshold (from the recorded content fingerprints).
     Replay {
         /// The state directory.
         state: PathBuf,
@@ -197,6 +198,16 @@ pub enum Command {
         /// the one the crawl used).
         #[arg(long, value_name = "T")]
         min_similarity: Option<f64>,
+
+        /// Which signal drops a page: structure, content, structure-and-content or
+        /// structure-or-content (default: the one the crawl used).
+        #[arg(long, value_name = "MODE")]
+        drop_when: Option<String>,
+
+        /// Bits within which content fingerprints count as the same (default: the one the
+        /// crawl used).
+        #[arg(long, value_name = "K", allow_negative_numbers = true)]
+        content_threshold: Option<i64>,
     },
     /// Write one self-contained HTML file (no network needed to view it) that shows what a
     /// crawl decided: totals, hosts, every structure cluster, the distance histogram with the

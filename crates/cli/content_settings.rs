@@ -32,6 +32,8 @@ pub struct ContentOptions {
     pub signature_top_n: Option<i64>,
     /// An IDF table (`word idf` lines); empty: jieba's built-in one.
     pub idf: Option<PathBuf>,
+    /// The crawl's content near-duplicate threshold in bits.
+    pub threshold: Option<i64>,
 }
 
 /// Command-line values that override `[content]`.
@@ -91,6 +93,19 @@ pub fn resolve(
         config.idf = Some(Arc::new(table));
     }
     Ok(config)
+}
+
+/// `[content] threshold`: the largest Hamming distance between two pages' content
+/// fingerprints still called near in a crawl. Default 3 for 64 bits (Manku et al.), 6 for
+/// 128 (the same share of the bits); 0 to 8 for 64 bits (the structure index's range), 0 to 16
+/// for 128.
+pub fn threshold(options: Option<&ContentOptions>) -> Result<u32> {
+    let wide = options.and_then(|o| o.bits) == Some(128);
+    let (default, max) = if wide { (6, 16) } else { (3, 8) };
+    match options.and_then(|o| o.threshold) {
+        None => Ok(default),
+        Some(v) => range("content.threshold", v, 0, max),
+    }
 }
 
 /// A config error as `key = "value": what is allowed`.
@@ -177,12 +192,31 @@ mod tests {
             Err("content.idf = \"/nonexistent/idf.txt\": cannot read"),
         );
         check(
-            "[content]\nthreshold = 3",
+            "[content]\nthresh = 3",
             None,
             Err(
-                "c.toml:2: unknown field `threshold`, expected one of `tokenizer`, `shingles`, \
-                 `stop-words`, `weights`, `top-n`, `bits`, `min-words`, `signature-top-n`, `idf`",
+                "c.toml:2: unknown field `thresh`, expected one of `tokenizer`, `shingles`, \
+                 `stop-words`, `weights`, `top-n`, `bits`, `min-words`, `signature-top-n`, `idf`, \
+                 `threshold`",
             ),
         );
+    }
+
+    #[test]
+    fn crawl_threshold() {
+        let check = |toml: &str, expected: Result<u32, &str>| {
+            let got = Options::parse(toml, "c.toml")
+                .and_then(|o| threshold(o.content.as_ref()))
+                .map_err(|e| e.to_string());
+            assert_eq!(got, expected.map_err(str::to_owned), "{toml:?}");
+        };
+        check("", Ok(3));
+        check("[content]\nbits = 128", Ok(6));
+        check("[content]\nthreshold = 8", Ok(8));
+        check(
+            "[content]\nthreshold = 9",
+            Err("content.threshold = 9: must be a whole number from 0 to 8"),
+        );
+        check("[content]\nbits = 128\nthreshold = 16", Ok(16));
     }
 }

@@ -2,6 +2,7 @@
 //! config's options before the settings are checked, so a flag wins over `config.toml` and
 //! is checked by the same rules; an error then names the flag instead of the key.
 
+use crate::content_settings::ContentOptions;
 use crate::crawl_settings::{CrawlOptions, FetchOptions};
 use crate::settings::{DedupOptions, Options};
 
@@ -34,6 +35,16 @@ pub struct CrawlFlags {
     /// What happens to duplicates: drop, follow-links or keep (dedup.on-duplicate).
     #[arg(long, value_name = "MODE")]
     pub on_duplicate: Option<String>,
+
+    /// Which signal drops a page: structure, content, structure-and-content or
+    /// structure-or-content (dedup.drop-when).
+    #[arg(long, value_name = "MODE")]
+    pub drop_when: Option<String>,
+
+    /// Bits within which two pages' content fingerprints count as the same
+    /// (content.threshold).
+    #[arg(long, value_name = "K", allow_negative_numbers = true)]
+    pub content_threshold: Option<i64>,
 
     /// Which links are followed: same-host, same-domain or any (crawl.scope).
     #[arg(long, value_name = "MODE")]
@@ -116,6 +127,20 @@ impl CrawlFlags {
                 .get_or_insert_with(DedupOptions::default)
                 .on_duplicate = Some(v.clone());
             note("dedup.on-duplicate", "--on-duplicate");
+        }
+        if let Some(v) = &self.drop_when {
+            options
+                .dedup
+                .get_or_insert_with(DedupOptions::default)
+                .drop_when = Some(v.clone());
+            note("dedup.drop-when", "--drop-when");
+        }
+        if let Some(v) = self.content_threshold {
+            options
+                .content
+                .get_or_insert_with(ContentOptions::default)
+                .threshold = Some(v);
+            note("content.threshold", "--content-threshold");
         }
         let fetch = options.fetch.get_or_insert_with(FetchOptions::default);
         if let Some(v) = self.request_interval_ms {

@@ -8,8 +8,8 @@ use anyhow::{Result, anyhow, bail};
 use serde::Deserialize;
 use silhouette_fetch::{AddressPolicy, FetchConfig};
 use silhouette_frontier::{
-    CanonConfig, DedupConfig, DedupScope, FrontierConfig, OnDuplicate, ScopeConfig, ScopeMode,
-    TrapConfig,
+    CanonConfig, DedupConfig, DedupScope, DropWhen, FrontierConfig, OnDuplicate, ScopeConfig,
+    ScopeMode, TrapConfig,
 };
 
 use crate::settings::{DedupOptions, Options, range};
@@ -185,6 +185,11 @@ impl CrawlSettings {
                 Some(s) => s.parse().map_err(|e| anyhow!("dedup.{e}"))?,
             },
             min_similarity: Some(crate::settings::min_similarity(dedup)?),
+            drop_when: match &dedup.drop_when {
+                None => DropWhen::default(),
+                Some(s) => s.parse().map_err(|e| anyhow!("dedup.{e}"))?,
+            },
+            content_threshold: crate::content_settings::threshold(options.content.as_ref())?,
         };
 
         let mode = match crawl.scope.as_deref() {

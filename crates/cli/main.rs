@@ -22,6 +22,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Parser;
 use silhouette_dom::StructureHasher;
+use silhouette_text::ContentHasher;
 
 use crate::args::{Cli, Command, FingerprintFlags, IdfCommand, StatsFormat};
 use crate::inputs::Input;
@@ -79,7 +80,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 };
                 let config = content_settings::resolve(options.content.as_ref(), overrides)?;
                 settings.hasher.limits.max_text_bytes = silhouette_dom::DEFAULT_MAX_TEXT_BYTES;
-                Some(silhouette_text::ContentHasher::new(config)?)
+                Some(ContentHasher::new(config)?)
             } else {
                 None
             };
@@ -172,6 +173,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let report = crawl::engine::run(crawl::engine::CrawlJob {
                 settings: crawl,
                 hasher,
+                content: crawl_content(&options)?,
                 state_dir: state_dir.clone(),
                 output,
                 seeds,
@@ -231,6 +233,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             decay,
             threshold,
             min_similarity,
+            drop_when,
+            content_threshold,
         } => {
             let store = silhouette_frontier::Store::open_existing(&state)?;
             let recorded = crawl::replay::Recorded::of(&store)?;
@@ -241,6 +245,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 threshold,
                 min_similarity,
             )?;
+            let mut dedup = dedup;
+            crawl::replay::ContentFlags {
+                drop_when,
+                threshold: content_threshold,
+            }
+            .apply(&mut dedup)?;
             crawl::replay::replay(&store, decay, dedup, &mut io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
         }
@@ -322,7 +332,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             settings.hasher.limits.max_text_bytes = silhouette_dom::DEFAULT_MAX_TEXT_BYTES;
             let hasher = StructureHasher::new(settings.hasher)?;
             let options = settings::Options::find(cli.config.as_deref())?;
-            let content = silhouette_text::ContentHasher::new(content_settings::resolve(
+            let content = ContentHasher::new(content_settings::resolve(
                 options.content.as_ref(),
                 content_settings::ContentOverrides::default(),
             )?)?;
@@ -371,11 +381,22 @@ fn crawl_settings(
     Ok((base, crawl))
 }
 
-/// The hasher of a crawl: the configured fingerprint, with link extraction on.
+/// The hasher of a crawl: the configured fingerprint, with link extraction and the
+/// main-content text (for the content signal) on.
 fn crawl_hasher(base: &Settings) -> Result<StructureHasher> {
     let mut config = base.hasher;
     config.limits.max_links = 10_000;
+    config.limits.max_text_bytes = silhouette_dom::DEFAULT_MAX_TEXT_BYTES;
     Ok(StructureHasher::new(config)?)
+}
+
+/// The content hasher of a crawl (`[content]`), shared by its tasks.
+fn crawl_content(options: &settings::Options) -> Result<std::sync::Arc<ContentHasher>> {
+    let config = content_settings::resolve(
+        options.content.as_ref(),
+        content_settings::ContentOverrides::default(),
+    )?;
+    Ok(std::sync::Arc::new(ContentHasher::new(config)?))
 }
 
 fn dedup_command(
@@ -409,9 +430,16 @@ fn dedup_command(
     for w in &warnings {
         writeln!(err, "error: {w}")?;
     }
-    let hasher = StructureHasher::new(base.hasher)?;
+    let hasher = StructureHasher::new(silhouette_dom::HasherConfig {
+        limits: silhouette_dom::Limits {
+            max_text_bytes: silhouette_dom::DEFAULT_MAX_TEXT_BYTES,
+            ..base.hasher.limits
+        },
+        ..base.hasher
+    })?;
+    let content = crawl_content(&settings::Options::find(config)?)?;
     let state = state.map(|dir| {
-        let mut params = crawl::engine::state_params(&crawl, &hasher);
+        let mut params = crawl::engine::state_params(&crawl, &hasher, &content);
         let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
         params.push(("dedup.inputs", names.join("\n")));
         (dir, params)
@@ -419,6 +447,7 @@ fn dedup_command(
     let report = dedup::run(
         &dedup::DedupJob {
             hasher,
+            content,
             dedup: crawl.frontier.dedup,
             inputs: files,
             output: output.filter(|p| p.as_os_str() != "-"),
@@ -430,8 +459,14 @@ fn dedup_command(
     )?;
     writeln!(
         err,
-        "judged {} pages: {} kept, {} exact duplicates, {} near-duplicates; {} records not judged, {} errors",
-        report.judged, report.kept, report.exact, report.near, report.skipped, report.errors
+        "judged {} pages: {} kept, {} exact duplicates, {} near-duplicates, {} content duplicates; {} records not judged, {} errors",
+        report.judged,
+        report.kept,
+        report.exact,
+        report.near,
+        report.content,
+        report.skipped,
+        report.errors
     )?;
     if let Some(path) = &report.warc_file {
         writeln!(err, "wrote {}", path.display())?;
@@ -499,6 +534,7 @@ fn demo_command(
     let report = crawl::engine::run(crawl::engine::CrawlJob {
         settings: crawl,
         hasher: crawl_hasher(&base)?,
+        content: crawl_content(&options)?,
         state_dir: state_dir.clone(),
         output: Some(crawl::engine::default_output(&state_dir)),
         seeds: vec![crawl::seeds::Seed {

@@ -77,6 +77,8 @@ pub struct DedupOptions {
     pub on_duplicate: Option<String>,
     /// Structure similarity (Jaccard of path sets) a near match must also reach.
     pub min_similarity: Option<f64>,
+    /// `structure`, `content`, `structure-and-content` or `structure-or-content`.
+    pub drop_when: Option<String>,
 }
 
 /// Validated settings.

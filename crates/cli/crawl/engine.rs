@@ -14,11 +14,13 @@ use silhouette_frontier::{
     Fetched, Frontier, HtmlPage, Job, ScopeMode, StoredRecord, body_hash, host_port,
     registrable_domain,
 };
+use silhouette_text::ContentHasher;
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 use url::Url;
 
 use crate::crawl::output::Output;
+use crate::crawl::page::html_page;
 use crate::crawl::progress::Progress;
 use crate::crawl::seeds::Seed;
 use crate::crawl::warc_out::{Capture, WarcLog};
@@ -30,6 +32,8 @@ use crate::warc_settings::WarcSettings;
 pub struct CrawlJob {
     pub settings: CrawlSettings,
     pub hasher: StructureHasher,
+    /// The content signal's hasher (the structure hasher must collect text for it).
+    pub content: Arc<ContentHasher>,
     pub state_dir: PathBuf,
     pub output: Option<PathBuf>,
     pub seeds: Vec<Seed>,
@@ -58,6 +62,7 @@ pub struct RunReport {
 pub fn state_params(
     settings: &CrawlSettings,
     hasher: &StructureHasher,
+    content: &ContentHasher,
 ) -> Vec<(&'static str, String)> {
     let f = &settings.frontier;
     let d = &f.dedup;
@@ -79,6 +84,11 @@ pub fn state_params(
                 _ => "none".to_owned(),
             },
         ),
+        // The content signal is computed and recorded in every mode (replay compares
+        // policies offline), so its parameters always count.
+        ("content", content.params().to_owned()),
+        ("content.threshold", d.content_threshold.to_string()),
+        ("dedup.drop-when", d.drop_when.to_string()),
         ("crawl.scope", f.scope.mode.to_string()),
         ("crawl.include", list(&f.scope.include)),
         ("crawl.exclude", list(&f.scope.exclude)),
@@ -148,6 +158,7 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
     let CrawlJob {
         settings,
         hasher,
+        content,
         state_dir,
         output,
         seeds,
@@ -155,7 +166,7 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
         quiet,
         warc,
     } = job;
-    let params = state_params(&settings, &hasher);
+    let params = state_params(&settings, &hasher, &content);
     let (mut frontier, resumed) = Frontier::open(&state_dir, settings.frontier.clone(), &params)?;
     if resumed && !add_seeds {
         same_seeds(&frontier, &seeds, &settings, &state_dir)?;
@@ -238,16 +249,17 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
             let Some(job) = frontier.next_job(now) else {
                 break;
             };
-            let (fetcher, hasher, ctx, cpu) = (
+            let (fetcher, hasher, content, ctx, cpu) = (
                 fetcher.clone(),
                 hasher.clone(),
+                Arc::clone(&content),
                 ctx.clone(),
                 Arc::clone(&cpu),
             );
             let capture = warc.is_some();
             tasks.spawn(async move {
                 let (fetched, capture) =
-                    fetch_one(&fetcher, &hasher, &ctx, &cpu, &job, capture).await;
+                    fetch_one(&fetcher, &hasher, &content, &ctx, &cpu, &job, capture).await;
                 (job, fetched, capture)
             });
         }
@@ -421,6 +433,7 @@ const INLINE_PARSE_MAX: usize = 256 * 1024;
 async fn fetch_one(
     fetcher: &Fetcher,
     hasher: &StructureHasher,
+    content: &Arc<ContentHasher>,
     ctx: &FetchContext,
     cpu: &Semaphore,
     job: &Job,
@@ -434,11 +447,12 @@ async fn fetch_one(
             fetcher.request_head(&outcome.final_url),
         )
     });
-    (fetched(hasher, cpu, outcome).await, capture)
+    (fetched(hasher, content, cpu, outcome).await, capture)
 }
 
 async fn fetched(
     hasher: &StructureHasher,
+    content: &Arc<ContentHasher>,
     cpu: &Semaphore,
     outcome: silhouette_fetch::FetchOutcome,
 ) -> Fetched {
@@ -448,35 +462,25 @@ async fn fetched(
             let hash = body_hash(&page.body);
             let html = if page.is_html {
                 let _permit = cpu.acquire().await;
+                let ct = page.content_type.as_deref();
                 let parsed = if page.body.len() <= INLINE_PARSE_MAX {
-                    Ok(hasher.hash_with_content_type(&page.body, page.content_type.as_deref()))
+                    Ok(html_page(hasher, Some(content), &page.body, ct))
                 } else {
-                    let (hasher, body, ct) =
-                        (hasher.clone(), page.body.clone(), page.content_type.clone());
+                    let (hasher, content, body, ct) = (
+                        hasher.clone(),
+                        Arc::clone(content),
+                        page.body.clone(),
+                        page.content_type.clone(),
+                    );
                     tokio::task::spawn_blocking(move || {
-                        hasher.hash_with_content_type(&body, ct.as_deref())
+                        html_page(&hasher, Some(&content), &body, ct.as_deref())
                     })
                     .await
                 };
-                Some(match parsed {
-                    Ok(Ok(s)) => HtmlPage {
-                        fingerprint: Some(s.fingerprint),
-                        elements: s.elements,
-                        truncated: s.truncated.map(|t| t.to_string()),
-                        profile: s.profile.to_bytes(),
-                        summary: s.profile.paths().map(|p| p.ids().to_vec()),
-                        links: s.links,
-                        base: s.base,
-                    },
-                    Ok(Err(e)) => HtmlPage {
-                        truncated: Some(e.to_string()),
-                        ..HtmlPage::default()
-                    },
-                    Err(e) => HtmlPage {
-                        truncated: Some(format!("fingerprinting failed: {e}")),
-                        ..HtmlPage::default()
-                    },
-                })
+                Some(parsed.unwrap_or_else(|e| HtmlPage {
+                    truncated: Some(format!("fingerprinting failed: {e}")),
+                    ..HtmlPage::default()
+                }))
             } else {
                 None
             };

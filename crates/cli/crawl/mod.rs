@@ -2,6 +2,7 @@
 
 pub mod engine;
 pub mod output;
+pub mod page;
 pub mod progress;
 pub mod replay;
 pub mod replay_gaps;

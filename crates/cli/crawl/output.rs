@@ -178,6 +178,31 @@ struct JsonRecord<'a> {
     distance: Option<u32>,
     cluster: Option<&'a str>,
     error: Option<&'a str>,
+    #[serde(flatten)]
+    content: ContentFields<'a>,
+}
+
+/// The content signal's fields, last on both kinds of line: the content fingerprint (16 or 32
+/// hex digits), the semantic signature (32 hex digits), and for a `content-duplicate` the kept
+/// page whose content it duplicates and the content distance.
+#[derive(serde::Serialize)]
+struct ContentFields<'a> {
+    content_fingerprint: Option<String>,
+    signature: Option<String>,
+    content_duplicate_of: Option<&'a str>,
+    content_distance: Option<u32>,
+}
+
+impl<'a> ContentFields<'a> {
+    fn of(r: &'a StoredRecord) -> Self {
+        let p = &r.page;
+        Self {
+            content_fingerprint: p.content.fingerprint.map(|f| f.to_string()),
+            signature: p.content.signature.map(|s| format!("{s:032x}")),
+            content_duplicate_of: r.content_duplicate_of_url.as_deref(),
+            content_distance: p.content_distance,
+        }
+    }
 }
 
 /// One line of `decisions.jsonl`, fields in a fixed order.
@@ -198,6 +223,8 @@ struct DecisionRecord<'a> {
     truncated: Option<&'a str>,
     error: Option<&'a str>,
     in_output: bool,
+    #[serde(flatten)]
+    content: ContentFields<'a>,
 }
 
 /// The path of a state's decisions file.
@@ -224,6 +251,7 @@ pub fn decision_json(r: &StoredRecord) -> String {
         truncated: p.truncated.as_deref(),
         error: p.error.as_deref(),
         in_output: r.out_seq.is_some(),
+        content: ContentFields::of(r),
     };
     serde_json::to_string(&line).unwrap_or_else(|e| {
         format!(
@@ -267,6 +295,7 @@ pub fn json(r: &StoredRecord) -> String {
         distance: p.distance,
         cluster: r.cluster_url.as_deref(),
         error: p.error.as_deref(),
+        content: ContentFields::of(r),
     };
     serde_json::to_string(&line).unwrap_or_else(|e| {
         format!(
@@ -346,7 +375,7 @@ mod tests {
         store.records(None, |r| all.push(r)).expect("reads");
         assert_eq!(
             json(&all[0]),
-            r#"{"url":"http://t/1","final_url":null,"status":null,"depth":0,"referrer":null,"content_type":null,"bytes":null,"fetch_ms":null,"fingerprint":null,"elements":null,"truncated":null,"decision":"kept","duplicate_of":null,"distance":null,"cluster":null,"error":null}"#
+            r#"{"url":"http://t/1","final_url":null,"status":null,"depth":0,"referrer":null,"content_type":null,"bytes":null,"fetch_ms":null,"fingerprint":null,"elements":null,"truncated":null,"decision":"kept","duplicate_of":null,"distance":null,"cluster":null,"error":null,"content_fingerprint":null,"signature":null,"content_duplicate_of":null,"content_distance":null}"#
         );
     }
 }

@@ -24,7 +24,7 @@ fn line(frontier: &Frontier, fetched: u64, elapsed: Duration) -> String {
         "fetched {fetched} ({rate:.0}/s), queued {}, kept {}, dropped {}, errors {}",
         frontier.queued() + frontier.in_flight(),
         get("kept"),
-        get("near-duplicate") + get("exact-duplicate"),
+        get("near-duplicate") + get("exact-duplicate") + get("content-duplicate"),
         get("error"),
     )
 }

@@ -6,7 +6,7 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 use silhouette_dom::Profile;
-use silhouette_frontier::{Dedup, DedupConfig, DedupScope, Store, Verdict};
+use silhouette_frontier::{Dedup, DedupConfig, DedupScope, DropWhen, PageContent, Store, Verdict};
 
 #[derive(Debug)]
 struct Page {
@@ -29,6 +29,7 @@ fn cluster_of(id: u64, v: Verdict) -> u64 {
         Verdict::Kept { cluster } => cluster,
         Verdict::KeptUnjudged => id,
         Verdict::ExactDuplicate { of } | Verdict::NearDuplicate { of, .. } => of,
+        Verdict::ContentDuplicate { cluster, .. } => cluster.unwrap_or(id),
     }
 }
 
@@ -122,6 +123,10 @@ pub struct Recorded {
     pub scope: Option<DedupScope>,
     /// The path-set similarity near matches had to reach.
     pub min_similarity: Option<f64>,
+    /// Which signal dropped pages.
+    pub drop_when: Option<DropWhen>,
+    /// The content threshold.
+    pub content_threshold: Option<i64>,
 }
 
 impl Recorded {
@@ -142,6 +147,8 @@ impl Recorded {
             threshold: parsed("dedup.threshold")?.and_then(|v| v.parse().ok()),
             scope: parsed("dedup.dedup-scope")?.and_then(|v| v.parse().ok()),
             min_similarity: parsed("dedup.min-similarity")?.and_then(|v| v.parse().ok()),
+            drop_when: parsed("dedup.drop-when")?.and_then(|v| v.parse().ok()),
+            content_threshold: parsed("content.threshold")?.and_then(|v| v.parse().ok()),
         })
     }
 }
@@ -157,6 +164,7 @@ struct Stored {
     hash: u128,
     profile: Option<Profile>,
     elements: u64,
+    content: PageContent,
 }
 
 /// The judged pages of a crawl state, read once and judged again at any settings.
@@ -185,7 +193,7 @@ impl Judged {
             .records(None, |r| {
                 if !matches!(
                     &*r.page.decision,
-                    "kept" | "near-duplicate" | "exact-duplicate"
+                    "kept" | "near-duplicate" | "exact-duplicate" | "content-duplicate"
                 ) {
                     return;
                 }
@@ -200,7 +208,11 @@ impl Judged {
                 };
                 pages.push(Stored {
                     id: r.page.id,
-                    cluster: r.page.duplicate_of.unwrap_or(r.page.id),
+                    cluster: match r.page.content_duplicate_of {
+                        Some(_) => r.page.cluster.unwrap_or(r.page.id),
+                        None => r.page.duplicate_of.unwrap_or(r.page.id),
+                    },
+                    content: r.page.content,
                     url: r.url,
                     host: r.host,
                     decision: r.page.decision,
@@ -228,7 +240,8 @@ impl Judged {
             .map(|s| {
                 let fp = s.profile.as_ref().map(|p| p.fingerprint(decay));
                 let summary = s.profile.as_ref().and_then(|p| p.paths()).map(|p| p.ids());
-                let v = dedup.judge(s.id, &s.host, s.hash, fp, s.elements, summary);
+                let v =
+                    dedup.judge_page(s.id, &s.host, s.hash, fp, s.elements, summary, &s.content);
                 Page {
                     id: s.id,
                     old_cluster: s.cluster,
@@ -270,6 +283,13 @@ fn resolve(map: &HashMap<u64, u64>, mut c: u64) -> u64 {
     c
 }
 
+/// `replay --drop-when MODE --content-threshold K`: the content policy to replay with.
+#[derive(Clone, Debug, Default)]
+pub struct ContentFlags {
+    pub drop_when: Option<String>,
+    pub threshold: Option<i64>,
+}
+
 /// The decay and dedup settings to judge a crawl's pages with: the flags given, else the
 /// ones the crawl recorded, else the config's.
 pub fn settings(
@@ -298,7 +318,35 @@ pub fn settings(
         Some(v) => Some(v),
         None => recorded.min_similarity,
     };
+    if let Some(mode) = recorded.drop_when {
+        dedup.drop_when = mode;
+    }
+    if let Some(k) = recorded
+        .content_threshold
+        .and_then(|k| u32::try_from(k).ok())
+    {
+        dedup.content_threshold = k;
+    }
     Ok((base.hasher.decay, dedup))
+}
+
+impl ContentFlags {
+    /// Writes the flags given over `dedup` (the crawl's recorded policy, see [`settings`]).
+    pub fn apply(&self, dedup: &mut DedupConfig) -> Result<()> {
+        if let Some(mode) = self.drop_when.as_deref() {
+            dedup.drop_when = mode.parse().map_err(|e| anyhow::anyhow!("--{e}"))?;
+        }
+        if let Some(k) = self.threshold {
+            let max = silhouette_simhash::MAX_K128;
+            dedup.content_threshold =
+                u32::try_from(k).ok().filter(|&k| k <= max).ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "--content-threshold {k}: must be a whole number from 0 to {max}"
+                    )
+                })?;
+        }
+        Ok(())
+    }
 }
 
 /// Replays the judged pages of `store` with `config` at `decay`, printing the comparison.
@@ -315,13 +363,15 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
 
     writeln!(
         out,
-        "replay of {} judged pages: recorded with {original}; now decay={decay}, threshold={}{}",
+        "replay of {} judged pages: recorded with {original}; now decay={decay}, threshold={}{}, drop-when={}, content-threshold={}",
         pages.len(),
         config.threshold,
         config
             .min_similarity
             .map(|m| format!(", min-similarity={m}"))
-            .unwrap_or_default()
+            .unwrap_or_default(),
+        config.drop_when,
+        config.content_threshold,
     )?;
     let kept = |d: &str| d == "kept";
     let (old_kept, new_kept) = (
@@ -334,6 +384,13 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
         pages.len() - old_kept,
         pages.len() - new_kept
     )?;
+
+    let mut decisions: BTreeMap<&str, u64> = BTreeMap::new();
+    for p in &pages {
+        *decisions.entry(p.new).or_default() += 1;
+    }
+    let listed: Vec<String> = decisions.iter().map(|(d, n)| format!("{d} {n}")).collect();
+    writeln!(out, "decisions now: {}", listed.join(", "))?;
 
     let mut per_host: BTreeMap<&str, (u64, u64, u64)> = BTreeMap::new();
     for p in &pages {

@@ -65,7 +65,7 @@ pub fn summarize(store: &Store, members: bool) -> Result<Summary, StateError> {
         host.pages += 1;
         match d.as_str() {
             "kept" => host.kept += 1,
-            "near-duplicate" | "exact-duplicate" => host.dropped += 1,
+            "near-duplicate" | "exact-duplicate" | "content-duplicate" => host.dropped += 1,
             "error" => {
                 host.errors += 1;
                 let class = r

@@ -3,8 +3,11 @@
 //! the dedup internals is made here once.
 
 use silhouette_dom::StructureHasher;
-use silhouette_frontier::{Dedup, Verdict, body_hash};
+use silhouette_frontier::{Dedup, PageContent, Verdict, body_hash};
 use silhouette_simhash::Fingerprint;
+use silhouette_text::ContentHasher;
+
+use crate::crawl::page::content_of as content_signal;
 
 /// A page ready to be judged.
 #[derive(Debug, Clone)]
@@ -21,10 +24,18 @@ pub struct Page {
     pub summary: Option<Vec<u32>>,
     /// The structure profile (`dedup --state` keeps it, as a crawl does, for `replay`).
     pub profile: Option<Vec<u8>>,
+    /// The content signal of its main-content text, as the crawl computes it.
+    pub content: PageContent,
 }
 
-/// Fingerprints a decoded HTML body (`content_type`: the response's header, for the charset).
-pub fn fingerprint(hasher: &StructureHasher, body: &[u8], content_type: Option<&str>) -> Page {
+/// Fingerprints a decoded HTML body (`content_type`: the response's header, for the charset);
+/// with `content`, the content signal too (the structure hasher must collect text).
+pub fn fingerprint(
+    hasher: &StructureHasher,
+    content: Option<&ContentHasher>,
+    body: &[u8],
+    content_type: Option<&str>,
+) -> Page {
     let body_hash = body_hash(body);
     match hasher.hash_with_content_type(body, content_type) {
         Ok(s) => Page {
@@ -34,6 +45,7 @@ pub fn fingerprint(hasher: &StructureHasher, body: &[u8], content_type: Option<&
             truncated: s.truncated.map(|t| t.to_string()),
             summary: s.profile.paths().map(|p| p.ids().to_vec()),
             profile: Some(s.profile.to_bytes()),
+            content: content_signal(content, s.text.as_deref()),
         },
         Err(e) => Page {
             body_hash,
@@ -42,18 +54,28 @@ pub fn fingerprint(hasher: &StructureHasher, body: &[u8], content_type: Option<&
             truncated: Some(e.to_string()),
             summary: None,
             profile: None,
+            content: PageContent::default(),
         },
     }
 }
 
 /// Judges page `id` (ids increase in input order) of `host`, exactly as the crawl does.
 pub fn judge(dedup: &mut Dedup, id: u64, host: &str, page: &Page) -> Verdict {
-    dedup.judge(
+    dedup.judge_page(
         id,
         host,
         page.body_hash,
         page.fingerprint,
         page.elements,
         page.summary.as_deref(),
+        &page.content,
     )
+}
+
+/// The kept page a content duplicate names, and the content distance.
+pub const fn content_of(verdict: Verdict) -> Option<(u64, u32)> {
+    match verdict {
+        Verdict::ContentDuplicate { of, distance, .. } => Some((of, distance)),
+        _ => None,
+    }
 }

@@ -16,6 +16,7 @@ use std::sync::{Arc, mpsc};
 use anyhow::{Context, Result};
 use silhouette_dom::StructureHasher;
 use silhouette_frontier::{Dedup, DedupConfig, Verdict};
+use silhouette_text::ContentHasher;
 use silhouette_warc::{parse_http_response, strip_angle_brackets};
 
 use self::judge::Page;
@@ -27,6 +28,8 @@ use self::warc_out::{KeptCopy, WarcOut};
 #[derive(Debug)]
 pub struct DedupJob {
     pub hasher: StructureHasher,
+    /// The content signal's hasher (`hasher` must collect main-content text for it).
+    pub content: Arc<ContentHasher>,
     pub dedup: DedupConfig,
     pub inputs: Vec<PathBuf>,
     /// JSONL output (`None`: standard output).
@@ -46,6 +49,7 @@ pub struct Report {
     pub kept: u64,
     pub exact: u64,
     pub near: u64,
+    pub content: u64,
     /// Records not judged: other types, non-2xx, not HTML.
     pub skipped: u64,
     /// Records or files that could not be read.
@@ -73,7 +77,11 @@ enum Outcome {
     Bad(String),
 }
 
-fn prepare(hasher: &StructureHasher, c: &Candidate, max_body: u64) -> Outcome {
+fn prepare(
+    hasher: &(StructureHasher, Arc<ContentHasher>),
+    c: &Candidate,
+    max_body: u64,
+) -> Outcome {
     let http = match parse_http_response(&c.block) {
         Ok(h) => h,
         Err(e) => return Outcome::Bad(format!("offset {}: {e}", c.offset)),
@@ -95,7 +103,7 @@ fn prepare(hasher: &StructureHasher, c: &Candidate, max_body: u64) -> Outcome {
     }
     let content_type = http.headers.get("Content-Type");
     Outcome::Judge {
-        page: judge::fingerprint(hasher, &body, content_type),
+        page: judge::fingerprint(&hasher.0, Some(&hasher.1), &body, content_type),
         status: http.status,
         body_offset: http.body_offset,
     }
@@ -170,13 +178,13 @@ pub fn run(job: &DedupJob, err: &mut dyn Write) -> Result<Report> {
             s.commit(Some(w), &mut judging.out)?;
         }
         let r = &mut judging.report;
-        (r.judged, r.kept, r.exact, r.near) = s.restore(&mut judging.dedup, &mut judging.kept)?;
+        (r.judged, r.kept, r.exact, r.near, r.content) = s.restore(&mut judging.dedup, &mut judging.kept)?;
         (r.skipped, r.errors) = (s.skipped, s.errors);
         skip = usize::try_from(s.items).unwrap_or(usize::MAX);
     }
     judging.state = state;
     let (batches, reader) = read::start(job.inputs.clone(), job.max_body.saturating_add(1 << 20));
-    let hasher = Arc::new(job.hasher.clone());
+    let hasher = Arc::new((job.hasher.clone(), Arc::clone(&job.content)));
     let (tx, rx) = mpsc::channel::<(u64, Done)>();
     let mut in_flight: HashMap<u64, usize> = HashMap::new();
     let mut bytes_in_flight = 0usize;
@@ -307,6 +315,10 @@ impl Judging<'_> {
                 report.near += 1;
                 (self.kept.get(&of), Some(distance))
             }
+            Verdict::ContentDuplicate { of, .. } => {
+                report.content += 1;
+                (self.kept.get(&of), None)
+            }
             Verdict::Kept { .. } | Verdict::KeptUnjudged => {
                 report.kept += 1;
                 (None, None)
@@ -324,6 +336,10 @@ impl Judging<'_> {
             "decision": verdict.name(),
             "duplicate_of": duplicate_of.map(|k| k.url.as_str()),
             "distance": distance,
+            "content_fingerprint": page.content.fingerprint.map(|f| f.to_string()),
+            "signature": page.content.signature.map(|s| format!("{s:032x}")),
+            "content_duplicate_of": judge::content_of(verdict).and_then(|(of, _)| self.kept.get(&of)).map(|k| k.url.as_str()),
+            "content_distance": judge::content_of(verdict).map(|(_, d)| d),
         });
         match self.state.as_mut() {
             Some(s) => s.record(&Judged {
@@ -396,7 +412,11 @@ mod tests {
             fields: silhouette_warc::Fields::new(),
             block: block.as_bytes().to_vec(),
         };
-        let got = match prepare(&StructureHasher::default(), &c, 1 << 20) {
+        let hashers = (
+            StructureHasher::default(),
+            Arc::new(ContentHasher::new(silhouette_text::ContentConfig::default()).expect("valid")),
+        );
+        let got = match prepare(&hashers, &c, 1 << 20) {
             Outcome::Judge { page, status, .. } => format!("judge {status} {}", page.elements),
             Outcome::Skip => "skip".to_owned(),
             Outcome::Bad(m) => format!("bad {m}"),

@@ -87,33 +87,35 @@ impl DedupState {
     }
 
     /// Rebuilds the dedup index and the kept pages from the committed records, judging
-    /// them again in order; returns (judged, kept, exact, near).
+    /// them again in order; returns (judged, kept, exact, near, content duplicates).
     pub fn restore(
         &mut self,
         dedup: &mut Dedup,
         kept: &mut HashMap<u64, KeptCopy>,
-    ) -> Result<(u64, u64, u64, u64)> {
+    ) -> Result<(u64, u64, u64, u64, u64)> {
         let mut records = Vec::new();
         self.store.records(None, |r| records.push(r))?;
-        let mut counts = (0, 0, 0, 0);
+        let mut counts = (0, 0, 0, 0, 0);
         for r in records {
             let page = &r.page;
             let summary = page
                 .profile
                 .as_deref()
                 .and_then(crate::crawl_settings::summary_of);
-            let verdict = dedup.judge(
+            let verdict = dedup.judge_page(
                 page.id,
                 &r.host,
                 page.body_hash.unwrap_or_default(),
                 page.fingerprint.map(Fingerprint::new),
                 page.elements.unwrap_or(0),
                 summary.as_deref(),
+                &page.content,
             );
             counts.0 += 1;
             match verdict {
                 Verdict::ExactDuplicate { .. } => counts.2 += 1,
                 Verdict::NearDuplicate { .. } => counts.3 += 1,
+                Verdict::ContentDuplicate { .. } => counts.4 += 1,
                 Verdict::Kept { .. } | Verdict::KeptUnjudged => {
                     counts.1 += 1;
                     let at = self.store.warc_location(page.id)?;
@@ -182,6 +184,7 @@ impl DedupState {
         let (duplicate_of, distance, cluster) = match j.verdict {
             Verdict::ExactDuplicate { of } => (Some(of), None, self.clusters.get(&of).copied()),
             Verdict::NearDuplicate { of, distance } => (Some(of), Some(distance), Some(of)),
+            Verdict::ContentDuplicate { of, cluster, .. } => (Some(of), None, cluster),
             Verdict::Kept { cluster } => {
                 self.clusters.insert(j.id, cluster);
                 (None, None, Some(cluster))
@@ -210,6 +213,9 @@ impl DedupState {
             emitted: true,
             cluster,
             recorded_ms: Some(recorded_ms),
+            content: j.page.content.clone(),
+            content_duplicate_of: crate::dedup::judge::content_of(j.verdict).map(|(of, _)| of),
+            content_distance: crate::dedup::judge::content_of(j.verdict).map(|(_, d)| d),
         })?;
         let serial = j.file as u64;
         self.store.set_warc_location(

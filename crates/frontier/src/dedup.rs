@@ -10,12 +10,18 @@
 //! the smaller distance, then the earlier representative. A page that joins no cluster starts
 //! one and is kept. A page closer to a later cluster than to the one it joined stays where it
 //! was judged: decisions are final, in crawl order.
+//!
+//! With [`DedupConfig::drop_when`] other than `structure`, the content signal takes part as
+//! [`DropWhen`] defines: [`Dedup::judge_page`] is the one place where both signals decide.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
-use silhouette_simhash::{Fingerprint, IndexError, Match, NearIndex, jaccard};
+use silhouette_simhash::{Fingerprint, IndexError, MAX_K128, Match, NearIndex, jaccard};
+
+use crate::content::ContentIndex;
+use crate::{DropWhen, PageContent};
 
 /// Which pages a page is compared with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -91,6 +97,10 @@ pub struct DedupConfig {
     /// With structure summaries: the Jaccard similarity (0..=1) a near match must also reach
     /// to count. `None` (or a page without a summary): the fingerprint decides alone.
     pub min_similarity: Option<f64>,
+    /// Which signal drops a page ([`DropWhen`] defines each mode).
+    pub drop_when: DropWhen,
+    /// Largest Hamming distance between content fingerprints still called near (0..=16).
+    pub content_threshold: u32,
 }
 
 impl Default for DedupConfig {
@@ -102,6 +112,8 @@ impl Default for DedupConfig {
             min_elements: 10,
             on_duplicate: OnDuplicate::Drop,
             min_similarity: None,
+            drop_when: DropWhen::Structure,
+            content_threshold: 3,
         }
     }
 }
@@ -129,6 +141,12 @@ pub enum DedupError {
     /// A cluster budget of 0 would drop every page.
     #[error("cluster-budget = 0: must be at least 1")]
     ClusterBudget,
+    /// The content threshold is outside what the content index supports.
+    #[error("content threshold = {value}: must be a whole number from 0 to {MAX_K128}")]
+    ContentThreshold {
+        /// The rejected value.
+        value: u32,
+    },
     /// A similarity outside [0, 1].
     #[error("min-similarity = {value}: must be a number from 0 to 1")]
     Similarity {
@@ -168,6 +186,16 @@ pub enum Verdict {
         /// Hamming distance to it.
         distance: u32,
     },
+    /// Its content is near a kept page's (or has the same signature), as
+    /// [`DedupConfig::drop_when`] asks.
+    ContentDuplicate {
+        /// That page.
+        of: u64,
+        /// The content fingerprints' Hamming distance.
+        distance: u32,
+        /// The structure cluster the page's structure joins, if any.
+        cluster: Option<u64>,
+    },
 }
 
 impl Verdict {
@@ -176,17 +204,21 @@ impl Verdict {
     pub const fn is_duplicate(self) -> bool {
         matches!(
             self,
-            Self::ExactDuplicate { .. } | Self::NearDuplicate { .. }
+            Self::ExactDuplicate { .. }
+                | Self::NearDuplicate { .. }
+                | Self::ContentDuplicate { .. }
         )
     }
 
-    /// The decision's name in records: `kept`, `exact-duplicate` or `near-duplicate`.
+    /// The decision's name in records: `kept`, `exact-duplicate`, `near-duplicate` or
+    /// `content-duplicate`.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Self::Kept { .. } | Self::KeptUnjudged => "kept",
             Self::ExactDuplicate { .. } => "exact-duplicate",
             Self::NearDuplicate { .. } => "near-duplicate",
+            Self::ContentDuplicate { .. } => "content-duplicate",
         }
     }
 }
@@ -204,6 +236,10 @@ pub struct Dedup {
     summaries: HashMap<u64, Box<[u32]>>,
     /// The similarity of the last near match confirmed by summaries.
     last_similarity: Option<f64>,
+    /// Kept pages' content (not kept with `drop-when = "structure"`).
+    content: ContentIndex,
+    /// Kept pages' structure clusters (`drop-when = "structure-and-content"` only).
+    clusters: HashMap<u64, u64>,
 }
 
 /// Fingerprints a host keeps in a plain list before it gets a [`NearIndex`]: most hosts of a
@@ -257,32 +293,6 @@ impl HostIndex {
             }
         }
     }
-
-    /// As [`NearIndex::insert_if_new`]: the nearest within `k` (earliest id among equals),
-    /// or stored.
-    fn insert_if_new(
-        &mut self,
-        fp: Fingerprint,
-        id: u64,
-        k: u32,
-        params: &str,
-    ) -> Result<(), Match> {
-        match self {
-            Self::Large(index) => index.insert_if_new(fp, id),
-            Self::Small(list) => {
-                let nearest = list
-                    .iter()
-                    .map(|&(f, i)| (f.distance(fp), i))
-                    .filter(|&(d, _)| d <= k)
-                    .min();
-                if let Some((distance, id)) = nearest {
-                    return Err(Match { id, distance });
-                }
-                self.insert(fp, id, k, params);
-                Ok(())
-            }
-        }
-    }
 }
 
 impl Dedup {
@@ -299,6 +309,11 @@ impl Dedup {
         {
             return Err(DedupError::Similarity { value });
         }
+        if config.content_threshold > MAX_K128 {
+            return Err(DedupError::ContentThreshold {
+                value: config.content_threshold,
+            });
+        }
         // Built in both scopes: it checks the threshold once, here.
         let index = Self::index(config.threshold, params)?;
         let global = (config.scope == DedupScope::Global).then_some(index);
@@ -311,6 +326,8 @@ impl Dedup {
             kept_in_cluster: HashMap::new(),
             summaries: HashMap::new(),
             last_similarity: None,
+            content: ContentIndex::default(),
+            clusters: HashMap::new(),
         })
     }
 
@@ -325,11 +342,8 @@ impl Dedup {
         &self.config
     }
 
-    /// Judges page `id` (ids must increase with crawl order) and records it if kept.
-    ///
-    /// `fingerprint` is `None` for a page that could not be fingerprinted; it is then judged
-    /// on its bytes only. `summary` is the page's structure summary (sorted, distinct feature
-    /// ids), used when [`DedupConfig::min_similarity`] is set.
+    /// Judges page `id` by structure alone (as [`judge_page`](Self::judge_page) without
+    /// content).
     pub fn judge(
         &mut self,
         id: u64,
@@ -339,61 +353,152 @@ impl Dedup {
         elements: u64,
         summary: Option<&[u32]>,
     ) -> Verdict {
+        let none = PageContent::default();
+        self.judge_page(id, host, body_hash, fingerprint, elements, summary, &none)
+    }
+
+    /// Judges page `id` (ids must increase with crawl order) and records it if kept.
+    ///
+    /// `fingerprint` is `None` for a page that could not be fingerprinted; it is then judged
+    /// on its bytes (and content) only. `summary` is the page's structure summary (sorted,
+    /// distinct feature ids), used when [`DedupConfig::min_similarity`] is set; `content` its
+    /// content signal, used as [`DedupConfig::drop_when`] says.
+    #[allow(clippy::too_many_arguments, reason = "one page's signals, each plain")]
+    pub fn judge_page(
+        &mut self,
+        id: u64,
+        host: &str,
+        body_hash: u128,
+        fingerprint: Option<Fingerprint>,
+        elements: u64,
+        summary: Option<&[u32]>,
+        content: &PageContent,
+    ) -> Verdict {
         self.last_similarity = None;
         if let Some(&of) = self.exact.get(&body_hash) {
             return Verdict::ExactDuplicate { of };
         }
-        let verdict = match fingerprint.filter(|_| elements >= self.config.min_elements) {
-            None => Verdict::KeptUnjudged,
-            Some(fp) => {
-                let found = match (self.config.min_similarity, summary) {
-                    (Some(min), Some(summary)) => self.confirmed(id, host, fp, summary, min),
-                    _ => match &mut self.global {
-                        Some(index) => index.insert_if_new(fp, id),
-                        None => self
-                            .per_host
-                            .entry(host.to_owned())
-                            .or_insert_with(|| HostIndex::Small(Vec::new()))
-                            .insert_if_new(fp, id, self.config.threshold, &self.params),
-                    },
-                };
-                match found {
-                    Ok(()) => {
+        // Where the structure goes: unjudged (None), a new cluster (Ok) or a cluster (Err).
+        let structure = fingerprint
+            .filter(|_| elements >= self.config.min_elements)
+            .map(|fp| match (self.config.min_similarity, summary) {
+                (Some(min), Some(summary)) => self.confirmed(host, fp, summary, min),
+                _ => self.nearest(host, fp),
+            });
+        let joins = structure.and_then(|s| s.err());
+        let mode = self.config.drop_when;
+        let scope = match self.config.scope {
+            DedupScope::Global => "",
+            DedupScope::Host => host,
+        };
+        let verdict = match joins {
+            Some(m)
+                if mode.structure_drops()
+                    && self.kept_in_cluster.get(&m.id).copied().unwrap_or(1)
+                        >= self.config.cluster_budget =>
+            {
+                Verdict::NearDuplicate {
+                    of: m.id,
+                    distance: m.distance,
+                }
+            }
+            _ => match self.content_match(scope, content, joins.map(|m| m.id)) {
+                Some((distance, of)) => Verdict::ContentDuplicate {
+                    of,
+                    distance,
+                    cluster: joins.map(|m| m.id),
+                },
+                None => match structure {
+                    None => Verdict::KeptUnjudged,
+                    Some(Ok(fp)) => {
+                        self.represent(host, fp, id, summary);
                         self.kept_in_cluster.insert(id, 1);
                         Verdict::Kept { cluster: id }
                     }
-                    Err(m) => {
-                        let kept = self.kept_in_cluster.entry(m.id).or_insert(1);
-                        if *kept < self.config.cluster_budget {
-                            *kept += 1;
-                            Verdict::Kept { cluster: m.id }
-                        } else {
-                            Verdict::NearDuplicate {
-                                of: m.id,
-                                distance: m.distance,
-                            }
-                        }
+                    Some(Err(m)) => {
+                        *self.kept_in_cluster.entry(m.id).or_insert(1) += 1;
+                        Verdict::Kept { cluster: m.id }
                     }
-                }
-            }
+                },
+            },
         };
         if !verdict.is_duplicate() {
             // Only kept pages: an exact duplicate always points at a kept page.
             self.exact.insert(body_hash, id);
+            if mode != DropWhen::Structure {
+                let k = self.config.content_threshold;
+                self.content.insert(scope, id, content, k);
+            }
+            if let (DropWhen::StructureAndContent, Verdict::Kept { cluster }) = (mode, verdict) {
+                self.clusters.insert(id, cluster);
+            }
         }
         verdict
     }
 
-    /// The near match confirmed by summaries (see the module docs), or `Ok` once `fp` is
-    /// stored as a new representative.
+    /// The kept page whose content `content` duplicates under the drop-when policy, as
+    /// `(content distance, id)`; `cluster` is the structure cluster the page joins.
+    fn content_match(
+        &self,
+        scope: &str,
+        content: &PageContent,
+        cluster: Option<u64>,
+    ) -> Option<(u32, u64)> {
+        let k = self.config.content_threshold;
+        match self.config.drop_when {
+            DropWhen::Structure => None,
+            DropWhen::Content | DropWhen::StructureOrContent => {
+                self.content.matches(scope, content, k).first().copied()
+            }
+            DropWhen::StructureAndContent => {
+                let cluster = cluster?;
+                self.content
+                    .matches(scope, content, k)
+                    .into_iter()
+                    .find(|(_, id)| self.clusters.get(id) == Some(&cluster))
+            }
+        }
+    }
+
+    /// The representative `fp` is near (the nearest, the earliest among equals), or `Ok(fp)`.
+    fn nearest(&self, host: &str, fp: Fingerprint) -> Result<Fingerprint, Match> {
+        let k = self.config.threshold;
+        let found = match &self.global {
+            Some(index) => index
+                .nearest(fp)
+                .map(|(id, distance)| Match { id, distance }),
+            None => self
+                .per_host
+                .get(host)
+                .and_then(|h| h.within(fp, k).into_iter().next()),
+        };
+        found.map_or(Ok(fp), Err)
+    }
+
+    /// Makes kept page `id` the representative of a new cluster.
+    fn represent(&mut self, host: &str, fp: Fingerprint, id: u64, summary: Option<&[u32]>) {
+        let k = self.config.threshold;
+        match &mut self.global {
+            Some(index) => index.insert(fp, id),
+            None => self
+                .per_host
+                .entry(host.to_owned())
+                .or_insert_with(|| HostIndex::Small(Vec::new()))
+                .insert(fp, id, k, &self.params),
+        }
+        if let (Some(_), Some(summary)) = (self.config.min_similarity, summary) {
+            self.summaries.insert(id, summary.into());
+        }
+    }
+
+    /// The near match confirmed by summaries (see the module docs), or `Ok(fp)` when none.
     fn confirmed(
         &mut self,
-        id: u64,
         host: &str,
         fp: Fingerprint,
         summary: &[u32],
         min: f64,
-    ) -> Result<(), Match> {
+    ) -> Result<Fingerprint, Match> {
         let k = self.config.threshold;
         let candidates = match &self.global {
             Some(index) => index.within(fp),
@@ -418,16 +523,7 @@ impl Dedup {
             self.last_similarity = Some(similarity);
             return Err(m);
         }
-        match &mut self.global {
-            Some(index) => index.insert(fp, id),
-            None => self
-                .per_host
-                .entry(host.to_owned())
-                .or_insert_with(|| HostIndex::Small(Vec::new()))
-                .insert(fp, id, k, &self.params),
-        }
-        self.summaries.insert(id, summary.into());
-        Ok(())
+        Ok(fp)
     }
 
     /// The structure similarity behind the last verdict, when summaries confirmed a near match.

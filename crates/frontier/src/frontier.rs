@@ -11,9 +11,9 @@ use url::Url;
 
 use crate::{
     Budget, CanonConfig, CanonError, Dedup, DedupConfig, DedupError, HostQueues, OnDuplicate,
-    PageRecord, QueueEntry, Scope, ScopeConfig, ScopeError, ScopeMode, SeenSet, StateError, Store,
-    StoredRecord, TrapConfig, TrapGuard, UrlKey, Verdict, canonicalize, host_port, parse_canonical,
-    registrable_domain, resolve_link,
+    PageContent, PageRecord, QueueEntry, Scope, ScopeConfig, ScopeError, ScopeMode, SeenSet,
+    StateError, Store, StoredRecord, TrapConfig, TrapGuard, UrlKey, Verdict, canonicalize,
+    host_port, parse_canonical, registrable_domain, resolve_link,
 };
 
 /// Reads a page's structure summary (sorted, distinct feature ids) from its stored profile.
@@ -83,6 +83,9 @@ pub struct HtmlPage {
     pub links: Vec<String>,
     /// The document's `<base href>`, as written.
     pub base: Option<String>,
+    /// The content signal: content fingerprint and signature of the main-content text
+    /// (boxed: a page's size on the way from its task to the frontier stays small).
+    pub content: Box<PageContent>,
 }
 
 /// What fetching a [`Job`] gave.
@@ -227,7 +230,7 @@ impl Frontier {
                 r.page.body_hash,
                 matches!(
                     &*r.page.decision,
-                    "kept" | "near-duplicate" | "exact-duplicate"
+                    "kept" | "near-duplicate" | "exact-duplicate" | "content-duplicate"
                 ),
             ) {
                 let fp = r.page.fingerprint.map(Fingerprint::new);
@@ -236,13 +239,14 @@ impl Frontier {
                     .summary_of
                     .zip(r.page.profile.as_deref())
                     .and_then(|(read, profile)| read(profile));
-                let _ = self.dedup.judge(
+                let _ = self.dedup.judge_page(
                     r.page.id,
                     &r.host,
                     hash,
                     fp,
                     r.page.elements.unwrap_or(0),
                     summary.as_deref(),
+                    &r.page.content,
                 );
             }
         }
@@ -491,13 +495,15 @@ impl Frontier {
                         rec.elements = Some(page.elements);
                         rec.truncated.clone_from(&page.truncated);
                         rec.profile = Some(page.profile.clone());
-                        let verdict = self.dedup.judge(
+                        rec.content = *page.content;
+                        let verdict = self.dedup.judge_page(
                             job.id,
                             &host_port(&final_url).unwrap_or_default(),
                             body_hash,
                             page.fingerprint,
                             page.elements,
                             page.summary.as_deref(),
+                            &page.content,
                         );
                         rec.decision = verdict.name().to_owned();
                         match verdict {
@@ -509,6 +515,16 @@ impl Frontier {
                                 rec.duplicate_of = Some(of);
                                 rec.distance = Some(distance);
                                 rec.cluster = Some(of);
+                            }
+                            Verdict::ContentDuplicate {
+                                of,
+                                distance,
+                                cluster,
+                            } => {
+                                rec.duplicate_of = Some(of);
+                                rec.content_duplicate_of = Some(of);
+                                rec.content_distance = Some(distance);
+                                rec.cluster = cluster;
                             }
                             Verdict::Kept { cluster } => rec.cluster = Some(cluster),
                             Verdict::KeptUnjudged => {}
@@ -669,6 +685,7 @@ impl Frontier {
             url: job.url.to_string(),
             host: host_port(&job.url).unwrap_or_default(),
             depth: job.depth,
+            content_duplicate_of_url: page.content_duplicate_of.and(duplicate_of_url.clone()),
             duplicate_of_url,
             cluster_url,
             seq,
@@ -697,6 +714,7 @@ fn decision_key(decision: &str) -> &'static str {
         "kept" => "kept",
         "near-duplicate" => "near-duplicate",
         "exact-duplicate" => "exact-duplicate",
+        "content-duplicate" => "content-duplicate",
         "not-html" => "not-html",
         "robots-disallowed" => "robots-disallowed",
         "out-of-scope" => "out-of-scope",

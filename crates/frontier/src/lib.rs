@@ -28,6 +28,31 @@
 //! Calendar-like traps (each URL plausible on its own, but no end to them)
 //! are contained by the depth limit and the per-host budget.
 //!
+//! A fetched page is judged by [`Dedup::judge_page`], the one place where the crawl's two
+//! signals decide: exact bytes, then the structure cluster it joins and the kept pages whose
+//! content ([`PageContent`]: a 64- or 128-bit [`ContentBits`] fingerprint and a semantic
+//! signature) is near, as [`DropWhen`] defines for each mode (which kept page a page is
+//! compared with, and where the cluster budget and the dedup scope apply).
+//!
+//! ```
+//! use silhouette_frontier::{ContentBits, Dedup, DedupConfig, DropWhen, PageContent, Verdict};
+//! use silhouette_simhash::Fingerprint;
+//!
+//! let config = DedupConfig { drop_when: DropWhen::StructureOrContent, ..DedupConfig::default() };
+//! let mut dedup = Dedup::new(config, "doc")?;
+//! let text = |bits| PageContent {
+//!     fingerprint: Some(ContentBits::B64(Fingerprint::new(bits))),
+//!     signature: None,
+//! };
+//! let (article, print_view) = (Fingerprint::new(0x8c3a_5f7e_9ecb_3f35), Fingerprint::new(0x0123_4567));
+//! // An article, then its print view: another structure, the same text 1 bit off.
+//! let v = dedup.judge_page(1, "h", 1, Some(article), 50, None, &text(0xfeed));
+//! assert_eq!(v, Verdict::Kept { cluster: 1 });
+//! let v = dedup.judge_page(2, "h", 2, Some(print_view), 50, None, &text(0xfeec));
+//! assert_eq!(v, Verdict::ContentDuplicate { of: 1, distance: 1, cluster: None });
+//! # Ok::<(), silhouette_frontier::DedupError>(())
+//! ```
+//!
 //! ```
 //! use std::time::Instant;
 //! use silhouette_frontier::{
@@ -65,6 +90,7 @@
 #![deny(missing_docs)]
 
 mod canon;
+mod content;
 mod dedup;
 mod frontier;
 mod queue;
@@ -77,6 +103,7 @@ pub use canon::{
     CanonConfig, CanonConfigError, CanonError, DEFAULT_STRIP_PARAMS, canonicalize, parse_canonical,
     resolve_link,
 };
+pub use content::{ContentBits, DropWhen, PageContent};
 pub use dedup::{Dedup, DedupConfig, DedupError, DedupScope, OnDuplicate, Verdict};
 pub use frontier::{
     Completed, Fetched, Frontier, FrontierConfig, FrontierError, HtmlPage, Job, SeedError,

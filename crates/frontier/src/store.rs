@@ -13,6 +13,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 #[path = "store_warc.rs"]
 mod warc;
 pub use warc::{WarcFile, WarcLocation};
+use crate::{ContentBits, PageContent};
 
 /// The schema version this build writes and reads.
 const SCHEMA_VERSION: i64 = 2;
@@ -50,6 +51,15 @@ CREATE TABLE IF NOT EXISTS pages (
     cluster INTEGER,
     -- when the record was made, in ms since the Unix epoch (pages/s over time)
     recorded_ms INTEGER
+);
+-- the content signal of HTML pages (ALGORITHM.md §7): fingerprint (8 or 16 bytes, big-endian),
+-- signature (16 bytes) and, for content duplicates, the kept page and the content distance
+CREATE TABLE IF NOT EXISTS content (
+    id INTEGER PRIMARY KEY REFERENCES pages (id),
+    fingerprint BLOB,
+    signature BLOB,
+    duplicate_of INTEGER,
+    distance INTEGER
 );
 CREATE TABLE IF NOT EXISTS hosts (host TEXT PRIMARY KEY, not_before_ms INTEGER NOT NULL);
 ";
@@ -169,6 +179,12 @@ pub struct PageRecord {
     pub cluster: Option<u64>,
     /// When the record was made, in milliseconds since the Unix epoch.
     pub recorded_ms: Option<u64>,
+    /// The content signal (HTML pages).
+    pub content: PageContent,
+    /// The kept page whose content it duplicates (`content-duplicate`).
+    pub content_duplicate_of: Option<u64>,
+    /// The content fingerprints' Hamming distance to that page.
+    pub content_distance: Option<u32>,
 }
 
 /// A stored record with the URLs it refers to, as the output and the tools read it.
@@ -186,6 +202,8 @@ pub struct StoredRecord {
     pub referrer: Option<String>,
     /// The URL of the page it duplicates.
     pub duplicate_of_url: Option<String>,
+    /// The URL of the page whose content it duplicates.
+    pub content_duplicate_of_url: Option<String>,
     /// The URL of the first page of its structure cluster.
     pub cluster_url: Option<String>,
     /// Crawl order.
@@ -508,6 +526,7 @@ impl Store {
         ])
         .map_err(|e| self.err(e))?;
         drop(stmt);
+        self.record_content(page)?;
         self.conn
             .prepare_cached("UPDATE urls SET done = 1 WHERE id = ?1")
             .and_then(|mut s| s.execute([to_i64(page.id)]))
@@ -517,6 +536,30 @@ impl Store {
             self.next_out_seq += 1;
         }
         Ok((seq, out_seq))
+    }
+
+    /// The `content` row of a record that has a content signal.
+    fn record_content(&self, page: &PageRecord) -> Result<(), StateError> {
+        let c = &page.content;
+        if c.fingerprint.is_none() && c.signature.is_none() && page.content_duplicate_of.is_none() {
+            return Ok(());
+        }
+        self.conn
+            .prepare_cached(
+                "INSERT INTO content (id, fingerprint, signature, duplicate_of, distance) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )
+            .and_then(|mut s| {
+                s.execute(params![
+                    to_i64(page.id),
+                    c.fingerprint.map(ContentBits::to_bytes),
+                    c.signature.map(|h| h.to_be_bytes().to_vec()),
+                    page.content_duplicate_of.map(to_i64),
+                    page.content_distance,
+                ])
+            })
+            .map(drop)
+            .map_err(|e| self.err(e))
     }
 
     /// Adds a URL that needs no fetch (the target of a redirect already followed).
@@ -603,9 +646,10 @@ impl Store {
         let base = "SELECT p.id, p.seq, p.out_seq, p.final_url, p.status, p.content_type, p.bytes, p.fetch_ms, \
                     p.fingerprint, p.elements, p.truncated, p.decision, p.duplicate_of, p.distance, p.error, \
                     p.body_hash, p.profile, u.url, u.host, u.depth, r.url, d.url, p.cluster, c.url, \
-                    p.recorded_ms \
+                    p.recorded_ms, x.fingerprint, x.signature, x.duplicate_of, x.distance, xd.url \
                     FROM pages p JOIN urls u ON u.id = p.id LEFT JOIN urls r ON r.id = u.referrer \
-                    LEFT JOIN urls d ON d.id = p.duplicate_of LEFT JOIN urls c ON c.id = p.cluster";
+                    LEFT JOIN urls d ON d.id = p.duplicate_of LEFT JOIN urls c ON c.id = p.cluster \
+                    LEFT JOIN content x ON x.id = p.id LEFT JOIN urls xd ON xd.id = x.duplicate_of";
         let sql = match after_out_seq {
             None => format!("{base} ORDER BY p.seq"),
             Some(_) => format!("{base} WHERE p.out_seq > ?1 ORDER BY p.out_seq"),
@@ -619,6 +663,8 @@ impl Store {
         while let Some(r) = rows.next().map_err(|e| self.err(e))? {
             let rec = (|| -> rusqlite::Result<StoredRecord> {
                 let hash: Option<Vec<u8>> = r.get(15)?;
+                let content_fp: Option<Vec<u8>> = r.get(25)?;
+                let signature: Option<Vec<u8>> = r.get(26)?;
                 Ok(StoredRecord {
                     page: PageRecord {
                         id: to_u64(r.get(0)?),
@@ -641,7 +687,16 @@ impl Store {
                         emitted: r.get::<_, Option<i64>>(2)?.is_some(),
                         cluster: r.get::<_, Option<i64>>(22)?.map(to_u64),
                         recorded_ms: r.get::<_, Option<i64>>(24)?.map(to_u64),
+                        content: PageContent {
+                            fingerprint: content_fp.as_deref().and_then(ContentBits::from_bytes),
+                            signature: signature
+                                .and_then(|h| <[u8; 16]>::try_from(h.as_slice()).ok())
+                                .map(u128::from_be_bytes),
+                        },
+                        content_duplicate_of: r.get::<_, Option<i64>>(27)?.map(to_u64),
+                        content_distance: r.get(28)?,
                     },
+                    content_duplicate_of_url: r.get(29)?,
                     seq: to_u64(r.get(1)?),
                     out_seq: r.get::<_, Option<i64>>(2)?.map(to_u64),
                     url: r.get(17)?,

@@ -38,7 +38,8 @@
 //! into sorted segments, ring indexes for the huge cells of skewed input, and a versioned,
 //! checksummed file format that records the fingerprint parameters (ALGORITHM.md §6).
 //! [`NearIndex`]'s documentation has the design, its arithmetic and how to choose `k`;
-//! [`SharedNearIndex`] shares one index between crawler threads.
+//! [`SharedNearIndex`] shares one index between crawler threads. [`NearIndex128`] is the
+//! exact index over 128-bit fingerprints (content fingerprints), for any `k` in `0..=16`.
 //!
 //! ```
 //! use silhouette_simhash::{Fingerprint, Match, NearIndex};
@@ -63,6 +64,7 @@ mod fingerprint;
 mod fingerprint128;
 mod fnv;
 mod index;
+mod index128;
 mod sets;
 mod weighted;
 mod words;
@@ -71,6 +73,7 @@ pub use fingerprint::{Fingerprint, ParseFingerprintError};
 pub use fingerprint128::Fingerprint128;
 pub use fnv::fnv1_64;
 pub use index::{IndexError, IndexStats, Match, NearIndex, SharedNearIndex};
+pub use index128::{MAX_K128, NearIndex128};
 pub use sets::jaccard;
 pub use weighted::{Simhash, Simhash128, simhash};
 pub use words::{mfonda_words, text_simhash};

@@ -1,0 +1,51 @@
+//! One fetched HTML page → what the frontier judges: the structure fingerprint, links and,
+//! from the same parse, the content signal of its main-content text. Shared by the crawl and
+//! `silhouette dedup` so that both fingerprint a page the same way.
+
+use silhouette_dom::StructureHasher;
+use silhouette_frontier::{ContentBits, HtmlPage, PageContent};
+use silhouette_text::{ContentFingerprint, ContentHash, ContentHasher};
+
+/// The frontier's view of a content fingerprint (none: too little text).
+pub fn page_content(c: Option<ContentFingerprint>) -> PageContent {
+    PageContent {
+        fingerprint: c.map(|c| match c.hash {
+            ContentHash::Bits64(f) => ContentBits::B64(f),
+            ContentHash::Bits128(f) => ContentBits::B128(f),
+        }),
+        signature: c
+            .and_then(|c| c.signature)
+            .map(|s| u128::from_be_bytes(s.bytes())),
+    }
+}
+
+/// The content signal of a parsed page (none without text or without a content hasher).
+pub fn content_of(content: Option<&ContentHasher>, text: Option<&str>) -> PageContent {
+    page_content(content.zip(text).and_then(|(c, t)| c.fingerprint(t)))
+}
+
+/// Parses `body` once: structure, links and (when `content` is given and the hasher collects
+/// text) the content signal.
+pub fn html_page(
+    hasher: &StructureHasher,
+    content: Option<&ContentHasher>,
+    body: &[u8],
+    content_type: Option<&str>,
+) -> HtmlPage {
+    match hasher.hash_with_content_type(body, content_type) {
+        Ok(s) => HtmlPage {
+            fingerprint: Some(s.fingerprint),
+            elements: s.elements,
+            truncated: s.truncated.map(|t| t.to_string()),
+            profile: s.profile.to_bytes(),
+            summary: s.profile.paths().map(|p| p.ids().to_vec()),
+            content: Box::new(content_of(content, s.text.as_deref())),
+            links: s.links,
+            base: s.base,
+        },
+        Err(e) => HtmlPage {
+            truncated: Some(e.to_string()),
+            ..HtmlPage::default()
+        },
+    }
+}

@@ -1,0 +1,355 @@
+//! [`NearIndex128`]: the exact near-duplicate index over 128-bit fingerprints (content
+//! fingerprints, ALGORITHM.md §7).
+//!
+//! Multi-index hashing: the 128 bits are cut into `m` substrings, table `i` is probed at
+//! radius `r_i` (0 or 1) around the query's substring, and `Σ (r_i + 1) >= k + 1`. Two
+//! fingerprints within `k` bits cannot differ in more than `r_i` bits on every substring (that
+//! would take `Σ (r_i + 1)` bits), so some probe finds every stored fingerprint within `k`;
+//! each candidate's full distance is then checked — no false negatives, no false positives.
+//! Layout: `m = k + 1` substrings at radius 0 up to `k = 7` (32 bits for `k = 3`, 16 for
+//! `k = 7`); from `k = 8`, 8 (then 9) substrings of 16 (14) bits, `k + 1 - m` of them probed
+//! at radius 1 — at 1M entries a query of `k = 10` probes 56 buckets of ~15 entries instead
+//! of 11 buckets of ~330. A table hashes the substring into `2^b` buckets (`b` grows with
+//! the index, at most the substring's width); an entry is the other 64-bit half of the
+//! fingerprint (a first, necessary distance check) and its position in insertion order.
+
+use crate::{Fingerprint, Fingerprint128, IndexError, Match};
+
+/// The largest `k` the 128-bit index supports.
+pub const MAX_K128: u32 = 16;
+
+/// One substring's table.
+#[derive(Clone, Debug)]
+struct Table {
+    shift: u32,
+    width: u32,
+    /// 1: the query's substring and its one-bit neighbours are probed.
+    radius: u32,
+    /// Whether entries hold the high half (the substring lies in the low half) or the low.
+    high: bool,
+    /// Buckets in use: `2^bits`.
+    bits: u32,
+    buckets: Vec<Vec<(u64, u32)>>,
+}
+
+impl Table {
+    /// The substring of `fp` this table keys on.
+    fn key(&self, fp: u128) -> u128 {
+        if self.width >= 128 {
+            fp
+        } else {
+            (fp >> self.shift) & ((1u128 << self.width) - 1)
+        }
+    }
+
+    fn bucket(&self, key: u128) -> usize {
+        let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+        let mixed = folded.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        if self.bits == 0 {
+            0
+        } else {
+            (mixed >> (64 - self.bits)) as usize
+        }
+    }
+
+    fn half(&self, fp: u128) -> u64 {
+        if self.high {
+            (fp >> 64) as u64
+        } else {
+            fp as u64
+        }
+    }
+
+    /// Calls `f` with each bucket to probe for `fp`.
+    fn probes(&self, fp: u128, mut f: impl FnMut(&[(u64, u32)])) {
+        let key = self.key(fp);
+        f(&self.buckets[self.bucket(key)]);
+        if self.radius == 1 {
+            for bit in 0..self.width {
+                f(&self.buckets[self.bucket(key ^ (1u128 << bit))]);
+            }
+        }
+    }
+}
+
+/// An exact index answering "which stored 128-bit fingerprints lie within `k` bits of this
+/// one?", for any `k` in `0..=16` (a distance of exactly `k` counts).
+///
+/// Matches come nearest first, the earliest inserted first among equal distances, as
+/// [`NearIndex`](crate::NearIndex)'s. Identical fingerprints may be stored under many ids.
+///
+/// ```
+/// use silhouette_simhash::{Fingerprint128, Match, NearIndex128};
+///
+/// let mut index = NearIndex128::new(10)?;
+/// let a = Fingerprint128::new(0x0123_4567_89ab_cdef_fedc_ba98_7654_3210);
+/// assert_eq!(index.insert_if_new(a, 1), Ok(()));
+/// let b = Fingerprint128::new(a.bits() ^ 0b11_1111_1111); // 10 bits away
+/// assert_eq!(index.insert_if_new(b, 2), Err(Match { id: 1, distance: 10 }));
+/// let c = Fingerprint128::new(a.bits() ^ 0b111_1111_1111); // 11 bits away
+/// assert_eq!(index.nearest(c), None);
+/// # Ok::<(), silhouette_simhash::IndexError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct NearIndex128 {
+    k: u32,
+    tables: Vec<Table>,
+    fps: Vec<u128>,
+    ids: Vec<u64>,
+}
+
+impl NearIndex128 {
+    /// An empty index for distances up to `k`.
+    ///
+    /// # Errors
+    /// [`IndexError::UnsupportedK`] for `k` above [`MAX_K128`].
+    pub fn new(k: u32) -> Result<Self, IndexError> {
+        if k > MAX_K128 {
+            return Err(IndexError::UnsupportedK { k, max: MAX_K128 });
+        }
+        let m = (k + 1).min(8).max((k + 2) / 2);
+        let wide = k + 1 - m; // tables probed at radius 1
+        let mut shift = 0;
+        let tables = (0..m)
+            .map(|i| {
+                let width = 128 / m + u32::from(i < 128 % m);
+                let t = Table {
+                    shift,
+                    width,
+                    radius: u32::from(i < wide),
+                    high: shift + width <= 64,
+                    bits: 0,
+                    buckets: vec![Vec::new()],
+                };
+                shift += width;
+                t
+            })
+            .collect();
+        Ok(Self {
+            k,
+            tables,
+            fps: Vec::new(),
+            ids: Vec::new(),
+        })
+    }
+
+    /// The largest distance that counts as near.
+    #[must_use]
+    pub const fn k(&self) -> u32 {
+        self.k
+    }
+
+    /// Entries stored.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// Whether nothing is stored.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// Heap bytes in use, roughly (bucket entries and headers, fingerprints, ids).
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        let tables: usize = self
+            .tables
+            .iter()
+            .map(|t| {
+                t.buckets.capacity() * size_of::<Vec<(u64, u32)>>()
+                    + t.buckets
+                        .iter()
+                        .map(|b| b.capacity() * size_of::<(u64, u32)>())
+                        .sum::<usize>()
+            })
+            .sum();
+        tables + self.fps.capacity() * 16 + self.ids.capacity() * 8
+    }
+
+    /// Stores `fp` under `id`. (Positions are `u32`: an index holds at most 4 billion entries.)
+    pub fn insert(&mut self, fp: Fingerprint128, id: u64) {
+        let at = u32::try_from(self.ids.len()).unwrap_or(u32::MAX);
+        let bits = fp.bits();
+        self.ids.push(id);
+        self.fps.push(bits);
+        let n = self.ids.len();
+        for t in &mut self.tables {
+            // About 4 entries per bucket on random fingerprints; never more buckets than keys.
+            if n > 4 << t.bits && t.bits < t.width.min(26) {
+                grow(t, &self.fps);
+            }
+            let (b, half) = (t.bucket(t.key(bits)), t.half(bits));
+            t.buckets[b].push((half, at));
+        }
+    }
+
+    /// Calls `f(distance, position)` for every stored fingerprint within `k` of `q` (some
+    /// more than once: once per probe that finds them).
+    fn scan(&self, q: u128, mut f: impl FnMut(u32, u32)) {
+        for t in &self.tables {
+            let half = t.half(q);
+            t.probes(q, |bucket| {
+                for &(other, at) in bucket {
+                    if (other ^ half).count_ones() <= self.k {
+                        let d = (self.fps[at as usize] ^ q).count_ones();
+                        if d <= self.k {
+                            f(d, at);
+                        }
+                    }
+                }
+            });
+        }
+    }
+
+    /// Every stored fingerprint within `k` bits of `fp`: nearest first, the earliest inserted
+    /// first among equal distances.
+    #[must_use]
+    pub fn within(&self, fp: Fingerprint128) -> Vec<Match> {
+        let mut found: Vec<(u32, u32)> = Vec::new();
+        self.scan(fp.bits(), |d, at| found.push((d, at)));
+        found.sort_unstable();
+        found.dedup();
+        found
+            .into_iter()
+            .map(|(distance, at)| Match {
+                id: self.ids[at as usize],
+                distance,
+            })
+            .collect()
+    }
+
+    /// The nearest stored fingerprint within `k` (the earliest inserted among equals).
+    #[must_use]
+    pub fn nearest(&self, fp: Fingerprint128) -> Option<Match> {
+        let mut best: Option<(u32, u32)> = None;
+        self.scan(fp.bits(), |d, at| {
+            if best.is_none_or(|b| (d, at) < b) {
+                best = Some((d, at));
+            }
+        });
+        best.map(|(distance, at)| Match {
+            id: self.ids[at as usize],
+            distance,
+        })
+    }
+
+    /// Whether any stored fingerprint lies within `k` of `fp`.
+    #[must_use]
+    pub fn any_within(&self, fp: Fingerprint128) -> bool {
+        self.nearest(fp).is_some()
+    }
+
+    /// Stores `fp` under `id` unless a stored fingerprint lies within `k`; then that one
+    /// (the nearest, the earliest among equals) is returned and nothing is stored.
+    ///
+    /// # Errors
+    /// The nearest match, when there is one.
+    pub fn insert_if_new(&mut self, fp: Fingerprint128, id: u64) -> Result<(), Match> {
+        if let Some(m) = self.nearest(fp) {
+            return Err(m);
+        }
+        self.insert(fp, id);
+        Ok(())
+    }
+}
+
+/// Doubles a table's buckets (one more bit), redistributing its entries in order.
+fn grow(t: &mut Table, fps: &[u128]) {
+    t.bits += 1;
+    let old = std::mem::replace(&mut t.buckets, vec![Vec::new(); 1 << t.bits]);
+    for bucket in old {
+        for (other, at) in bucket {
+            let b = t.bucket(t.key(fps[at as usize]));
+            t.buckets[b].push((other, at));
+        }
+    }
+}
+
+/// A 64-bit fingerprint as the low half of a 128-bit one (same distances).
+impl From<Fingerprint> for Fingerprint128 {
+    fn from(fp: Fingerprint) -> Self {
+        Self::new(u128::from(fp.bits()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Brute force over the same inserts: every query's matches must agree.
+    fn check(k: u32, stored: &[u128], queries: &[u128]) {
+        let mut index = NearIndex128::new(k).expect("valid k");
+        for (i, &fp) in stored.iter().enumerate() {
+            index.insert(Fingerprint128::new(fp), i as u64 + 100);
+        }
+        for &q in queries {
+            let mut expected: Vec<(u32, u64)> = stored
+                .iter()
+                .enumerate()
+                .map(|(i, &fp)| ((fp ^ q).count_ones(), i as u64 + 100))
+                .filter(|&(d, _)| d <= k)
+                .collect();
+            expected.sort_unstable();
+            let got: Vec<(u32, u64)> = index
+                .within(Fingerprint128::new(q))
+                .into_iter()
+                .map(|m| (m.distance, m.id))
+                .collect();
+            assert_eq!(got, expected, "k = {k}, query {q:032x}");
+            assert_eq!(
+                index
+                    .nearest(Fingerprint128::new(q))
+                    .map(|m| (m.distance, m.id)),
+                expected.first().copied()
+            );
+        }
+    }
+
+    #[test]
+    fn edges_of_k() {
+        let a: u128 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210;
+        let flip = |n: u32| (0..n).fold(a, |x, i| x ^ (1u128 << (i * 11 % 128)));
+        for k in [0, 1, 3, 10, 16] {
+            let stored = [a, flip(k), flip(k + 1), a];
+            check(k, &stored, &[a, flip(1), flip(k), !a]);
+        }
+        assert!(matches!(
+            NearIndex128::new(17),
+            Err(IndexError::UnsupportedK { k: 17, max: 16 })
+        ));
+        let mut index = NearIndex128::new(3).expect("valid");
+        assert!(index.is_empty());
+        assert_eq!(index.insert_if_new(Fingerprint128::new(a), 7), Ok(()));
+        assert_eq!(
+            index.insert_if_new(Fingerprint128::new(a ^ 0b101), 8),
+            Err(Match { id: 7, distance: 2 })
+        );
+        assert_eq!((index.len(), index.k()), (1, 3));
+        assert!(index.memory_bytes() > 0);
+        assert_eq!(
+            Fingerprint128::from(Fingerprint::new(5)),
+            Fingerprint128::new(5)
+        );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
+        /// Clustered fingerprints (a few bases, bit flips) across bucket growth: the index
+        /// and brute force agree for every k.
+        #[test]
+        fn agrees_with_brute_force(
+            bases in proptest::collection::vec(proptest::prelude::any::<u128>(), 1..5),
+            flips in proptest::collection::vec((0usize..5, proptest::collection::vec(0u32..128, 0..14)), 1..400),
+            k in 0u32..=16,
+        ) {
+            let fps: Vec<u128> = flips
+                .iter()
+                .map(|(b, bits)| bits.iter().fold(bases[b % bases.len()], |x, &i| x ^ (1u128 << i)))
+                .collect();
+            let (stored, queries) = fps.split_at(fps.len() / 2);
+            check(k, stored, queries);
+        }
+    }
+}
