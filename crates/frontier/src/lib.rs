@@ -70,6 +70,7 @@ mod frontier;
 mod queue;
 mod scope;
 mod seen;
+mod shared;
 mod store;
 mod traps;
 
@@ -87,5 +88,6 @@ pub use scope::{
     Budget, OutOfScope, Scope, ScopeConfig, ScopeError, ScopeMode, host_port, registrable_domain,
 };
 pub use seen::{SeenSet, UrlKey};
+pub use shared::{DecisionLog, JudgedPage, LocalLog, SharedDedup, SharedVerdict};
 pub use store::{Difference, PageRecord, QueuedUrl, StateError, Store, StoredRecord};
 pub use traps::{Trap, TrapConfig, TrapGuard};
