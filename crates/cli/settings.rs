@@ -27,6 +27,8 @@ pub struct Options {
     pub fetch: Option<crate::crawl_settings::FetchOptions>,
     /// `[content]`: content fingerprints of the main-content text.
     pub content: Option<crate::content_settings::ContentOptions>,
+    /// `[cluster]`: a crawl shared by workers through Redis.
+    pub cluster: Option<crate::cluster_settings::ClusterOptions>,
 }
 
 /// `[fingerprint]`.
@@ -336,7 +338,7 @@ mod tests {
         check(
             "[crawling]\n",
             Err(
-                "c.toml:1: unknown field `crawling`, expected one of `fingerprint`, `dedup`, `crawl`, `traps`, `fetch`, `content`",
+                "c.toml:1: unknown field `crawling`, expected one of `fingerprint`, `dedup`, `crawl`, `traps`, `fetch`, `content`, `cluster`",
             ),
         );
         check(
