@@ -135,43 +135,33 @@ fn reference(sites: &Sites) -> BTreeSet<String> {
         .collect()
 }
 
+/// `silhouette export --redis REDIS --crawl t --output out.jsonl` in `dir`.
+fn export_run(dir: &Path, redis: &str) -> crate::common::Run {
+    let args = [
+        "export",
+        "--redis",
+        redis,
+        "--crawl",
+        "t",
+        "--output",
+        "out.jsonl",
+    ];
+    let r = run_in(dir, &args, b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    r
+}
+
 /// Exports the shared crawl; checks each URL once, kept pages apart, budgets held.
 fn export(dir: &Path, redis: &str) -> BTreeSet<String> {
-    let out = dir.join("out.jsonl");
-    let r = run_in(
-        dir,
-        &[
-            "export",
-            "--redis",
-            redis,
-            "--crawl",
-            "t",
-            "--output",
-            "out.jsonl",
-        ],
-        b"",
-    );
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let records = jsonl(&out);
+    export_run(dir, redis);
+    let records = jsonl(&dir.join("out.jsonl"));
     let urls: BTreeSet<String> = records
         .iter()
         .filter_map(|r| field(r, "url").map(str::to_owned))
         .collect();
     assert_eq!(urls.len(), records.len(), "a URL recorded twice");
     // Exported again: nothing new.
-    let again = run_in(
-        dir,
-        &[
-            "export",
-            "--redis",
-            redis,
-            "--crawl",
-            "t",
-            "--output",
-            "out.jsonl",
-        ],
-        b"",
-    );
+    let again = export_run(dir, redis);
     assert!(
         again.stderr.contains("0 records written"),
         "{}",
@@ -322,42 +312,104 @@ fn three_workers_crawl_like_one_process() {
     );
 }
 
-#[test]
-fn a_killed_worker_loses_nothing() {
+/// Three workers crawl the sites on `redis` (lease time `lease_secs`); once a third of the
+/// pages were served, `midway` runs (given the first worker); the other two must finish, and
+/// the first too unless `midway` killed it.
+/// The export must equal the single-process crawl's URL set, each URL once.
+fn crawl_through(redis: &str, lease_secs: u64, midway: impl FnOnce(&mut Child) -> bool) {
     let sites = Sites::start();
     let expected = reference(&sites);
     sites.log.lock().expect("log").clear();
-
-    let redis = Redis::start();
     let dir = tempfile::tempdir().expect("temp dir");
-    std::fs::write(dir.path().join("c.toml"), toml(2)).expect("config");
+    std::fs::write(dir.path().join("c.toml"), toml(lease_secs)).expect("config");
     let seeds = sites.seeds();
-    let mut doomed = worker(dir.path(), &redis.url(), &seeds);
-    let others: Vec<Child> = (0..2)
-        .map(|_| worker(dir.path(), &redis.url(), &seeds))
-        .collect();
-    // SIGKILL after a third of the pages were served (progress-based, not timed).
+    let mut first = worker(dir.path(), redis, &seeds);
+    let others: Vec<Child> = (0..2).map(|_| worker(dir.path(), redis, &seeds)).collect();
+    // Progress-based, not timed.
     while sites.served() < expected.len() / 3 {
         std::thread::sleep(Duration::from_millis(5));
     }
-    assert!(
-        doomed.try_wait().expect("wait").is_none(),
-        "killed mid-crawl"
-    );
-    doomed.kill().expect("SIGKILL");
-    doomed.wait().expect("reaped");
+    assert!(first.try_wait().expect("wait").is_none(), "still crawling");
+    if midway(&mut first) {
+        finish(first);
+    } else {
+        let _ = first.wait();
+    }
     for w in others {
         finish(w);
     }
-    assert_eq!(export(dir.path(), &redis.url()), expected);
+    assert_eq!(export(dir.path(), redis), expected);
+}
+
+#[test]
+fn a_killed_worker_loses_nothing() {
+    let redis = Redis::start();
+    // SIGKILL: its leases come back after the lease time (2 s), its scope holds after 1 s.
+    crawl_through(&redis.url(), 2, |w| {
+        w.kill().expect("SIGKILL");
+        false
+    });
+}
+
+#[test]
+fn workers_ride_out_a_redis_restart() {
+    let mut redis = Redis::start_with(true, &[]);
+    let url = redis.url();
+    crawl_through(&url, 60, |_| {
+        redis.restart();
+        true
+    });
+}
+
+#[test]
+fn three_workers_on_a_three_master_redis_cluster() {
+    let nodes: Vec<Redis> = (0..3)
+        .map(|_| Redis::start_with(false, &["--cluster-enabled", "yes"]))
+        .collect();
+    let addrs: Vec<String> = nodes
+        .iter()
+        .map(|n| format!("127.0.0.1:{}", n.port))
+        .collect();
+    let created = Command::new("redis-cli")
+        .args(["--cluster", "create"])
+        .args(&addrs)
+        .args(["--cluster-replicas", "0", "--cluster-yes"])
+        .stdout(Stdio::null())
+        .status()
+        .expect("redis-cli runs");
+    assert!(created.success());
+    // Wait until every node sees the cluster whole.
+    for n in &nodes {
+        loop {
+            let info = Command::new("redis-cli")
+                .args(["-p", &n.port.to_string(), "cluster", "info"])
+                .output()
+                .expect("redis-cli runs");
+            if String::from_utf8_lossy(&info.stdout).contains("cluster_state:ok") {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    let url = format!("redis+cluster://{}", addrs.join(","));
+    crawl_through(&url, 60, |_| true);
+    // The crawl's keys went to more than one master.
+    let holding = nodes
+        .iter()
+        .filter(|n| {
+            let out = Command::new("redis-cli")
+                .args(["-p", &n.port.to_string(), "dbsize"])
+                .output()
+                .expect("redis-cli runs");
+            String::from_utf8_lossy(&out.stdout).trim() != "0"
+        })
+        .count();
+    assert!(holding >= 2, "keys on {holding} masters");
 }
 
 #[test]
 fn unreachable_redis_is_a_clear_error() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("port")
-        .port();
+    let port = redis_server::free_port();
     let dir = tempfile::tempdir().expect("temp dir");
     let url = format!("redis://127.0.0.1:{port}/0");
     let r = run_in(

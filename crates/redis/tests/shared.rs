@@ -53,10 +53,7 @@ async fn a_worker_with_other_settings_is_refused() {
 
 #[tokio::test]
 async fn unreachable_redis_is_a_clear_error() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("port")
-        .port();
+    let port = server::free_port();
     let err = SharedCrawl::join(
         &format!("redis://127.0.0.1:{port}/0"),
         "t",
@@ -212,4 +209,24 @@ async fn concurrent_workers_never_keep_two_near_duplicates() {
         }
     }
     assert_eq!(kept.len(), 8, "one per structure");
+}
+
+/// Redis restarted with its append-only file: the same connection goes on, nothing lost.
+#[tokio::test]
+async fn commands_ride_out_a_restart() {
+    let mut server = Server::start_with(true, &[]);
+    let mut w = join(&server, &[], config(1000, 10)).await;
+    assert_eq!(
+        w.add_seeds(&[url("http://a.test/")]).await.expect("seeds"),
+        1
+    );
+    server.restart();
+    assert_eq!(
+        w.add_seeds(&[url("http://a.test/")]).await.expect("seeds"),
+        0,
+        "seen"
+    );
+    let leases = w.lease(4).await.expect("lease");
+    assert_eq!(leases.len(), 1);
+    assert_eq!(leases[0].url.as_str(), "http://a.test/");
 }

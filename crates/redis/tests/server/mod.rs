@@ -1,6 +1,8 @@
-//! A throwaway `redis-server` on a free loopback port (`--save ''`, no persistence).
+//! A throwaway `redis-server` on a free loopback port: `--save ''`, and either no
+//! persistence or `appendonly yes` (then it can be restarted on the same port and data).
 
 use std::net::TcpListener;
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -9,39 +11,73 @@ use std::time::Duration;
 pub struct Server {
     child: Child,
     pub port: u16,
-    _dir: tempfile::TempDir,
+    appendonly: bool,
+    extra: Vec<String>,
+    dir: tempfile::TempDir,
+}
+
+/// A free loopback port.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+fn spawn(port: u16, appendonly: bool, extra: &[String], dir: &Path) -> Child {
+    let child = Command::new("redis-server")
+        .args([
+            "--port",
+            &port.to_string(),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+        ])
+        .args(["--appendonly", if appendonly { "yes" } else { "no" }])
+        .args(extra)
+        .arg("--dir")
+        .arg(dir)
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("redis-server (scripts/test.sh installs it)");
+    // Wait until it answers.
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child
 }
 
 impl Server {
+    /// No persistence.
     pub fn start() -> Self {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
+        Self::start_with(false, &[])
+    }
+
+    /// `appendonly`, and more arguments (e.g. `--cluster-enabled yes`).
+    pub fn start_with(appendonly: bool, extra: &[&str]) -> Self {
+        let port = free_port();
         let dir = tempfile::tempdir().expect("temp dir");
-        let child = Command::new("redis-server")
-            .args([
-                "--port",
-                &port.to_string(),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-            ])
-            .args(["--appendonly", "no", "--dir"])
-            .arg(dir.path())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("redis-server (scripts/test.sh installs it)");
-        // Wait until it accepts connections.
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        let extra: Vec<String> = extra.iter().map(|s| (*s).to_owned()).collect();
+        let child = spawn(port, appendonly, &extra, dir.path());
         Self {
             child,
             port,
-            _dir: dir,
+            appendonly,
+            extra,
+            dir,
         }
+    }
+
+    /// Stops it (SIGTERM: the append-only file is written out) and starts it again on the
+    /// same port and data.
+    pub fn restart(&mut self) {
+        let _ = Command::new("kill")
+            .arg(self.child.id().to_string())
+            .status();
+        let _ = self.child.wait();
+        self.child = spawn(self.port, self.appendonly, &self.extra, self.dir.path());
     }
 
     pub fn url(&self) -> String {
