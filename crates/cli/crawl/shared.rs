@@ -134,8 +134,12 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
             }
             beat = Instant::now();
         }
-        if report.interrupted.is_none() && tasks.len() < settings.concurrency {
-            for lease in shared.lease(settings.concurrency - tasks.len()).await? {
+        while report.interrupted.is_none() && tasks.len() < settings.concurrency {
+            let got = shared.lease(settings.concurrency - tasks.len()).await?;
+            if got.is_empty() {
+                break;
+            }
+            for lease in got {
                 let job = Job {
                     id: lease.id,
                     url: lease.url.clone(),

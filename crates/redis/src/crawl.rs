@@ -293,8 +293,9 @@ impl SharedCrawl {
         Ok(queued)
     }
 
-    /// Leases up to `max` URLs from hosts that may be fetched now (at most one per host per
-    /// call), each until the lease time from now.
+    /// Leases up to `max` URLs from hosts that may be fetched now (as many per host as its
+    /// in-flight limit allows; one when hosts have an interval), each until the lease time
+    /// from now.
     ///
     /// # Errors
     /// Redis.
@@ -314,28 +315,32 @@ impl SharedCrawl {
         for pair in claimed.chunks(2) {
             let [host, score] = pair else { continue };
             let h = self.keys.host(host);
-            self.round_trips += 1;
-            let reply: Vec<String> = LEASE
-                .key(h.queue())
-                .key(h.leases())
-                .key(h.meta())
-                .key(h.records())
-                .arg(ms(self.config.lease))
-                .arg(ms(self.config.host_interval))
-                .arg(self.config.per_host_in_flight.max(1))
-                .invoke_async(&mut self.conn)
-                .await
-                .map_err(doing("leasing a URL"))?;
+            let want = max.saturating_sub(leases.len());
+            let reply: Vec<String> = if want == 0 {
+                // Claimed, not needed after all: due again at once.
+                vec!["busy".to_owned(), "0".to_owned()]
+            } else {
+                self.round_trips += 1;
+                LEASE
+                    .key(h.queue())
+                    .key(h.leases())
+                    .key(h.meta())
+                    .key(h.records())
+                    .arg(ms(self.config.lease))
+                    .arg(ms(self.config.host_interval))
+                    .arg(self.config.per_host_in_flight.max(1))
+                    .arg(want)
+                    .invoke_async(&mut self.conn)
+                    .await
+                    .map_err(doing("leasing a URL"))?
+            };
             let next = match reply.as_slice() {
-                [ok, e, next] if ok == "ok" => {
-                    match parse_entry(e, host) {
-                        Some(lease) => leases.push(lease),
-                        None => {
-                            return Err(SharedError::Corrupt {
-                                key: h.queue(),
-                                detail: e.clone(),
-                            });
-                        }
+                [ok, next, entries @ ..] if ok == "ok" => {
+                    for e in entries {
+                        leases.push(parse_entry(e, host).ok_or_else(|| SharedError::Corrupt {
+                            key: h.queue(),
+                            detail: e.clone(),
+                        })?);
                     }
                     next.clone()
                 }

@@ -75,9 +75,9 @@ return 0
 
 script!(
     LEASE,
-    "KEYS: queue, leases, meta, records. ARGV: lease ms, interval ms, in flight at most. \
-     Returns expired leases to the queue, then: {'ok', entry, next ms} | {'wait', ms} | \
-     {'busy', ms} | {'empty'}.",
+    "KEYS: queue, leases, meta, records. ARGV: lease ms, interval ms, in flight at most, how \
+     many. Returns expired leases to the queue, then: {'ok', next ms, entry, …} | {'wait', \
+     ms} | {'busy', ms} | {'empty'}. With an interval, one URL at a time.",
     r"
 local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)
 for i = #expired, 1, -1 do
@@ -87,21 +87,25 @@ end
 local nxt = tonumber(redis.call('HGET', KEYS[3], 'next') or '0')
 if now < nxt then return {'wait', tostring(nxt)} end
 local interval = tonumber(ARGV[2])
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then
-  return {'busy', tostring(now + interval)}
-end
-while true do
+local room = tonumber(ARGV[3]) - redis.call('ZCARD', KEYS[2])
+if room <= 0 then return {'busy', tostring(now + interval)} end
+if interval > 0 then room = 1 end
+room = math.min(room, tonumber(ARGV[4]))
+local out = {'ok', tostring(now + interval)}
+while #out - 2 < room do
   local e = redis.call('LPOP', KEYS[1])
-  if not e then
-    if redis.call('ZCARD', KEYS[2]) == 0 then return {'empty'} end
-    return {'busy', tostring(now + interval)}
-  end
+  if not e then break end
   if redis.call('HEXISTS', KEYS[4], string.sub(e, 1, 16)) == 0 then
     redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), e)
-    redis.call('HSET', KEYS[3], 'next', now + interval)
-    return {'ok', e, tostring(now + interval)}
+    out[#out + 1] = e
   end
 end
+if #out > 2 then
+  redis.call('HSET', KEYS[3], 'next', now + interval)
+  return out
+end
+if redis.call('ZCARD', KEYS[2]) == 0 then return {'empty'} end
+return {'busy', tostring(now + interval)}
 "
 );
 
