@@ -352,6 +352,22 @@ fn a_killed_worker_loses_nothing() {
 }
 
 #[test]
+fn ctrl_c_hands_leases_back() {
+    let redis = Redis::start();
+    // Lease time 1 hour: the others can only finish if the leases came back at once.
+    crawl_through(&redis.url(), 3600, |w| {
+        let sent = Command::new("kill")
+            .args(["-INT", &w.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success());
+        let out = w.wait().expect("the worker stops");
+        assert_eq!(out.code(), Some(130));
+        false
+    });
+}
+
+#[test]
 fn workers_ride_out_a_redis_restart() {
     let mut redis = Redis::start_with(true, &[]);
     let url = redis.url();
