@@ -110,7 +110,7 @@ for site in $SITES; do
         cpu1=$(awk '{print $14+$15}' "/proc/$rpid/stat")
         tag="{bench@127.0.0.1:$port}"
         pages=$(redis-cli -p "$rport" hlen "sil:$tag:rec")
-        calls=$(redis-cli -p "$rport" info commandstats | sed -n 's/.*calls=\([0-9]*\),.*/\1/p' | paste -sd+ | bc)
+        calls=$(redis-cli -p "$rport" info commandstats | sed -n 's/^cmdstat_[^:]*:calls=\([0-9]*\),.*/\1/p' | paste -sd+ | bc)
         seen=$(redis-cli -p "$rport" scard "sil:$tag:seen")
         seen_b=$(redis-cli -p "$rport" memory usage "sil:$tag:seen" samples 0)
         kept=$(redis-cli -p "$rport" llen "sil:$tag:dlog")

@@ -570,6 +570,26 @@ impl SharedCrawl {
         Ok(stats)
     }
 
+    /// Bytes the hosts' seen sets take in Redis (`MEMORY USAGE`, every element counted).
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn seen_bytes(&mut self) -> Result<u64, SharedError> {
+        let mut total = 0;
+        for host in self.hosts().await? {
+            let bytes: Option<u64> = redis::cmd("MEMORY")
+                .arg("USAGE")
+                .arg(self.keys.host(&host).seen())
+                .arg("SAMPLES")
+                .arg(0)
+                .query_async(&mut self.conn)
+                .await
+                .map_err(doing("reading MEMORY USAGE"))?;
+            total += bytes.unwrap_or(0);
+        }
+        Ok(total)
+    }
+
     /// Redis's `used_memory` (bytes), from `INFO memory` (of the node this connection asks).
     ///
     /// # Errors
