@@ -69,5 +69,16 @@ command -v pyenv >/dev/null 2>&1 && pyenv rehash || true
 wget --version | head -n 1
 warcio --version
 
+step "redis-server and redis-cli for the shared-crawl tests (Debian's redis-server)"
+if ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/null 2>&1; then
+    sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo_cmd apt-get install -y -qq --no-install-recommends redis-server >/dev/null 2>&1 || {
+        $sudo_cmd apt-get update -qq >/dev/null
+        $sudo_cmd apt-get install -y -qq --no-install-recommends redis-server >/dev/null
+    }
+fi
+redis-server --version
+
 step "cargo test (unit, doc, property, hostile-input and end-to-end tests)"
 cargo test --workspace --locked

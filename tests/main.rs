@@ -15,6 +15,7 @@ mod crawl_input;
 mod crawl_interrupt;
 mod crawl_limits;
 mod crawl_origin;
+mod crawl_redis;
 mod crawl_resume;
 mod crawl_sitemaps;
 mod crawl_state;

@@ -127,6 +127,9 @@ pub enum Command {
         #[arg(long)]
         add_seeds: bool,
 
+        #[command(flatten)]
+        shared: crate::cluster_settings::SharedFlags,
+
         /// Seed URLs or seed files (optional when resuming).
         #[arg(value_name = "SEEDS")]
         seeds: Vec<String>,
@@ -169,8 +172,12 @@ pub enum Command {
     ///
     /// Every page's decision is also in STATE/decisions.jsonl.
     Stats {
-        /// The state directory.
-        state: PathBuf,
+        /// The state directory (or --redis URL --crawl NAME for a shared crawl).
+        #[arg(required_unless_present = "redis")]
+        state: Option<PathBuf>,
+
+        #[command(flatten)]
+        shared: crate::cluster_settings::SharedFlags,
 
         /// List every structure cluster with all its pages (decision, distance, URL).
         #[arg(long)]
@@ -179,6 +186,16 @@ pub enum Command {
         /// Output format: text, or one JSON object (totals, hosts, errors, clusters).
         #[arg(long, value_enum, default_value_t)]
         format: StatsFormat,
+    },
+    /// Write every record of a shared crawl (--redis URL --crawl NAME) to a JSONL file,
+    /// once each. Run again on the same file, only the records it lacks are appended.
+    Export {
+        #[command(flatten)]
+        shared: crate::cluster_settings::SharedFlags,
+
+        /// The JSONL file (created, or completed).
+        #[arg(long, value_name = "FILE")]
+        output: PathBuf,
     },
     /// Recompute every decision of a crawl offline at another decay and threshold, or another
     /// drop-when policy and content threshold (from the recorded content fingerprints).

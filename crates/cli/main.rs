@@ -1,6 +1,7 @@
 //! The `silhouette` binary: the only place that reads files and the environment and prints.
 
 mod args;
+mod cluster_settings;
 mod compare;
 mod content_settings;
 mod crawl;
@@ -126,9 +127,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             state,
             output,
             add_seeds,
+            shared,
             seeds,
         } => {
             let mut options = settings::Options::find(cli.config.as_deref())?;
+            let cluster =
+                cluster_settings::ClusterSettings::resolve(options.cluster.as_ref(), &shared)?;
             let mut given = crawl_flags.apply(&mut options);
             for (set, key, flag) in [
                 (threshold.is_some(), "dedup.threshold", "--threshold"),
@@ -154,6 +158,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 crawl_settings::CrawlSettings::resolve(&options, base.threshold).map_err(named)?;
             let hasher = crawl_hasher(&base)?;
             let warc = warc_settings::WarcSettings::resolve(&options).map_err(named)?;
+            if let Some(cluster) = cluster {
+                if warc.is_some() {
+                    anyhow::bail!(
+                        "--warc (output.warc-dir) is not supported by shared crawls (--redis) yet"
+                    );
+                }
+                return crawl::shared::command(
+                    crawl,
+                    hasher,
+                    crawl_content(&options)?,
+                    cluster,
+                    &seeds,
+                );
+            }
             let state_dir = state.unwrap_or_else(|| crawl.state_dir.clone());
             let output = match output {
                 Some(p) if p.as_os_str() == "-" => None,
@@ -213,9 +231,27 @@ fn run(cli: Cli) -> Result<ExitCode> {
         ),
         Command::Stats {
             state,
+            shared,
             clusters,
             format,
         } => {
+            let options = settings::Options::find(cli.config.as_deref())?;
+            if let Some(c) =
+                cluster_settings::ClusterSettings::resolve(options.cluster.as_ref(), &shared)?
+            {
+                let stats = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()?
+                    .block_on(async {
+                        silhouette_redis::SharedCrawl::attach(&c.url, &c.crawl)
+                            .await?
+                            .stats()
+                            .await
+                    })?;
+                crawl::shared::print_stats(&stats, &mut io::stdout().lock())?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            let state = state.context("give a state directory, or --redis URL --crawl NAME")?;
             let store = silhouette_frontier::Store::open_existing(&state)?;
             let summary = crawl::summary::summarize(&store, clusters)?;
             let mut out = io::stdout().lock();
@@ -226,6 +262,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     writeln!(out)?;
                 }
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Export { shared, output } => {
+            let options = settings::Options::find(cli.config.as_deref())?;
+            let c = cluster_settings::ClusterSettings::resolve(options.cluster.as_ref(), &shared)?
+                .context("export reads a shared crawl: give --redis URL --crawl NAME")?;
+            let (written, before) = crawl::export::run(&c.url, &c.crawl, &output)?;
+            writeln!(
+                io::stderr(),
+                "{}: {written} records written ({before} were there before)",
+                output.display()
+            )?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Replay {

@@ -29,6 +29,8 @@ pub struct Options {
     pub content: Option<crate::content_settings::ContentOptions>,
     /// `[output]`: the WARC files of a crawl.
     pub output: Option<crate::warc_settings::OutputOptions>,
+    /// `[cluster]`: a crawl shared by workers through Redis.
+    pub cluster: Option<crate::cluster_settings::ClusterOptions>,
 }
 
 /// `[fingerprint]`.
@@ -340,7 +342,7 @@ mod tests {
         check(
             "[crawling]\n",
             Err(
-                "c.toml:1: unknown field `crawling`, expected one of `fingerprint`, `dedup`, `crawl`, `traps`, `fetch`, `content`, `output`",
+                "c.toml:1: unknown field `crawling`, expected one of `fingerprint`, `dedup`, `crawl`, `traps`, `fetch`, `content`, `output`, `cluster`",
             ),
         );
         check(

@@ -139,7 +139,7 @@ fn same_seeds(
 }
 
 /// Hosts of seeds that are themselves loopback/private addresses: allowed to the fetcher.
-fn private_seed_host(url: &Url) -> Option<String> {
+pub(crate) fn private_seed_host(url: &Url) -> Option<String> {
     let host = url.host_str()?;
     let bare = host.trim_start_matches('[').trim_end_matches(']');
     let private = match bare.parse::<IpAddr>() {
@@ -336,7 +336,7 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
 
 /// Ctrl-C (SIGINT) and, on Unix, SIGTERM: both stop the crawl the same way. The listeners
 /// live as long as the crawl, so a signal that comes between two polls is not lost.
-struct Signals {
+pub(crate) struct Signals {
     #[cfg(unix)]
     int: tokio::signal::unix::Signal,
     #[cfg(unix)]
@@ -346,7 +346,7 @@ struct Signals {
 }
 
 impl Signals {
-    fn install() -> Result<Self> {
+    pub(crate) fn install() -> Result<Self> {
         #[cfg(unix)]
         {
             use tokio::signal::unix::{SignalKind, signal};
@@ -366,7 +366,7 @@ impl Signals {
     }
 
     /// Waits for the next signal; returns the exit status it calls for (128 + its number).
-    async fn next(&mut self) -> u8 {
+    pub(crate) async fn next(&mut self) -> u8 {
         #[cfg(unix)]
         {
             tokio::select! {
@@ -406,7 +406,7 @@ fn flush(
 }
 
 /// Redirects may not leave the seeds' scope (host or registrable domain).
-fn redirect_context(seeds: &[Url], mode: ScopeMode) -> FetchContext {
+pub(crate) fn redirect_context(seeds: &[Url], mode: ScopeMode) -> FetchContext {
     let hosts: Vec<String> = seeds.iter().filter_map(host_port).collect();
     let domains: Vec<String> = seeds
         .iter()
@@ -430,7 +430,7 @@ fn redirect_context(seeds: &[Url], mode: ScopeMode) -> FetchContext {
 /// Larger pages go to the blocking pool so that they never hold up the workers' I/O.
 const INLINE_PARSE_MAX: usize = 256 * 1024;
 
-async fn fetch_one(
+pub(crate) async fn fetch_one(
     fetcher: &Fetcher,
     hasher: &StructureHasher,
     content: &Arc<ContentHasher>,

@@ -1,12 +1,14 @@
 //! `silhouette crawl`, `stats` and `replay`.
 
 pub mod engine;
+pub mod export;
 pub mod output;
 pub mod page;
 pub mod progress;
 pub mod replay;
 pub mod replay_gaps;
 pub mod seeds;
+pub mod shared;
 pub mod sitemaps;
 pub mod summary;
 pub mod warc_out;

@@ -178,7 +178,8 @@ pub fn run(job: &DedupJob, err: &mut dyn Write) -> Result<Report> {
             s.commit(Some(w), &mut judging.out)?;
         }
         let r = &mut judging.report;
-        (r.judged, r.kept, r.exact, r.near, r.content) = s.restore(&mut judging.dedup, &mut judging.kept)?;
+        (r.judged, r.kept, r.exact, r.near, r.content) =
+            s.restore(&mut judging.dedup, &mut judging.kept)?;
         (r.skipped, r.errors) = (s.skipped, s.errors);
         skip = usize::try_from(s.items).unwrap_or(usize::MAX);
     }

@@ -11,9 +11,9 @@ use url::Url;
 
 use crate::{
     Budget, CanonConfig, CanonError, Dedup, DedupConfig, DedupError, HostQueues, OnDuplicate,
-    PageContent, PageRecord, QueueEntry, Scope, ScopeConfig, ScopeError, ScopeMode, SeenSet,
-    StateError, Store, StoredRecord, TrapConfig, TrapGuard, UrlKey, Verdict, canonicalize,
-    host_port, parse_canonical, registrable_domain, resolve_link,
+    PageContent, PageRecord, QueueEntry, Scope, ScopeConfig, ScopeError, SeenSet, StateError,
+    Store, StoredRecord, TrapConfig, TrapGuard, UrlKey, Verdict, canonicalize, host_port,
+    parse_canonical, resolve_link,
 };
 
 /// Reads a page's structure summary (sorted, distinct feature ids) from its stored profile.
@@ -641,19 +641,7 @@ impl Frontier {
 
     /// In scope of at least one seed.
     fn in_scope(&self, url: &Url, depth: u32) -> bool {
-        let mode = self.scope.mode();
-        self.seeds.iter().any(|seed| {
-            let candidate = match mode {
-                ScopeMode::SameHost => host_port(seed) == host_port(url),
-                ScopeMode::SameDomain => {
-                    registrable_domain(seed).is_some()
-                        && registrable_domain(seed) == registrable_domain(url)
-                        || host_port(seed) == host_port(url)
-                }
-                _ => true,
-            };
-            candidate && self.scope.check(url, seed, depth).is_ok()
-        })
+        self.scope.admits(url, &self.seeds, depth)
     }
 
     /// Whether a redirect target is in scope (for the fetcher's redirect policy).

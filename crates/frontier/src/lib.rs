@@ -96,6 +96,7 @@ mod frontier;
 mod queue;
 mod scope;
 mod seen;
+mod shared;
 mod store;
 mod traps;
 
@@ -114,6 +115,7 @@ pub use scope::{
     Budget, OutOfScope, Scope, ScopeConfig, ScopeError, ScopeMode, host_port, registrable_domain,
 };
 pub use seen::{SeenSet, UrlKey};
+pub use shared::{DecisionLog, JudgedPage, LocalLog, SharedDedup, SharedVerdict};
 pub use store::{
     Difference, PageRecord, QueuedUrl, StateError, Store, StoredRecord, WarcFile, WarcLocation,
 };

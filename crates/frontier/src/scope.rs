@@ -201,6 +201,23 @@ impl Scope {
         self.mode
     }
 
+    /// Whether `url`, `depth` links from a seed, is in the scope of at least one of `seeds`
+    /// (a seed of the same host, or in same-domain mode of the same registrable domain).
+    pub fn admits(&self, url: &Url, seeds: &[Url], depth: u32) -> bool {
+        seeds.iter().any(|seed| {
+            let candidate = match self.mode {
+                ScopeMode::SameHost => host_port(seed) == host_port(url),
+                ScopeMode::SameDomain => {
+                    registrable_domain(seed).is_some()
+                        && registrable_domain(seed) == registrable_domain(url)
+                        || host_port(seed) == host_port(url)
+                }
+                _ => true,
+            };
+            candidate && self.check(url, seed, depth).is_ok()
+        })
+    }
+
     /// Whether `url`, found `depth` links away from `seed`, is in scope.
     ///
     /// Both URLs should be canonical (see [`canonicalize`](crate::canonicalize)):

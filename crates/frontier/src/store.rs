@@ -12,8 +12,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 #[path = "store_warc.rs"]
 mod warc;
-pub use warc::{WarcFile, WarcLocation};
 use crate::{ContentBits, PageContent};
+pub use warc::{WarcFile, WarcLocation};
 
 /// The schema version this build writes and reads.
 const SCHEMA_VERSION: i64 = 2;

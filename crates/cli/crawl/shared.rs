@@ -1,0 +1,469 @@
+//! `crawl --redis URL --crawl NAME`: one worker of a crawl shared through Redis. It fetches
+//! and fingerprints as the single-process crawl does (`engine::fetch_one`), judges through
+//! the shared dedup log (`SharedDedup`), and keeps queues, leases and records in Redis.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use silhouette_dom::StructureHasher;
+use silhouette_fetch::Fetcher;
+use silhouette_frontier::{
+    Fetched, HtmlPage, Job, JudgedPage, OnDuplicate, PageRecord, Scope, SharedDedup, SharedVerdict,
+    StoredRecord, TrapGuard, Verdict, canonicalize, host_port, parse_canonical, resolve_link,
+};
+use silhouette_redis::{Lease, Requeued, SharedCrawl, SharedStats};
+use silhouette_text::ContentHasher;
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
+use url::Url;
+
+use crate::cluster_settings::ClusterSettings;
+use crate::crawl::engine::{
+    RunReport, Signals, fetch_one, private_seed_host, redirect_context, state_params,
+};
+use crate::crawl::seeds::Seed;
+use crate::crawl_settings::CrawlSettings;
+
+/// What a worker needs.
+#[derive(Debug)]
+pub struct WorkerJob {
+    pub settings: CrawlSettings,
+    pub hasher: StructureHasher,
+    pub content: Arc<ContentHasher>,
+    pub cluster: ClusterSettings,
+    pub seeds: Vec<Seed>,
+}
+
+/// Runs a worker until the shared crawl has nothing left (or Ctrl-C).
+pub fn run(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the runtime")?;
+    rt.block_on(work(job))
+}
+
+/// What a worker refuses to do yet (the single-process crawl does it).
+fn unsupported(settings: &CrawlSettings) -> Result<()> {
+    let scope = &settings.frontier.scope;
+    if scope.max_pages.is_some() || scope.max_pages_per_host.is_some() {
+        anyhow::bail!(
+            "crawl.max-pages and crawl.max-pages-per-host are not supported by shared crawls (--redis) yet: leave them at 0"
+        );
+    }
+    if settings.sitemaps {
+        anyhow::bail!(
+            "crawl.sitemaps is not supported by shared crawls (--redis) yet: leave it false"
+        );
+    }
+    Ok(())
+}
+
+async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
+    let WorkerJob {
+        settings,
+        hasher,
+        content,
+        cluster,
+        seeds,
+    } = job;
+    unsupported(&settings)?;
+    let params = state_params(&settings, &hasher, &content);
+    let cluster = cluster.with_crawl(&settings);
+    let mut shared = SharedCrawl::join(
+        &cluster.url,
+        &cluster.crawl,
+        &params,
+        cluster.shared.clone(),
+    )
+    .await?;
+    let mut report = RunReport::default();
+    let mut stderr = std::io::stderr();
+    let mut canonical = Vec::new();
+    for seed in &seeds {
+        match parse_canonical(seed.url.trim(), &settings.frontier.canon) {
+            Ok(url) => canonical.push(url),
+            Err(e) => {
+                report.bad_seeds += 1;
+                writeln!(stderr, "error: seed {:?} ({}): {e}", seed.url, seed.origin)?;
+            }
+        }
+    }
+    shared.add_seeds(&canonical).await?;
+    let mut seed_urls = shared.seeds().await?;
+    if seed_urls.is_empty() {
+        anyhow::bail!(
+            "the shared crawl {:?} has no seeds yet: give URLs or a seeds file",
+            cluster.crawl
+        );
+    }
+    let mut fetch_config = settings.fetch.clone();
+    fetch_config
+        .address_policy
+        .allowed_hosts
+        .extend(seed_urls.iter().filter_map(private_seed_host));
+    let fetcher = Fetcher::new(fetch_config).context("cannot start the fetcher")?;
+    let mode = settings.frontier.scope.mode;
+    let mut ctx = redirect_context(&seed_urls, mode);
+    let scope = Scope::new(&settings.frontier.scope)?;
+    let traps = TrapGuard::new(settings.frontier.traps.clone());
+    let mut dedup = SharedDedup::new(settings.frontier.dedup, &hasher.params())?;
+    let mut log = shared.log();
+    let cpu = Arc::new(Semaphore::new(
+        std::thread::available_parallelism().map_or(2, |n| n.get()),
+    ));
+    let mut tasks: JoinSet<(Job, Fetched)> = JoinSet::new();
+    let mut leased: HashMap<u64, Lease> = HashMap::new();
+    let mut signals = Signals::install()?;
+    let mut beat = Instant::now();
+    let mut idle_checks = 0;
+    let worker = Worker {
+        settings: &settings,
+        scope: &scope,
+        traps: &traps,
+    };
+
+    loop {
+        if beat.elapsed() >= Duration::from_secs(2) {
+            shared.heartbeat().await?;
+            // Seeds another worker added widen the scope here too.
+            let now_seeds = shared.seeds().await?;
+            if now_seeds != seed_urls {
+                seed_urls = now_seeds;
+                ctx = redirect_context(&seed_urls, mode);
+            }
+            beat = Instant::now();
+        }
+        while report.interrupted.is_none() && tasks.len() < settings.concurrency {
+            let got = shared.lease(settings.concurrency - tasks.len()).await?;
+            if got.is_empty() {
+                break;
+            }
+            for lease in got {
+                let job = Job {
+                    id: lease.id,
+                    url: lease.url.clone(),
+                    depth: lease.depth,
+                };
+                leased.insert(lease.id, lease);
+                let (fetcher, hasher, content, ctx, cpu) = (
+                    fetcher.clone(),
+                    hasher.clone(),
+                    Arc::clone(&content),
+                    ctx.clone(),
+                    Arc::clone(&cpu),
+                );
+                tasks.spawn(async move {
+                    let (fetched, _) =
+                        fetch_one(&fetcher, &hasher, &content, &ctx, &cpu, &job, false).await;
+                    (job, fetched)
+                });
+            }
+        }
+        if tasks.is_empty() {
+            if report.interrupted.is_some() {
+                break;
+            }
+            // Done when no host has a URL queued or leased, twice in a row (another
+            // worker's page may still add links in between).
+            if shared.finished().await? {
+                idle_checks += 1;
+                if idle_checks >= 3 {
+                    break;
+                }
+            } else {
+                idle_checks = 0;
+            }
+            let wait = shared
+                .next_due_in()
+                .await?
+                .unwrap_or(Duration::from_millis(100))
+                .clamp(Duration::from_millis(5), Duration::from_millis(200));
+            tokio::select! {
+                () = tokio::time::sleep(wait) => {}
+                status = signals.next() => report.interrupted = Some(status),
+            }
+            continue;
+        }
+        idle_checks = 0;
+        tokio::select! {
+            joined = tasks.join_next() => match joined {
+                Some(Ok((job, fetched))) => {
+                    report.fetched += 1;
+                    if let Some(lease) = leased.remove(&job.id) {
+                        worker.finish(&mut shared, &mut dedup, &mut log, &seed_urls, &lease, fetched).await?;
+                    }
+                }
+                Some(Err(e)) if e.is_cancelled() => {}
+                Some(Err(e)) => writeln!(stderr, "error: a fetch task failed: {e}")?,
+                None => {}
+            },
+            status = signals.next() => {
+                if let Some(first) = report.interrupted {
+                    writeln!(stderr, "interrupted again: exiting now (leases return after the lease time)")?;
+                    std::process::exit(i32::from(first));
+                }
+                report.interrupted = Some(status);
+                tasks.abort_all();
+                let back: Vec<Lease> = leased.drain().map(|(_, l)| l).collect();
+                shared.give_back(&back).await?;
+                writeln!(stderr, "stopping: {} leases handed back to the shared crawl", back.len())?;
+            }
+            () = tokio::time::sleep(Duration::from_millis(100)) => {}
+        }
+    }
+    shared.leave().await?;
+    let (judge_trips, waits) = log.counts();
+    if report.fetched > 0 {
+        writeln!(
+            stderr,
+            "worker {}: {} pages, {:.1} Redis round trips per page ({:.1} for dedup, {} waits for a held scope)",
+            shared.worker(),
+            report.fetched,
+            (shared.round_trips() + judge_trips) as f64 / report.fetched as f64,
+            judge_trips as f64 / report.fetched as f64,
+            waits
+        )?;
+    }
+    let stats = shared.stats().await?;
+    Ok((report, stats))
+}
+
+/// What judging and recording a page needs.
+struct Worker<'a> {
+    settings: &'a CrawlSettings,
+    scope: &'a Scope,
+    traps: &'a TrapGuard,
+}
+
+impl Worker<'_> {
+    /// Judges, queues the links, writes the record, ends the lease.
+    async fn finish(
+        &self,
+        shared: &mut SharedCrawl,
+        dedup: &mut SharedDedup,
+        log: &mut silhouette_redis::RedisLog,
+        seeds: &[Url],
+        lease: &Lease,
+        fetched: Fetched,
+    ) -> Result<()> {
+        let fetched = match fetched {
+            Fetched::Later { after, error } => {
+                match shared
+                    .later(lease, after, self.settings.frontier.max_requeues)
+                    .await?
+                {
+                    Requeued::Queued(_) => return Ok(()),
+                    Requeued::GaveUp => Fetched::Failed {
+                        final_url: lease.url.clone(),
+                        status: None,
+                        fetch_ms: 0,
+                        decision: "error",
+                        error: format!("gave up after waiting: {error}"),
+                    },
+                }
+            }
+            other => other,
+        };
+        let judged = match &fetched {
+            Fetched::Page {
+                final_url,
+                body_hash,
+                html: Some(page),
+                ..
+            } => {
+                let page = JudgedPage {
+                    id: lease.id,
+                    url: lease.url.to_string(),
+                    host: host_port(final_url).unwrap_or_default(),
+                    body_hash: *body_hash,
+                    fingerprint: page.fingerprint.map(silhouette_simhash::Fingerprint::bits),
+                    elements: page.elements,
+                    summary: page.summary.clone(),
+                    content: *page.content,
+                };
+                Some(dedup.judge(log, &page).await?)
+            }
+            _ => None,
+        };
+        let on_dup = self.settings.frontier.dedup.on_duplicate;
+        let (rec, follow) = record(lease, fetched, judged.as_ref(), on_dup);
+        if let Some((base, page)) = follow {
+            let links = self.links(&base, &page, lease.depth + 1, seeds);
+            shared.enqueue(&links, Some(lease.url.as_str())).await?;
+        }
+        let stored = StoredRecord {
+            url: lease.url.to_string(),
+            host: lease.host.clone(),
+            depth: lease.depth,
+            referrer: lease.referrer.clone(),
+            duplicate_of_url: judged.as_ref().and_then(|j| j.duplicate_of_url.clone()),
+            content_duplicate_of_url: judged
+                .as_ref()
+                .filter(|j| matches!(j.verdict, Verdict::ContentDuplicate { .. }))
+                .and_then(|j| j.duplicate_of_url.clone()),
+            cluster_url: judged
+                .as_ref()
+                .and_then(|j| j.cluster.as_ref().map(|c| c.1.clone())),
+            seq: 0,
+            out_seq: rec.emitted.then_some(0),
+            page: rec,
+        };
+        let json = crate::crawl::output::json(&stored);
+        shared.complete(lease, &json, &stored.page.decision).await?;
+        Ok(())
+    }
+
+    /// The links of a page that are in scope and no trap, canonical, at `depth`.
+    fn links(&self, page_url: &Url, page: &HtmlPage, depth: u32, seeds: &[Url]) -> Vec<(Url, u32)> {
+        let base = page
+            .base
+            .as_deref()
+            .and_then(|b| page_url.join(b.trim()).ok())
+            .unwrap_or_else(|| page_url.clone());
+        page.links
+            .iter()
+            .filter_map(|href| resolve_link(&base, href))
+            .filter_map(|url| canonicalize(&url, &self.settings.frontier.canon).ok())
+            .filter(|url| self.scope.admits(url, seeds, depth) && self.traps.check(url).is_ok())
+            .map(|url| (url, depth))
+            .collect()
+    }
+}
+
+/// The record of a fetched URL, and the page whose links are followed.
+fn record(
+    lease: &Lease,
+    fetched: Fetched,
+    judged: Option<&SharedVerdict>,
+    on_dup: OnDuplicate,
+) -> (PageRecord, Option<(Url, HtmlPage)>) {
+    let mut rec = PageRecord {
+        id: lease.id,
+        recorded_ms: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()
+            .and_then(|d| u64::try_from(d.as_millis()).ok()),
+        emitted: true,
+        ..PageRecord::default()
+    };
+    let mut follow = None;
+    match fetched {
+        Fetched::Page {
+            final_url,
+            status,
+            content_type,
+            bytes,
+            fetch_ms,
+            body_hash,
+            html,
+        } => {
+            rec.final_url = Some(final_url.to_string());
+            rec.status = Some(status);
+            rec.content_type = content_type;
+            rec.bytes = Some(bytes);
+            rec.fetch_ms = Some(fetch_ms);
+            rec.body_hash = Some(body_hash);
+            rec.decision = "not-html".to_owned();
+            if let (Some(page), Some(j)) = (html, judged) {
+                rec.fingerprint = page.fingerprint.map(silhouette_simhash::Fingerprint::bits);
+                rec.elements = Some(page.elements);
+                rec.truncated.clone_from(&page.truncated);
+                rec.content = *page.content;
+                rec.decision = j.verdict.name().to_owned();
+                rec.cluster = j.cluster.as_ref().map(|c| c.0);
+                match j.verdict {
+                    Verdict::ExactDuplicate { of } => rec.duplicate_of = Some(of),
+                    Verdict::NearDuplicate { of, distance } => {
+                        rec.duplicate_of = Some(of);
+                        rec.distance = Some(distance);
+                    }
+                    Verdict::ContentDuplicate { of, distance, .. } => {
+                        rec.duplicate_of = Some(of);
+                        rec.content_duplicate_of = Some(of);
+                        rec.content_distance = Some(distance);
+                    }
+                    _ => {}
+                }
+                let dup = j.verdict.is_duplicate();
+                rec.emitted = !dup || on_dup == OnDuplicate::Keep;
+                if !dup || on_dup != OnDuplicate::Drop {
+                    follow = Some((final_url, page));
+                }
+            }
+        }
+        Fetched::Failed {
+            final_url,
+            status,
+            fetch_ms,
+            decision,
+            error,
+        } => {
+            rec.final_url = Some(final_url.to_string());
+            rec.status = status;
+            rec.fetch_ms = Some(fetch_ms);
+            rec.decision = decision.to_owned();
+            rec.error = Some(error);
+        }
+        Fetched::Later { .. } => rec.decision = "error".to_owned(),
+    }
+    (rec, follow)
+}
+
+/// Prints the summary of a shared crawl (as `stats` does).
+pub fn print_stats(stats: &SharedStats, out: &mut impl Write) -> Result<()> {
+    let total: u64 = stats.decisions.values().sum();
+    writeln!(
+        out,
+        "shared crawl: {total} pages recorded on {} hosts",
+        stats.hosts
+    )?;
+    for (decision, n) in &stats.decisions {
+        writeln!(out, "  {decision:<18} {n}")?;
+    }
+    writeln!(
+        out,
+        "queued {}, leased {} (leases outstanding), seen {}, workers alive {}",
+        stats.queued, stats.leased, stats.seen, stats.workers_alive
+    )?;
+    Ok(())
+}
+
+/// `silhouette crawl --redis URL --crawl NAME [SEEDS]`: runs a worker, prints the shared
+/// summary; the exit status as for a local crawl.
+pub fn command(
+    settings: CrawlSettings,
+    hasher: StructureHasher,
+    content: Arc<ContentHasher>,
+    cluster: ClusterSettings,
+    seeds: &[String],
+) -> Result<std::process::ExitCode> {
+    let (seeds, notes) = crate::crawl::seeds::from_args(seeds)?;
+    let mut stderr = std::io::stderr();
+    for note in notes {
+        writeln!(stderr, "{note}")?;
+    }
+    let (report, stats) = run(WorkerJob {
+        settings,
+        hasher,
+        content,
+        cluster,
+        seeds,
+    })?;
+    print_stats(&stats, &mut stderr.lock())?;
+    if let Some(status) = report.interrupted {
+        writeln!(
+            stderr,
+            "interrupted: this worker's leases are back in the shared crawl; run a worker again to go on"
+        )?;
+        return Ok(std::process::ExitCode::from(status));
+    }
+    Ok(if report.bad_seeds > 0 {
+        std::process::ExitCode::from(1)
+    } else {
+        std::process::ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,620 @@
+//! [`SharedCrawl`]: one worker's view of a crawl kept in Redis.
+
+use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use redis::{AsyncCommands, Value};
+use silhouette_frontier::host_port;
+use url::Url;
+
+use crate::codec::{Lease, entry, id_field, parse_entry, seen_member};
+use crate::error::doing;
+use crate::keys::Keys;
+use crate::scripts::{CLAIM, COMPLETE, ENQUEUE, GIVE_BACK, LATER, LEASE, PARAMS, UNCLAIM};
+use crate::{Conn, RedisLog, SharedError};
+
+/// How a worker shares the crawl.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharedConfig {
+    /// How long a leased URL stays with a worker before it returns to the queue.
+    pub lease: Duration,
+    /// The least time between two fetches from one host, across all workers.
+    pub host_interval: Duration,
+    /// Fetches in flight per host at most, across all workers.
+    pub per_host_in_flight: usize,
+    /// Hosts claimed from the schedule in one call.
+    pub claim_batch: usize,
+    /// How long a dedup scope stays held if its worker disappears.
+    pub hold: Duration,
+}
+
+impl Default for SharedConfig {
+    fn default() -> Self {
+        Self {
+            lease: Duration::from_secs(60),
+            host_interval: Duration::from_secs(1),
+            per_host_in_flight: 1,
+            claim_batch: 16,
+            hold: Duration::from_secs(10),
+        }
+    }
+}
+
+/// What `stats` shows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SharedStats {
+    /// Records per decision.
+    pub decisions: BTreeMap<String, u64>,
+    /// URLs waiting in queues.
+    pub queued: u64,
+    /// URLs leased by workers now.
+    pub leased: u64,
+    /// Hosts with a URL.
+    pub hosts: u64,
+    /// Workers with a heartbeat in the last 15 s.
+    pub workers_alive: u64,
+    /// URLs seen.
+    pub seen: u64,
+}
+
+/// What the host asked for when a URL was tried again later.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Requeued {
+    /// Back in the queue; the number of times it waited.
+    Queued(u64),
+    /// Past the limit: record it as an error.
+    GaveUp,
+}
+
+/// One worker of a crawl kept in Redis.
+#[derive(Debug)]
+pub struct SharedCrawl {
+    conn: Conn,
+    keys: Keys,
+    worker: String,
+    config: SharedConfig,
+    /// Round trips made (dedup ones are counted by the [`RedisLog`]).
+    round_trips: u64,
+}
+
+fn ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+fn unix_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, ms)
+}
+
+impl SharedCrawl {
+    /// Joins crawl `name` on the Redis at `url` as a worker. The first worker stores
+    /// `params` (the settings that decide what is crawled and how it is judged); a worker
+    /// whose `params` differ is refused with every difference named.
+    ///
+    /// # Errors
+    /// Redis cannot be reached, the name cannot be used, the settings differ.
+    pub async fn join(
+        url: &str,
+        name: &str,
+        params: &[(&str, String)],
+        config: SharedConfig,
+    ) -> Result<Self, SharedError> {
+        let mut crawl = Self::attach(url, name).await?;
+        crawl.config = config;
+        let mut call = PARAMS.key(crawl.keys.params());
+        for (k, v) in params {
+            call.arg(*k).arg(v);
+        }
+        let stored: HashMap<String, String> = call
+            .invoke_async(&mut crawl.conn)
+            .await
+            .map_err(doing("reading the crawl's settings"))?;
+        let diffs: Vec<(String, String, String)> = params
+            .iter()
+            .filter_map(|(k, ours)| {
+                let theirs = stored.get(*k).map_or("(not set)", String::as_str);
+                (theirs != ours).then(|| ((*k).to_owned(), theirs.to_owned(), ours.clone()))
+            })
+            .collect();
+        if !diffs.is_empty() {
+            return Err(SharedError::Mismatch {
+                crawl: name.to_owned(),
+                diffs,
+            });
+        }
+        crawl.heartbeat().await?;
+        Ok(crawl)
+    }
+
+    /// Opens crawl `name` to read it (stats, export), without joining it as a worker.
+    ///
+    /// # Errors
+    /// Redis cannot be reached, the name cannot be used.
+    pub async fn attach(url: &str, name: &str) -> Result<Self, SharedError> {
+        let keys = Keys::new(name)?;
+        let conn = Conn::connect(url).await?;
+        let worker = format!(
+            "{}-{}-{}",
+            std::process::id(),
+            unix_ms(),
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.subsec_nanos())
+        );
+        Ok(Self {
+            conn,
+            keys,
+            worker,
+            config: SharedConfig::default(),
+            round_trips: 0,
+        })
+    }
+
+    /// This worker's id.
+    #[must_use]
+    pub fn worker(&self) -> &str {
+        &self.worker
+    }
+
+    /// The dedup log, for [`SharedDedup::judge`](silhouette_frontier::SharedDedup::judge).
+    #[must_use]
+    pub fn log(&self) -> RedisLog {
+        RedisLog {
+            conn: self.conn.clone(),
+            keys: self.keys.clone(),
+            token: self.worker.clone(),
+            hold: self.config.hold,
+            round_trips: 0,
+            waits: 0,
+        }
+    }
+
+    /// Round trips to Redis made by this worker outside the dedup log.
+    #[must_use]
+    pub const fn round_trips(&self) -> u64 {
+        self.round_trips
+    }
+
+    /// Says this worker is alive.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn heartbeat(&mut self) -> Result<(), SharedError> {
+        self.round_trips += 1;
+        let key = self.keys.workers();
+        let _: () = self
+            .conn
+            .zadd(key, &self.worker, unix_ms())
+            .await
+            .map_err(doing("sending a heartbeat"))?;
+        Ok(())
+    }
+
+    /// Says this worker has left.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn leave(&mut self) -> Result<(), SharedError> {
+        let key = self.keys.workers();
+        let _: () = self
+            .conn
+            .zrem(key, &self.worker)
+            .await
+            .map_err(doing("leaving the crawl"))?;
+        Ok(())
+    }
+
+    /// The crawl's seeds.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn seeds(&mut self) -> Result<Vec<Url>, SharedError> {
+        self.round_trips += 1;
+        let key = self.keys.seeds();
+        let seeds: Vec<String> = self
+            .conn
+            .smembers(key)
+            .await
+            .map_err(doing("reading the seeds"))?;
+        let mut seeds: Vec<Url> = seeds.iter().filter_map(|s| Url::parse(s).ok()).collect();
+        seeds.sort();
+        Ok(seeds)
+    }
+
+    /// Adds canonical seed URLs (depth 0) and queues the new ones. Returns how many were
+    /// queued.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn add_seeds(&mut self, seeds: &[Url]) -> Result<usize, SharedError> {
+        if seeds.is_empty() {
+            return Ok(0);
+        }
+        self.round_trips += 1;
+        let key = self.keys.seeds();
+        let list: Vec<&str> = seeds.iter().map(Url::as_str).collect();
+        let _: () = self
+            .conn
+            .sadd(key, list)
+            .await
+            .map_err(doing("adding seeds"))?;
+        let links: Vec<(Url, u32)> = seeds.iter().map(|u| (u.clone(), 0)).collect();
+        self.enqueue(&links, None).await
+    }
+
+    /// Queues the canonical URLs not seen yet, found on `referrer` (admitted by the caller:
+    /// scope, traps). Returns how many were new.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn enqueue(
+        &mut self,
+        urls: &[(Url, u32)],
+        referrer: Option<&str>,
+    ) -> Result<usize, SharedError> {
+        let mut by_host: BTreeMap<String, Vec<&(Url, u32)>> = BTreeMap::new();
+        for u in urls {
+            if let Some(h) = host_port(&u.0) {
+                by_host.entry(h).or_default().push(u);
+            }
+        }
+        let mut queued = 0;
+        for (host, urls) in by_host {
+            let h = self.keys.host(&host);
+            let mut call = ENQUEUE.key(h.seen());
+            call.key(h.queue());
+            for (url, depth) in urls {
+                call.arg(&seen_member(url.as_str())[..])
+                    .arg(entry(url.as_str(), *depth, referrer));
+            }
+            self.round_trips += 2;
+            let n: usize = call
+                .invoke_async(&mut self.conn)
+                .await
+                .map_err(doing("queueing URLs"))?;
+            queued += n;
+            if n > 0 {
+                // Ready now (LT: a later score only moves earlier); the lease script keeps
+                // the host's own interval.
+                let mut pipe = redis::pipe();
+                pipe.cmd("ZADD")
+                    .arg(self.keys.schedule())
+                    .arg("LT")
+                    .arg(0)
+                    .arg(&host)
+                    .ignore()
+                    .sadd(self.keys.hosts(), &host)
+                    .ignore();
+                let _: () = pipe
+                    .query_async(&mut self.conn)
+                    .await
+                    .map_err(doing("scheduling a host"))?;
+            }
+        }
+        Ok(queued)
+    }
+
+    /// Leases up to `max` URLs from hosts that may be fetched now (as many per host as its
+    /// in-flight limit allows; one when hosts have an interval), each until the lease time
+    /// from now.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn lease(&mut self, max: usize) -> Result<Vec<Lease>, SharedError> {
+        if max == 0 {
+            return Ok(Vec::new());
+        }
+        self.round_trips += 1;
+        let claimed: Vec<String> = CLAIM
+            .key(self.keys.schedule())
+            .arg(max.min(self.config.claim_batch.max(1)))
+            .arg(ms(self.config.lease).min(30_000))
+            .invoke_async(&mut self.conn)
+            .await
+            .map_err(doing("claiming hosts"))?;
+        let mut leases = Vec::new();
+        for pair in claimed.chunks(2) {
+            let [host, score] = pair else { continue };
+            let h = self.keys.host(host);
+            let want = max.saturating_sub(leases.len());
+            let reply: Vec<String> = if want == 0 {
+                // Claimed, not needed after all: due again at once.
+                vec!["busy".to_owned(), "0".to_owned()]
+            } else {
+                self.round_trips += 1;
+                LEASE
+                    .key(h.queue())
+                    .key(h.leases())
+                    .key(h.meta())
+                    .key(h.records())
+                    .arg(ms(self.config.lease))
+                    .arg(ms(self.config.host_interval))
+                    .arg(self.config.per_host_in_flight.max(1))
+                    .arg(want)
+                    .invoke_async(&mut self.conn)
+                    .await
+                    .map_err(doing("leasing a URL"))?
+            };
+            let next = match reply.as_slice() {
+                [ok, next, entries @ ..] if ok == "ok" => {
+                    for e in entries {
+                        leases.push(parse_entry(e, host).ok_or_else(|| SharedError::Corrupt {
+                            key: h.queue(),
+                            detail: e.clone(),
+                        })?);
+                    }
+                    next.clone()
+                }
+                [why, at] if why == "wait" || why == "busy" => at.clone(),
+                [empty] if empty == "empty" => {
+                    self.round_trips += 1;
+                    let _: i64 = UNCLAIM
+                        .key(self.keys.schedule())
+                        .arg(host)
+                        .arg(score)
+                        .invoke_async(&mut self.conn)
+                        .await
+                        .map_err(doing("unscheduling an idle host"))?;
+                    continue;
+                }
+                other => {
+                    return Err(SharedError::Corrupt {
+                        key: h.queue(),
+                        detail: format!("{other:?}"),
+                    });
+                }
+            };
+            self.round_trips += 1;
+            let _: () = redis::cmd("ZADD")
+                .arg(self.keys.schedule())
+                .arg("XX")
+                .arg(next)
+                .arg(host)
+                .query_async(&mut self.conn)
+                .await
+                .map_err(doing("rescheduling a host"))?;
+        }
+        Ok(leases)
+    }
+
+    /// Whether the crawl has nothing left: no host has a URL queued or leased.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn finished(&mut self) -> Result<bool, SharedError> {
+        self.round_trips += 1;
+        let key = self.keys.schedule();
+        let n: u64 = self
+            .conn
+            .zcard(key)
+            .await
+            .map_err(doing("reading the schedule"))?;
+        Ok(n == 0)
+    }
+
+    /// When the next host is due, in ms from now (`None`: no host scheduled).
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn next_due_in(&mut self) -> Result<Option<Duration>, SharedError> {
+        self.round_trips += 1;
+        let key = self.keys.schedule();
+        let first: Vec<(String, f64)> = self
+            .conn
+            .zrange_withscores(key, 0, 0)
+            .await
+            .map_err(doing("reading the schedule"))?;
+        let now: (u64, u64) = redis::cmd("TIME")
+            .query_async(&mut self.conn)
+            .await
+            .map_err(doing("reading the time"))?;
+        let now_ms = now.0 * 1000 + now.1 / 1000;
+        Ok(first
+            .first()
+            .map(|(_, at)| Duration::from_millis((*at as u64).saturating_sub(now_ms))))
+    }
+
+    /// Writes the record of a leased URL (unless a worker whose lease had expired wrote
+    /// one first) and ends the lease. Returns whether this record was the one written.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn complete(
+        &mut self,
+        lease: &Lease,
+        record: &str,
+        decision: &str,
+    ) -> Result<bool, SharedError> {
+        let h = self.keys.host(&lease.host);
+        self.round_trips += 1;
+        let written: i64 = COMPLETE
+            .key(h.leases())
+            .key(h.records())
+            .key(h.meta())
+            .arg(&lease.entry)
+            .arg(id_field(lease.id))
+            .arg(record)
+            .arg(ms(self.config.host_interval))
+            .arg(decision)
+            .invoke_async(&mut self.conn)
+            .await
+            .map_err(doing("writing a record"))?;
+        Ok(written == 1)
+    }
+
+    /// The host asked to wait `after`: the URL goes back to its queue and the whole host
+    /// waits, for every worker; past `max_requeues` times, [`Requeued::GaveUp`].
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn later(
+        &mut self,
+        lease: &Lease,
+        after: Duration,
+        max_requeues: u32,
+    ) -> Result<Requeued, SharedError> {
+        let h = self.keys.host(&lease.host);
+        self.round_trips += 1;
+        let n: i64 = LATER
+            .key(h.leases())
+            .key(h.queue())
+            .key(h.meta())
+            .arg(&lease.entry)
+            .arg(id_field(lease.id))
+            .arg(ms(after))
+            .arg(max_requeues)
+            .invoke_async(&mut self.conn)
+            .await
+            .map_err(doing("putting a URL back"))?;
+        Ok(u64::try_from(n).map_or(Requeued::GaveUp, Requeued::Queued))
+    }
+
+    /// Hands leases back unfetched (Ctrl-C): first in their queues, due at once.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn give_back(&mut self, leases: &[Lease]) -> Result<(), SharedError> {
+        for lease in leases {
+            let h = self.keys.host(&lease.host);
+            let _: i64 = GIVE_BACK
+                .key(h.leases())
+                .key(h.queue())
+                .arg(&lease.entry)
+                .invoke_async(&mut self.conn)
+                .await
+                .map_err(doing("handing a lease back"))?;
+            let _: () = redis::cmd("ZADD")
+                .arg(self.keys.schedule())
+                .arg("LT")
+                .arg(0)
+                .arg(&lease.host)
+                .query_async(&mut self.conn)
+                .await
+                .map_err(doing("scheduling a host"))?;
+        }
+        Ok(())
+    }
+
+    /// Every host with a URL, sorted.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn hosts(&mut self) -> Result<Vec<String>, SharedError> {
+        let key = self.keys.hosts();
+        let mut hosts: Vec<String> = self
+            .conn
+            .smembers(key)
+            .await
+            .map_err(doing("reading the hosts"))?;
+        hosts.sort();
+        Ok(hosts)
+    }
+
+    /// A page of `host`'s records from `cursor` (start with 0; the next cursor is 0 at the
+    /// end): (next cursor, records).
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn records(
+        &mut self,
+        host: &str,
+        cursor: u64,
+    ) -> Result<(u64, Vec<String>), SharedError> {
+        let (next, pairs): (u64, Vec<String>) = redis::cmd("HSCAN")
+            .arg(self.keys.host(host).records())
+            .arg(cursor)
+            .arg("COUNT")
+            .arg(500)
+            .query_async(&mut self.conn)
+            .await
+            .map_err(doing("reading records"))?;
+        Ok((next, pairs.into_iter().skip(1).step_by(2).collect()))
+    }
+
+    /// The summary of the crawl.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn stats(&mut self) -> Result<SharedStats, SharedError> {
+        let hosts = self.hosts().await?;
+        let mut stats = SharedStats {
+            hosts: hosts.len() as u64,
+            ..SharedStats::default()
+        };
+        for host in &hosts {
+            let h = self.keys.host(host);
+            let (meta, queued, leased, seen): (HashMap<String, String>, u64, u64, u64) =
+                redis::pipe()
+                    .hgetall(h.meta())
+                    .llen(h.queue())
+                    .zcard(h.leases())
+                    .scard(h.seen())
+                    .query_async(&mut self.conn)
+                    .await
+                    .map_err(doing("reading a host's counters"))?;
+            for (k, v) in meta {
+                if let Some(decision) = k.strip_prefix("n:") {
+                    *stats.decisions.entry(decision.to_owned()).or_insert(0) +=
+                        v.parse::<u64>().unwrap_or(0);
+                }
+            }
+            stats.queued += queued;
+            stats.leased += leased;
+            stats.seen += seen;
+        }
+        let key = self.keys.workers();
+        stats.workers_alive = self
+            .conn
+            .zcount(key, unix_ms().saturating_sub(15_000), "+inf")
+            .await
+            .map_err(doing("counting workers"))?;
+        Ok(stats)
+    }
+
+    /// Bytes the hosts' seen sets take in Redis (`MEMORY USAGE`, every element counted).
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn seen_bytes(&mut self) -> Result<u64, SharedError> {
+        let mut total = 0;
+        for host in self.hosts().await? {
+            let bytes: Option<u64> = redis::cmd("MEMORY")
+                .arg("USAGE")
+                .arg(self.keys.host(&host).seen())
+                .arg("SAMPLES")
+                .arg(0)
+                .query_async(&mut self.conn)
+                .await
+                .map_err(doing("reading MEMORY USAGE"))?;
+            total += bytes.unwrap_or(0);
+        }
+        Ok(total)
+    }
+
+    /// Redis's `used_memory` (bytes), from `INFO memory` (of the node this connection asks).
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn used_memory(&mut self) -> Result<u64, SharedError> {
+        let info: Value = redis::cmd("INFO")
+            .arg("memory")
+            .query_async(&mut self.conn)
+            .await
+            .map_err(doing("reading INFO memory"))?;
+        let text: String = match info {
+            Value::Map(nodes) => nodes
+                .into_iter()
+                .filter_map(|(_, v)| redis::from_redis_value::<String>(v).ok())
+                .collect::<Vec<_>>()
+                .join("\n"),
+            v => redis::from_redis_value(v).map_err(|e| SharedError::Corrupt {
+                key: "INFO memory".to_owned(),
+                detail: e.to_string(),
+            })?,
+        };
+        Ok(text
+            .lines()
+            .filter_map(|l| l.strip_prefix("used_memory:"))
+            .filter_map(|v| v.trim().parse::<u64>().ok())
+            .sum())
+    }
+}

@@ -1,0 +1,140 @@
+//! Key names. Every key of a crawl starts with `sil:`; the crawl's own keys carry the hash
+//! tag `{NAME}`, a host's keys the tag `{NAME@HOST}`, so that every script touches keys of
+//! one Redis Cluster slot.
+
+use crate::SharedError;
+
+/// The keys of one crawl.
+#[derive(Clone, Debug)]
+pub(crate) struct Keys {
+    name: String,
+}
+
+/// The keys of one host of a crawl.
+#[derive(Clone, Debug)]
+pub(crate) struct HostKeys {
+    tag: String,
+}
+
+impl Keys {
+    pub(crate) fn new(name: &str) -> Result<Self, SharedError> {
+        let ok = !name.is_empty()
+            && name.len() <= 64
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+        if !ok {
+            return Err(SharedError::CrawlName {
+                name: name.to_owned(),
+            });
+        }
+        Ok(Self {
+            name: name.to_owned(),
+        })
+    }
+
+    fn key(&self, what: &str) -> String {
+        format!("sil:{{{}}}:{what}", self.name)
+    }
+
+    /// The settings the crawl was started with (hash).
+    pub(crate) fn params(&self) -> String {
+        self.key("params")
+    }
+    /// The seeds (set).
+    pub(crate) fn seeds(&self) -> String {
+        self.key("seeds")
+    }
+    /// Every host with a URL (set).
+    pub(crate) fn hosts(&self) -> String {
+        self.key("hosts")
+    }
+    /// Hosts with work, scored by when to try them next (sorted set, ms).
+    pub(crate) fn schedule(&self) -> String {
+        self.key("sched")
+    }
+    /// Workers by their last heartbeat (sorted set, ms).
+    pub(crate) fn workers(&self) -> String {
+        self.key("workers")
+    }
+
+    /// A host's keys.
+    pub(crate) fn host(&self, host: &str) -> HostKeys {
+        HostKeys {
+            tag: format!("sil:{{{}@{host}}}", self.name),
+        }
+    }
+
+    /// The dedup log and its lock of a scope (`""`: the global scope).
+    pub(crate) fn dedup(&self, scope: &str) -> (String, String) {
+        if scope.is_empty() {
+            (self.key("dlog"), self.key("dlock"))
+        } else {
+            let h = self.host(scope);
+            (h.key("dlog"), h.key("dlock"))
+        }
+    }
+}
+
+impl HostKeys {
+    fn key(&self, what: &str) -> String {
+        format!("{}:{what}", self.tag)
+    }
+    /// The URLs waiting (list of entries).
+    pub(crate) fn queue(&self) -> String {
+        self.key("q")
+    }
+    /// The URLs leased, by deadline (sorted set of entries, ms).
+    pub(crate) fn leases(&self) -> String {
+        self.key("lease")
+    }
+    /// Keys of the URLs seen (set of 16-byte URL keys).
+    pub(crate) fn seen(&self) -> String {
+        self.key("seen")
+    }
+    /// The records, by URL id (hash).
+    pub(crate) fn records(&self) -> String {
+        self.key("rec")
+    }
+    /// Politeness and counters: `next` (ms), `n:DECISION`, `rq:ID` (hash).
+    pub(crate) fn meta(&self) -> String {
+        self.key("meta")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Redis Cluster hashes the text between the first `{` and the next `}`.
+    fn tag(key: &str) -> &str {
+        let open = key.find('{').expect("tagged");
+        let close = key[open..].find('}').expect("closed") + open;
+        &key[open + 1..close]
+    }
+
+    #[test]
+    fn one_tag_per_host_and_per_crawl() {
+        let k = Keys::new("c1").expect("valid");
+        let h = k.host("a.example:8080");
+        let host_keys = [h.queue(), h.leases(), h.seen(), h.records(), h.meta()];
+        assert!(host_keys.iter().all(|key| tag(key) == "c1@a.example:8080"));
+        let (log, lock) = k.dedup("a.example:8080");
+        assert_eq!(
+            (tag(&log), tag(&lock)),
+            ("c1@a.example:8080", "c1@a.example:8080")
+        );
+        let crawl_keys = [
+            k.params(),
+            k.seeds(),
+            k.hosts(),
+            k.schedule(),
+            k.workers(),
+            k.dedup("").0,
+        ];
+        assert!(crawl_keys.iter().all(|key| tag(key) == "c1"));
+        for bad in ["", "a b", "x{y}", &"n".repeat(65)] {
+            assert!(Keys::new(bad).is_err(), "{bad:?}");
+        }
+    }
+}

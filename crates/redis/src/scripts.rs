@@ -1,0 +1,184 @@
+//! The Lua scripts. Each touches the keys of one hash tag (one Redis Cluster slot), and
+//! reads the time from Redis (`TIME`), so that workers on machines whose clocks differ
+//! share one schedule.
+
+use std::sync::LazyLock;
+
+use redis::Script;
+
+macro_rules! script {
+    ($name:ident, $doc:literal, $body:literal) => {
+        #[doc = $doc]
+        pub(crate) static $name: LazyLock<Script> = LazyLock::new(|| {
+            Script::new(concat!(
+                "local t = redis.call('TIME')\n",
+                "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n",
+                $body
+            ))
+        });
+    };
+}
+
+script!(
+    PARAMS,
+    "KEYS: params. ARGV: name, value, …. Sets the ones not set; returns every pair.",
+    r"
+for i = 1, #ARGV, 2 do redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) end
+return redis.call('HGETALL', KEYS[1])
+"
+);
+
+script!(
+    ENQUEUE,
+    "KEYS: seen, queue. ARGV: seen member, entry, …. Queues the URLs not seen; returns how many.",
+    r"
+local n = 0
+for i = 1, #ARGV, 2 do
+  if redis.call('SADD', KEYS[1], ARGV[i]) == 1 then
+    redis.call('RPUSH', KEYS[2], ARGV[i + 1])
+    n = n + 1
+  end
+end
+return n
+"
+);
+
+script!(
+    CLAIM,
+    "KEYS: schedule. ARGV: how many, claim ms. The hosts due, each pushed back by the claim \
+     time so that no other worker tries it meanwhile: host, claimed score, ….",
+    r"
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))
+local out = {}
+local at = now + tonumber(ARGV[2])
+for _, h in ipairs(due) do
+  redis.call('ZADD', KEYS[1], at, h)
+  out[#out + 1] = h
+  out[#out + 1] = tostring(at)
+end
+return out
+"
+);
+
+script!(
+    UNCLAIM,
+    "KEYS: schedule. ARGV: host, claimed score. Drops an idle host, unless someone queued \
+     URLs on it since the claim (its score changed).",
+    r"
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) == ARGV[2] then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  return 1
+end
+return 0
+"
+);
+
+script!(
+    LEASE,
+    "KEYS: queue, leases, meta, records. ARGV: lease ms, interval ms, in flight at most, how \
+     many. Returns expired leases to the queue, then: {'ok', next ms, entry, …} | {'wait', \
+     ms} | {'busy', ms} | {'empty'}. With an interval, one URL at a time.",
+    r"
+local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)
+for i = #expired, 1, -1 do
+  redis.call('ZREM', KEYS[2], expired[i])
+  redis.call('LPUSH', KEYS[1], expired[i])
+end
+local nxt = tonumber(redis.call('HGET', KEYS[3], 'next') or '0')
+if now < nxt then return {'wait', tostring(nxt)} end
+local interval = tonumber(ARGV[2])
+local room = tonumber(ARGV[3]) - redis.call('ZCARD', KEYS[2])
+if room <= 0 then return {'busy', tostring(now + interval)} end
+if interval > 0 then room = 1 end
+room = math.min(room, tonumber(ARGV[4]))
+local out = {'ok', tostring(now + interval)}
+while #out - 2 < room do
+  local e = redis.call('LPOP', KEYS[1])
+  if not e then break end
+  if redis.call('HEXISTS', KEYS[4], string.sub(e, 1, 16)) == 0 then
+    redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), e)
+    out[#out + 1] = e
+  end
+end
+if #out > 2 then
+  redis.call('HSET', KEYS[3], 'next', now + interval)
+  return out
+end
+if redis.call('ZCARD', KEYS[2]) == 0 then return {'empty'} end
+return {'busy', tostring(now + interval)}
+"
+);
+
+script!(
+    COMPLETE,
+    "KEYS: leases, records, meta. ARGV: entry, id, record, interval ms, decision. Ends the \
+     lease, holds the host for an interval from now, writes the record unless one is there \
+     (1) or not (0).",
+    r"
+redis.call('ZREM', KEYS[1], ARGV[1])
+local nxt = now + tonumber(ARGV[4])
+if nxt > tonumber(redis.call('HGET', KEYS[3], 'next') or '0') then
+  redis.call('HSET', KEYS[3], 'next', nxt)
+end
+if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[3]) == 1 then
+  redis.call('HINCRBY', KEYS[3], 'n:' .. ARGV[5], 1)
+  redis.call('HDEL', KEYS[3], 'rq:' .. ARGV[2])
+  return 1
+end
+return 0
+"
+);
+
+script!(
+    LATER,
+    "KEYS: leases, queue, meta. ARGV: entry, id, wait ms, requeues at most. The host asked \
+     to wait: the URL goes back to the queue and the host waits (shared by every worker). \
+     Returns the times this URL waited, or -1 past the limit (the lease stays: record it).",
+    r"
+local n = redis.call('HINCRBY', KEYS[3], 'rq:' .. ARGV[2], 1)
+local nxt = now + tonumber(ARGV[3])
+if nxt > tonumber(redis.call('HGET', KEYS[3], 'next') or '0') then
+  redis.call('HSET', KEYS[3], 'next', nxt)
+end
+if n > tonumber(ARGV[4]) then return -1 end
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then redis.call('RPUSH', KEYS[2], ARGV[1]) end
+return n
+"
+);
+
+script!(
+    GIVE_BACK,
+    "KEYS: leases, queue. ARGV: entry. A lease handed back unfetched goes first in the queue.",
+    r"
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
+  redis.call('LPUSH', KEYS[2], ARGV[1])
+  return 1
+end
+return 0
+"
+);
+
+script!(
+    HOLD,
+    "KEYS: dedup log, dedup lock. ARGV: token, hold ms, from. Takes the scope (or takes it \
+     again: a retried call) and returns {1, entries from `from`}, or {0} while another \
+     worker holds it.",
+    r"
+local holder = redis.call('GET', KEYS[2])
+if holder and holder ~= ARGV[1] then return {0} end
+redis.call('SET', KEYS[2], ARGV[1], 'PX', tonumber(ARGV[2]))
+return {1, redis.call('LRANGE', KEYS[1], tonumber(ARGV[3]), -1)}
+"
+);
+
+script!(
+    RELEASE,
+    "KEYS: dedup log, dedup lock. ARGV: token[, entry]. Appends the entry and lets the \
+     scope go if this worker still held it (1), else nothing (0).",
+    r"
+if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
+if ARGV[2] then redis.call('RPUSH', KEYS[1], ARGV[2]) end
+redis.call('DEL', KEYS[2])
+return 1
+"
+);

@@ -1,0 +1,232 @@
+//! The Redis backend against a real redis-server.
+
+mod server;
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use server::Server;
+use silhouette_frontier::{DedupConfig, JudgedPage, SharedDedup, Verdict};
+use silhouette_redis::{Requeued, SharedConfig, SharedCrawl, SharedError};
+use url::Url;
+
+fn url(s: &str) -> Url {
+    Url::parse(s).expect("valid URL")
+}
+
+fn config(lease_ms: u64, interval_ms: u64) -> SharedConfig {
+    SharedConfig {
+        lease: Duration::from_millis(lease_ms),
+        host_interval: Duration::from_millis(interval_ms),
+        ..SharedConfig::default()
+    }
+}
+
+async fn join(server: &Server, params: &[(&str, String)], c: SharedConfig) -> SharedCrawl {
+    SharedCrawl::join(&server.url(), "t", params, c)
+        .await
+        .expect("joins")
+}
+
+#[tokio::test]
+async fn a_worker_with_other_settings_is_refused() {
+    let server = Server::start();
+    let ours = [
+        ("fingerprint", "a".to_owned()),
+        ("dedup.threshold", "5".to_owned()),
+    ];
+    join(&server, &ours, config(1000, 10)).await;
+    join(&server, &ours, config(1000, 10)).await;
+    let theirs = [
+        ("fingerprint", "b".to_owned()),
+        ("dedup.threshold", "5".to_owned()),
+    ];
+    let err = SharedCrawl::join(&server.url(), "t", &theirs, config(1000, 10))
+        .await
+        .expect_err("refused");
+    assert!(matches!(err, SharedError::Mismatch { .. }));
+    assert_eq!(
+        err.to_string(),
+        "crawl \"t\" was started with other settings; this worker is refused (fingerprint: crawl \"a\", worker \"b\"). Use the same settings, or another --crawl name"
+    );
+}
+
+#[tokio::test]
+async fn unreachable_redis_is_a_clear_error() {
+    let port = server::free_port();
+    let err = SharedCrawl::join(
+        &format!("redis://127.0.0.1:{port}/0"),
+        "t",
+        &[],
+        SharedConfig::default(),
+    )
+    .await
+    .expect_err("nothing listens");
+    let text = err.to_string();
+    assert!(
+        text.starts_with(&format!(
+            "cannot connect to Redis at redis://127.0.0.1:{port}/0"
+        )),
+        "{text}"
+    );
+    let bad = SharedCrawl::join("http://x", "t", &[], SharedConfig::default()).await;
+    assert!(matches!(bad, Err(SharedError::Url { .. })), "{bad:?}");
+    let server = Server::start();
+    let name = SharedCrawl::join(&server.url(), "a b", &[], SharedConfig::default()).await;
+    assert!(matches!(name, Err(SharedError::CrawlName { .. })));
+}
+
+#[tokio::test]
+async fn queue_lease_complete_once() {
+    let server = Server::start();
+    let mut w = join(&server, &[], config(300, 100)).await;
+    let seeds = [url("http://a.test/"), url("http://b.test/")];
+    assert_eq!(w.add_seeds(&seeds).await.expect("seeds"), 2);
+    assert_eq!(w.add_seeds(&seeds).await.expect("seeds"), 0, "seen");
+    assert_eq!(w.seeds().await.expect("seeds"), seeds.to_vec());
+    let links = [(url("http://a.test/x"), 1), (url("http://a.test/"), 1)];
+    assert_eq!(
+        w.enqueue(&links, Some("http://a.test/"))
+            .await
+            .expect("links"),
+        1
+    );
+
+    // One lease per host per call, and a host waits its interval.
+    let first = w.lease(8).await.expect("lease");
+    let hosts: HashSet<&str> = first.iter().map(|l| l.host.as_str()).collect();
+    assert_eq!(hosts, HashSet::from(["a.test", "b.test"]));
+    assert!(
+        w.lease(8).await.expect("lease").is_empty(),
+        "both hosts busy"
+    );
+
+    // A lease that expires comes back; the record is written once.
+    let a = first
+        .iter()
+        .find(|l| l.host == "a.test")
+        .expect("a")
+        .clone();
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let again = w.lease(8).await.expect("lease");
+    assert!(
+        again.iter().any(|l| l.id == a.id),
+        "expired lease returned: {again:?}"
+    );
+    assert!(
+        w.complete(&a, "{\"first\":1}", "kept")
+            .await
+            .expect("record")
+    );
+    assert!(
+        !w.complete(&a, "{\"second\":1}", "kept")
+            .await
+            .expect("record")
+    );
+    let (_, records) = w.records("a.test", 0).await.expect("records");
+    assert_eq!(records, vec!["{\"first\":1}".to_owned()]);
+
+    // Retry-After: back in the queue, then given up past the limit.
+    let b = again
+        .iter()
+        .find(|l| l.host == "b.test")
+        .expect("b")
+        .clone();
+    assert_eq!(
+        w.later(&b, Duration::from_millis(50), 1)
+            .await
+            .expect("later"),
+        Requeued::Queued(1)
+    );
+    assert_eq!(
+        w.later(&b, Duration::from_millis(50), 1)
+            .await
+            .expect("later"),
+        Requeued::GaveUp
+    );
+
+    // Ctrl-C: a lease handed back is the next one out.
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let mut got = w.lease(8).await.expect("lease");
+    got.retain(|l| l.host == "a.test");
+    assert_eq!(got.len(), 1);
+    w.give_back(&got).await.expect("give back");
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let back = w.lease(8).await.expect("lease");
+    assert!(back.iter().any(|l| l.id == got[0].id));
+    let stats = w.stats().await.expect("stats");
+    assert_eq!((stats.hosts, stats.seen, stats.workers_alive), (2, 3, 1));
+    assert_eq!(stats.decisions.get("kept"), Some(&1));
+}
+
+/// Three workers judge near-duplicate pages of one host at once: one page per cluster is
+/// kept, whatever the interleaving.
+#[tokio::test(flavor = "multi_thread", worker_threads = 3)]
+async fn concurrent_workers_never_keep_two_near_duplicates() {
+    let server = Server::start();
+    let base: u64 = 0x8c3a_5f7e_9ecb_3f35;
+    let mut tasks = Vec::new();
+    for w in 0..3u64 {
+        let url = server.url();
+        tasks.push(tokio::spawn(async move {
+            let crawl = SharedCrawl::join(&url, "t", &[], SharedConfig::default())
+                .await
+                .expect("joins");
+            let mut log = crawl.log();
+            let mut dedup = SharedDedup::new(DedupConfig::default(), "p").expect("valid");
+            let mut kept = Vec::new();
+            for i in 0..40u64 {
+                // 8 structures far apart, 15 pages each (1-2 bits off), spread over workers.
+                let id = w * 1000 + i;
+                let bits = base.rotate_left(((i % 8) * 8) as u32) ^ (1 << (id % 2)) ^ (1 << w);
+                let page = JudgedPage {
+                    id,
+                    url: format!("http://h/{id}"),
+                    host: "h".to_owned(),
+                    body_hash: u128::from(id),
+                    fingerprint: Some(bits),
+                    elements: 50,
+                    summary: None,
+                };
+                let v = dedup.judge(&mut log, &page).await.expect("judged");
+                if !v.verdict.is_duplicate() {
+                    kept.push(bits);
+                }
+                if let Verdict::NearDuplicate { distance, .. } = v.verdict {
+                    assert!(distance <= 5);
+                }
+            }
+            kept
+        }));
+    }
+    let mut kept = Vec::new();
+    for t in tasks {
+        kept.extend(t.await.expect("task"));
+    }
+    for (i, a) in kept.iter().enumerate() {
+        for b in &kept[i + 1..] {
+            assert!((a ^ b).count_ones() > 5, "{a:x} and {b:x} both kept");
+        }
+    }
+    assert_eq!(kept.len(), 8, "one per structure");
+}
+
+/// Redis restarted with its append-only file: the same connection goes on, nothing lost.
+#[tokio::test]
+async fn commands_ride_out_a_restart() {
+    let mut server = Server::start_with(true, &[]);
+    let mut w = join(&server, &[], config(1000, 10)).await;
+    assert_eq!(
+        w.add_seeds(&[url("http://a.test/")]).await.expect("seeds"),
+        1
+    );
+    server.restart();
+    assert_eq!(
+        w.add_seeds(&[url("http://a.test/")]).await.expect("seeds"),
+        0,
+        "seen"
+    );
+    let leases = w.lease(4).await.expect("lease");
+    assert_eq!(leases.len(), 1);
+    assert_eq!(leases[0].url.as_str(), "http://a.test/");
+}
