@@ -213,7 +213,7 @@ impl DedupState {
             emitted: true,
             cluster,
             recorded_ms: Some(recorded_ms),
-            content: j.page.content.clone(),
+            content: j.page.content,
             content_duplicate_of: crate::dedup::judge::content_of(j.verdict).map(|(of, _)| of),
             content_distance: crate::dedup::judge::content_of(j.verdict).map(|(_, d)| d),
         })?;

@@ -23,6 +23,7 @@ fn page(i: u64, host: &str) -> JudgedPage {
         fingerprint: Some(base ^ ((i / 64) % 8)),
         elements: 50,
         summary: None,
+        content: silhouette_frontier::PageContent::default(),
     }
 }
 

@@ -187,6 +187,7 @@ async fn concurrent_workers_never_keep_two_near_duplicates() {
                     fingerprint: Some(bits),
                     elements: 50,
                     summary: None,
+                    content: silhouette_frontier::PageContent::default(),
                 };
                 let v = dedup.judge(&mut log, &page).await.expect("judged");
                 if !v.verdict.is_duplicate() {
