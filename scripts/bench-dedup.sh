@@ -1,22 +1,28 @@
 #!/usr/bin/env bash
 # Benchmark of `silhouette dedup` (issue #11) over a WARC that Debian's wget made crawling the
-# 530 Sphinx pages of python3.11-doc served on 127.0.0.1, against `silhouette fingerprint`
+# 530 Sphinx pages of python3.11-doc (or, with SILHOUETTE_BENCH_CORPUS=cppreference, the
+# 4,424 pages of cppreference-doc-en-html) served on 127.0.0.1, against `silhouette fingerprint`
 # over the same pages as files (target >= 0.9x pages/s) and warcio iterating the same WARC in
 # Python (a reference point); peak RSS of dedup on the WARC and on 4 copies of it.
 #
-#   scripts/bench-dedup.sh        (SILHOUETTE_BENCH_ROUNDS=N rounds, default 5)
+#   scripts/bench-dedup.sh        (SILHOUETTE_BENCH_ROUNDS=N rounds, default 5;
+#                                  SILHOUETTE_BENCH_CORPUS=python|cppreference, default python)
 #
 # Figures and how to read them: BENCHMARKS.md, "`silhouette dedup` over WARC".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-corpus=/usr/share/doc/python3.11/html
+case "${SILHOUETTE_BENCH_CORPUS:-python}" in
+  python) corpus=/usr/share/doc/python3.11/html package=python3.11-doc seed=index.html ;;
+  cppreference) corpus=/usr/share/cppreference/doc/html package=cppreference-doc-en-html seed=en/index.html ;;
+  *) echo "SILHOUETTE_BENCH_CORPUS: python or cppreference" >&2; exit 2 ;;
+esac
 rounds="${SILHOUETTE_BENCH_ROUNDS:-5}"
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 if [ -z "$(find -L "$corpus" -name '*.html' -print -quit 2>/dev/null)" ] || ! command -v wget >/dev/null; then
-  apt-cache show python3.11-doc >/dev/null 2>&1 || $sudo apt-get update
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends python3.11-doc wget
+  apt-cache show "$package" >/dev/null 2>&1 || $sudo apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "$package" wget
 fi
 python3 -c 'import warcio' 2>/dev/null || python3 -m pip install -q 'warcio>=1.8.1'
 
@@ -38,7 +44,7 @@ sleep 1
 (cd "$work" && wget --recursive --level=inf --no-verbose --no-http-keep-alive --tries=5 \
   --waitretry=0 --delete-after --no-directories --warc-file=pydoc \
   --reject-regex '\.(png|jpg|gif|svg|ico|css|js|txt|zip|bz2|tar|gz|inv|pdf|epub)$' \
-  "http://127.0.0.1:$port/index.html" >/dev/null 2>&1 || true)
+  "http://127.0.0.1:$port/$seed" >/dev/null 2>&1 || true)
 kill "$server_pid"
 server_pid=""
 warc="$work/pydoc.warc.gz"
