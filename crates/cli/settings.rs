@@ -75,6 +75,8 @@ pub struct DedupOptions {
     pub on_duplicate: Option<String>,
     /// Structure similarity (Jaccard of path sets) a near match must also reach.
     pub min_similarity: Option<f64>,
+    /// Confirmed matches a path must have differed in before the similarity leaves it out.
+    pub varying_after: Option<i64>,
 }
 
 /// Validated settings.

@@ -72,6 +72,7 @@ mod scope;
 mod seen;
 mod store;
 mod traps;
+mod varying;
 
 pub use canon::{
     CanonConfig, CanonConfigError, CanonError, DEFAULT_STRIP_PARAMS, canonicalize, parse_canonical,

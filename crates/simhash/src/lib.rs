@@ -71,6 +71,6 @@ pub use fingerprint::{Fingerprint, ParseFingerprintError};
 pub use fingerprint128::Fingerprint128;
 pub use fnv::fnv1_64;
 pub use index::{IndexError, IndexStats, Match, NearIndex, SharedNearIndex};
-pub use sets::jaccard;
+pub use sets::{jaccard, jaccard_without};
 pub use weighted::{Simhash, Simhash128, simhash};
 pub use words::{mfonda_words, text_simhash};
