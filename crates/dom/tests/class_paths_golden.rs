@@ -36,51 +36,67 @@ fn check(name: &str, decay: f64, seed: u32, expected: (&str, usize, u64)) {
     );
 }
 
-#[test]
-fn fixture_pages() {
-    check(
+/// (fixture, decay, seed, fingerprint, distinct paths, elements).
+const CASES: &[(&str, f64, u32, &str, usize, u64)] = &[
+    (
         "docs-page.html",
         0.75,
         0,
-        ("88b88851fa14829d", PATHS_DOCS, 117),
-    );
-    check("git-log.html", 0.75, 0, ("8caad8add6c18703", PATHS_GIT, 74));
-    check(
+        "88b88851fa14829d",
+        PATHS_DOCS,
+        117,
+    ),
+    ("git-log.html", 0.75, 0, "8caad8add6c18703", PATHS_GIT, 74),
+    (
         "wiki-page.html",
         0.75,
         0,
-        ("6a0db9cdaae9d318", PATHS_WIKI, 114),
-    );
-}
+        "6a0db9cdaae9d318",
+        PATHS_WIKI,
+        114,
+    ),
+    // Another decay and another seed.
+    (
+        "docs-page.html",
+        0.5,
+        0,
+        "08b8c8f076048595",
+        PATHS_DOCS,
+        117,
+    ),
+    ("git-log.html", 0.5, 0, "0caac8adf68d8791", PATHS_GIT, 74),
+    (
+        "wiki-page.html",
+        0.5,
+        0,
+        "624dbe49baebd218",
+        PATHS_WIKI,
+        114,
+    ),
+    (
+        "docs-page.html",
+        0.75,
+        3,
+        "1019bbd21a5c58f2",
+        PATHS_DOCS,
+        117,
+    ),
+    ("git-log.html", 0.75, 3, "f06f10922f6c5233", PATHS_GIT, 74),
+    (
+        "wiki-page.html",
+        0.75,
+        3,
+        "08a84753fc970c4a",
+        PATHS_WIKI,
+        114,
+    ),
+];
 
 #[test]
-fn fixture_pages_at_another_decay_and_seed() {
-    check(
-        "docs-page.html",
-        0.5,
-        0,
-        ("08b8c8f076048595", PATHS_DOCS, 117),
-    );
-    check("git-log.html", 0.5, 0, ("0caac8adf68d8791", PATHS_GIT, 74));
-    check(
-        "wiki-page.html",
-        0.5,
-        0,
-        ("624dbe49baebd218", PATHS_WIKI, 114),
-    );
-    check(
-        "docs-page.html",
-        0.75,
-        3,
-        ("1019bbd21a5c58f2", PATHS_DOCS, 117),
-    );
-    check("git-log.html", 0.75, 3, ("f06f10922f6c5233", PATHS_GIT, 74));
-    check(
-        "wiki-page.html",
-        0.75,
-        3,
-        ("08a84753fc970c4a", PATHS_WIKI, 114),
-    );
+fn fixture_pages() {
+    for &(name, decay, seed, fp, paths, elements) in CASES {
+        check(name, decay, seed, (fp, paths, elements));
+    }
 }
 
 /// Distinct paths of each fixture (any decay or seed).
