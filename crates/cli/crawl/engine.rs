@@ -75,6 +75,7 @@ pub fn state_params(
                 _ => "none".to_owned(),
             },
         ),
+        ("dedup.varying-after", d.varying_after.to_string()),
         ("crawl.scope", f.scope.mode.to_string()),
         ("crawl.include", list(&f.scope.include)),
         ("crawl.exclude", list(&f.scope.exclude)),
