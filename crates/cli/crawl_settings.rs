@@ -190,6 +190,10 @@ impl CrawlSettings {
                 Some(s) => s.parse().map_err(|e| anyhow!("dedup.{e}"))?,
             },
             content_threshold: crate::content_settings::threshold(options.content.as_ref())?,
+            // ALGORITHM.md §3, "Paths that vary within a cluster".
+            varying_after: dedup
+                .varying_after
+                .map_or(Ok(2), |v| range("dedup.varying-after", v, 0, 1_000_000))?,
         };
 
         let mode = match crawl.scope.as_deref() {

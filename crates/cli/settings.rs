@@ -81,6 +81,8 @@ pub struct DedupOptions {
     pub min_similarity: Option<f64>,
     /// `structure`, `content`, `structure-and-content` or `structure-or-content`.
     pub drop_when: Option<String>,
+    /// Confirmed matches a path must have differed in before the similarity leaves it out.
+    pub varying_after: Option<i64>,
 }
 
 /// Validated settings.

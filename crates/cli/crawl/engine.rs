@@ -89,6 +89,7 @@ pub fn state_params(
         ("content", content.params().to_owned()),
         ("content.threshold", d.content_threshold.to_string()),
         ("dedup.drop-when", d.drop_when.to_string()),
+        ("dedup.varying-after", d.varying_after.to_string()),
         ("crawl.scope", f.scope.mode.to_string()),
         ("crawl.include", list(&f.scope.include)),
         ("crawl.exclude", list(&f.scope.exclude)),

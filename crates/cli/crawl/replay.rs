@@ -127,11 +127,15 @@ pub struct Recorded {
     pub drop_when: Option<DropWhen>,
     /// The content threshold.
     pub content_threshold: Option<i64>,
+    /// After how many confirmed matches a differing path stopped counting (states written
+    /// before the setting existed have none: the configuration's, or the default, applies).
+    pub varying_after: Option<u32>,
 }
 
 impl Recorded {
     /// Reads them from the state's records: `fingerprint` (`structure/MODEL/.../decay=D`),
-    /// `dedup.threshold`, `dedup.dedup-scope` and `dedup.min-similarity`.
+    /// `dedup.threshold`, `dedup.dedup-scope`, `dedup.min-similarity` and
+    /// `dedup.varying-after`.
     pub fn of(store: &Store) -> Result<Self> {
         let fingerprint = store.meta("fingerprint")?.unwrap_or_default();
         let parsed = |key: &str| -> Result<Option<String>> { Ok(store.meta(key)?) };
@@ -149,6 +153,7 @@ impl Recorded {
             min_similarity: parsed("dedup.min-similarity")?.and_then(|v| v.parse().ok()),
             drop_when: parsed("dedup.drop-when")?.and_then(|v| v.parse().ok()),
             content_threshold: parsed("content.threshold")?.and_then(|v| v.parse().ok()),
+            varying_after: parsed("dedup.varying-after")?.and_then(|v| v.parse().ok()),
         })
     }
 }
@@ -310,6 +315,9 @@ pub fn settings(
     let mut dedup = crawl.frontier.dedup;
     if let Some(scope) = recorded.scope {
         dedup.scope = scope;
+    }
+    if let Some(after) = recorded.varying_after {
+        dedup.varying_after = after;
     }
     dedup.min_similarity = match min_similarity {
         Some(v) if !(0.0..=1.0).contains(&v) => {

@@ -7,8 +7,10 @@
 //! `class-paths` model's path ids), the fingerprint only proposes: every representative
 //! within `threshold` bits is a candidate, and the page joins the candidate whose summary is
 //! most similar (Jaccard), provided that similarity is at least `min_similarity`; ties go to
-//! the smaller distance, then the earlier representative. A page that joins no cluster starts
-//! one and is kept. A page closer to a later cluster than to the one it joined stays where it
+//! the smaller distance, then the earlier representative. With
+//! [`DedupConfig::varying_after`] set, the Jaccard leaves out the paths learned to vary
+//! within clusters of the scope (`varying.rs`). A page that joins no cluster starts one and
+//! is kept. A page closer to a later cluster than to the one it joined stays where it
 //! was judged: decisions are final, in crawl order.
 //!
 //! With [`DedupConfig::drop_when`] other than `structure`, the content signal takes part as
@@ -18,9 +20,10 @@ use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
-use silhouette_simhash::{Fingerprint, IndexError, MAX_K128, Match, NearIndex, jaccard};
+use silhouette_simhash::{Fingerprint, IndexError, MAX_K128, Match, NearIndex};
 
 use crate::content::ContentIndex;
+use crate::varying::Varying;
 use crate::{DropWhen, PageContent};
 
 /// Which pages a page is compared with.
@@ -101,6 +104,9 @@ pub struct DedupConfig {
     pub drop_when: DropWhen,
     /// Largest Hamming distance between content fingerprints still called near (0..=16).
     pub content_threshold: u32,
+    /// With summaries: a path that was in exactly one of the two summaries of this many
+    /// confirmed matches in the scope is left out of the similarity (`varying.rs`); 0 never.
+    pub varying_after: u32,
 }
 
 impl Default for DedupConfig {
@@ -114,6 +120,7 @@ impl Default for DedupConfig {
             min_similarity: None,
             drop_when: DropWhen::Structure,
             content_threshold: 3,
+            varying_after: 0,
         }
     }
 }
@@ -234,6 +241,8 @@ pub struct Dedup {
     kept_in_cluster: HashMap<u64, u32>,
     /// The structure summaries of the representatives that have one.
     summaries: HashMap<u64, Box<[u32]>>,
+    /// The paths learned to vary within clusters, per host ("" in global scope).
+    varying: HashMap<String, Varying>,
     /// The similarity of the last near match confirmed by summaries.
     last_similarity: Option<f64>,
     /// Kept pages' content (not kept with `drop-when = "structure"`).
@@ -325,6 +334,7 @@ impl Dedup {
             per_host: HashMap::new(),
             kept_in_cluster: HashMap::new(),
             summaries: HashMap::new(),
+            varying: HashMap::new(),
             last_similarity: None,
             content: ContentIndex::default(),
             clusters: HashMap::new(),
@@ -508,19 +518,31 @@ impl Dedup {
                 .map(|h| h.within(fp, k))
                 .unwrap_or_default(),
         };
+        let scope = if self.global.is_some() { "" } else { host };
+        let after = self.config.varying_after;
+        let varying = self.varying.get(scope);
         // Candidates come nearest first: a strictly greater similarity is needed to move on.
-        let mut best: Option<(f64, Match)> = None;
+        let mut best: Option<(f64, Match, &[u32])> = None;
         for m in candidates {
             let Some(theirs) = self.summaries.get(&m.id) else {
                 continue;
             };
-            let similarity = jaccard(summary, theirs);
-            if similarity >= min && best.is_none_or(|(b, _)| similarity > b) {
-                best = Some((similarity, m));
+            let similarity = varying.map_or_else(
+                || silhouette_simhash::jaccard(summary, theirs),
+                |v| v.similarity(summary, theirs, after),
+            );
+            if similarity >= min && best.is_none_or(|(b, _, _)| similarity > b) {
+                best = Some((similarity, m, theirs));
             }
         }
-        if let Some((similarity, m)) = best {
+        if let Some((similarity, m, theirs)) = best {
             self.last_similarity = Some(similarity);
+            if after > 0 {
+                self.varying
+                    .entry(scope.to_owned())
+                    .or_default()
+                    .learn(summary, theirs);
+            }
             return Err(m);
         }
         Ok(fp)
@@ -776,6 +798,71 @@ mod tests {
         assert_eq!(
             Dedup::new(bad, "t").map(|_| ()),
             Err(DedupError::Similarity { value: 1.5 })
+        );
+    }
+
+    #[test]
+    fn paths_that_vary_within_clusters_stop_counting() {
+        use Verdict::*;
+        // Shared chrome 0..10; content blocks 100.. that differ from page to page.
+        let page =
+            |content: &[u32]| -> Vec<u32> { (0..10).chain(content.iter().copied()).collect() };
+        let run = |varying_after: u32| -> Vec<Verdict> {
+            let config = DedupConfig {
+                threshold: 8,
+                min_similarity: Some(0.7),
+                varying_after,
+                ..DedupConfig::default()
+            };
+            let mut d = Dedup::new(config, "t").expect("valid");
+            let pages = [
+                page(&[100, 101]),
+                page(&[102]),           // 10/13: joins, 100-102 vary once
+                page(&[101, 103]),      // 11/13: joins, 100, 103 vary (100 twice)
+                page(&[100, 102, 104]), // 12/13: joins, 100-104 have varied (101 twice)
+                page(&[102, 103, 105, 106, 107]),
+            ];
+            let mut verdicts: Vec<Verdict> = pages
+                .iter()
+                .zip(1u64..)
+                .map(|(p, id)| d.judge(id, "h", u128::from(id), fp(BASE), 50, Some(p)))
+                .collect();
+            // Another host learned nothing: the same page there starts its own cluster.
+            d.judge(9, "other", 9, fp(BASE), 50, Some(&page(&[100, 101])));
+            verdicts.push(d.judge(
+                10,
+                "other",
+                10,
+                fp(BASE),
+                50,
+                Some(&page(&[102, 103, 105, 106, 107])),
+            ));
+            verdicts
+        };
+        let joined = NearDuplicate { of: 1, distance: 0 };
+        // Without learning the last page shares 10 of 17 paths (0.59): a cluster of its own.
+        assert_eq!(
+            run(0),
+            [
+                Kept { cluster: 1 },
+                joined,
+                joined,
+                joined,
+                Kept { cluster: 5 },
+                Kept { cluster: 10 }
+            ]
+        );
+        // After 2: 100, 101 and 102 have varied twice and leave the comparison: 10 of 14 (0.71).
+        assert_eq!(
+            run(2),
+            [
+                Kept { cluster: 1 },
+                joined,
+                joined,
+                joined,
+                joined,
+                Kept { cluster: 10 }
+            ]
         );
     }
 

@@ -99,6 +99,7 @@ mod seen;
 mod shared;
 mod store;
 mod traps;
+mod varying;
 
 pub use canon::{
     CanonConfig, CanonConfigError, CanonError, DEFAULT_STRIP_PARAMS, canonicalize, parse_canonical,

@@ -74,6 +74,6 @@ pub use fingerprint128::Fingerprint128;
 pub use fnv::fnv1_64;
 pub use index::{IndexError, IndexStats, Match, NearIndex, SharedNearIndex};
 pub use index128::{MAX_K128, NearIndex128};
-pub use sets::jaccard;
+pub use sets::{jaccard, jaccard_without};
 pub use weighted::{Simhash, Simhash128, simhash};
 pub use words::{mfonda_words, text_simhash};

@@ -11,19 +11,47 @@
 /// ```
 #[must_use]
 pub fn jaccard(a: &[u32], b: &[u32]) -> f64 {
-    let (mut i, mut j, mut both) = (0, 0, 0usize);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                both += 1;
+    jaccard_without(a, b, |_| false)
+}
+
+/// Jaccard similarity of two sorted, distinct id lists with the ids for which `skip` is true
+/// left out of both (1 when nothing is left of either). With a `skip` that is always false,
+/// exactly [`jaccard`].
+///
+/// ```
+/// use silhouette_simhash::jaccard_without;
+/// assert_eq!(jaccard_without(&[1, 2, 3], &[2, 3, 4], |id| id == 4), 2.0 / 3.0);
+/// assert_eq!(jaccard_without(&[1], &[2], |_| true), 1.0);
+/// ```
+#[must_use]
+pub fn jaccard_without(a: &[u32], b: &[u32], skip: impl Fn(u32) -> bool) -> f64 {
+    let (mut i, mut j, mut both, mut union) = (0, 0, 0usize, 0usize);
+    while i < a.len() || j < b.len() {
+        let (id, in_both) = match (a.get(i), b.get(j)) {
+            (Some(&x), Some(&y)) if x == y => {
                 i += 1;
                 j += 1;
+                (x, true)
             }
+            (Some(&x), Some(&y)) if x < y => {
+                i += 1;
+                (x, false)
+            }
+            (Some(&x), None) => {
+                i += 1;
+                (x, false)
+            }
+            (_, Some(&y)) => {
+                j += 1;
+                (y, false)
+            }
+            (None, None) => break,
+        };
+        if !skip(id) {
+            union += 1;
+            both += usize::from(in_both);
         }
     }
-    let union = a.len() + b.len() - both;
     if union == 0 {
         1.0
     } else {
@@ -33,11 +61,49 @@ pub fn jaccard(a: &[u32], b: &[u32]) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::jaccard;
+    use super::{jaccard, jaccard_without};
 
     fn check(a: &[u32], b: &[u32], expected: f64) {
         assert!((jaccard(a, b) - expected).abs() < 1e-12, "{a:?} {b:?}");
         assert!((jaccard(b, a) - expected).abs() < 1e-12, "symmetric");
+    }
+
+    fn check_without(a: &[u32], b: &[u32], skip: &[u32], expected: f64) {
+        let got = jaccard_without(a, b, |id| skip.contains(&id));
+        assert!(
+            (got - expected).abs() < 1e-12,
+            "{a:?} {b:?} without {skip:?}: {got}"
+        );
+        let back = jaccard_without(b, a, |id| skip.contains(&id));
+        assert!((back - expected).abs() < 1e-12, "symmetric");
+    }
+
+    #[test]
+    fn values_without() {
+        check_without(&[1, 2, 3, 4], &[3, 4, 5, 6], &[], 2.0 / 6.0);
+        check_without(&[1, 2, 3, 4], &[3, 4, 5, 6], &[1, 2, 5], 2.0 / 3.0);
+        check_without(&[1, 2, 3, 4], &[3, 4, 5, 6], &[3, 4], 0.0);
+        check_without(&[1, 2], &[3], &[1, 2, 3], 1.0);
+        check_without(&[0, u32::MAX], &[u32::MAX], &[0], 1.0);
+        check_without(&[], &[], &[], 1.0);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn without_nothing_is_jaccard(
+            a in proptest::collection::btree_set(0u32..64, 0..20),
+            b in proptest::collection::btree_set(0u32..64, 0..20),
+            skip in proptest::collection::btree_set(0u32..64, 0..20),
+        ) {
+            let (a, b): (Vec<u32>, Vec<u32>) = (a.into_iter().collect(), b.into_iter().collect());
+            proptest::prop_assert_eq!(jaccard_without(&a, &b, |_| false), jaccard(&a, &b));
+            // Leaving ids out is the Jaccard of the filtered lists.
+            let keep = |v: &[u32]| -> Vec<u32> { v.iter().copied().filter(|x| !skip.contains(x)).collect() };
+            proptest::prop_assert_eq!(
+                jaccard_without(&a, &b, |id| skip.contains(&id)),
+                jaccard(&keep(&a), &keep(&b))
+            );
+        }
     }
 
     #[test]

@@ -1,0 +1,105 @@
+//! Golden `class-paths` fingerprints of fixture pages (a documentation page, a git front end's
+//! log, a wiki page with an SVG icon and a `<template>`), pinned in the unoptimised test
+//! profile: the release binary's `silhouette fingerprint` must print the same values
+//! (BENCHMARKS.md records that check). Any change to the model's conventions changes them.
+
+use silhouette_dom::{FeatureSet, HasherConfig, Limits, StructureHasher};
+
+/// The fixture `name` at `decay` and `seed` (class-paths, no clock): fingerprint, path count,
+/// element count.
+fn check(name: &str, decay: f64, seed: u32, expected: (&str, usize, u64)) {
+    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    let html = std::fs::read(&path).expect("fixture exists");
+    let hasher = StructureHasher::new(HasherConfig {
+        decay,
+        seed,
+        limits: Limits {
+            time_budget: None,
+            ..Limits::default()
+        },
+        ..HasherConfig::for_model(FeatureSet::ClassPaths)
+    })
+    .expect("valid config");
+    let s = hasher.hash(&html).expect("parses");
+    let paths = s.profile.paths().expect("a class-paths profile");
+    assert_eq!(
+        (s.fingerprint.to_string().as_str(), paths.len(), s.elements),
+        expected,
+        "{name} at decay {decay}, seed {seed}"
+    );
+    assert_eq!(s.truncated, None, "{name}");
+    // The stored profile recomputes the same value (what `replay` relies on).
+    assert_eq!(
+        paths.fingerprint(decay).to_string(),
+        expected.0,
+        "profile of {name}"
+    );
+}
+
+/// (fixture, decay, seed, fingerprint, distinct paths, elements).
+const CASES: &[(&str, f64, u32, &str, usize, u64)] = &[
+    (
+        "docs-page.html",
+        0.75,
+        0,
+        "88b88851fa14829d",
+        PATHS_DOCS,
+        117,
+    ),
+    ("git-log.html", 0.75, 0, "8caad8add6c18703", PATHS_GIT, 74),
+    (
+        "wiki-page.html",
+        0.75,
+        0,
+        "6a0db9cdaae9d318",
+        PATHS_WIKI,
+        114,
+    ),
+    // Another decay and another seed.
+    (
+        "docs-page.html",
+        0.5,
+        0,
+        "08b8c8f076048595",
+        PATHS_DOCS,
+        117,
+    ),
+    ("git-log.html", 0.5, 0, "0caac8adf68d8791", PATHS_GIT, 74),
+    (
+        "wiki-page.html",
+        0.5,
+        0,
+        "624dbe49baebd218",
+        PATHS_WIKI,
+        114,
+    ),
+    (
+        "docs-page.html",
+        0.75,
+        3,
+        "1019bbd21a5c58f2",
+        PATHS_DOCS,
+        117,
+    ),
+    ("git-log.html", 0.75, 3, "f06f10922f6c5233", PATHS_GIT, 74),
+    (
+        "wiki-page.html",
+        0.75,
+        3,
+        "08a84753fc970c4a",
+        PATHS_WIKI,
+        114,
+    ),
+];
+
+#[test]
+fn fixture_pages() {
+    for &(name, decay, seed, fp, paths, elements) in CASES {
+        check(name, decay, seed, (fp, paths, elements));
+    }
+}
+
+/// Distinct paths of each fixture (any decay or seed).
+const PATHS_DOCS: usize = 84;
+const PATHS_GIT: usize = 45;
+const PATHS_WIKI: usize = 80;
