@@ -245,6 +245,9 @@ pub struct Dedup {
     varying: HashMap<String, Varying>,
     /// The similarity of the last near match confirmed by summaries.
     last_similarity: Option<f64>,
+    /// Whether the last verdict taught the scope varying paths (a duplicate that changed
+    /// the dedup state: shared backends must log it, see `shared.rs`).
+    last_learned: bool,
     /// Kept pages' content (not kept with `drop-when = "structure"`).
     content: ContentIndex,
     /// Kept pages' structure clusters (`drop-when = "structure-and-content"` only).
@@ -336,6 +339,7 @@ impl Dedup {
             summaries: HashMap::new(),
             varying: HashMap::new(),
             last_similarity: None,
+            last_learned: false,
             content: ContentIndex::default(),
             clusters: HashMap::new(),
         })
@@ -385,6 +389,7 @@ impl Dedup {
         content: &PageContent,
     ) -> Verdict {
         self.last_similarity = None;
+        self.last_learned = false;
         if let Some(&of) = self.exact.get(&body_hash) {
             return Verdict::ExactDuplicate { of };
         }
@@ -542,6 +547,7 @@ impl Dedup {
                     .entry(scope.to_owned())
                     .or_default()
                     .learn(summary, theirs);
+                self.last_learned = true;
             }
             return Err(m);
         }
@@ -552,6 +558,14 @@ impl Dedup {
     #[must_use]
     pub const fn last_similarity(&self) -> Option<f64> {
         self.last_similarity
+    }
+
+    /// Whether the last verdict changed the dedup state although the page was a duplicate
+    /// (it taught its scope which paths vary, [`DedupConfig::varying_after`]). Kept pages
+    /// always change it.
+    #[must_use]
+    pub const fn last_learned(&self) -> bool {
+        self.last_learned
     }
 
     /// Kept pages' bodies remembered, structure clusters started.

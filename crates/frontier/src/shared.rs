@@ -5,7 +5,9 @@
 //! process had judged every page of a dedup scope in one order. They do it without copying
 //! the decision logic: each worker keeps a **replica** of each scope's [`Dedup`], and a
 //! [`DecisionLog`] (the backend) holds, per scope, the ordered list of the judged pages that
-//! changed the dedup state (kept pages: exact and near duplicates change nothing).
+//! changed the dedup state: kept pages, and the duplicates that taught the scope which paths
+//! vary within clusters ([`Dedup::last_learned`], `varying-after`); other duplicates change
+//! nothing.
 //!
 //! [`SharedDedup::judge`] takes the scope ([`DecisionLog::begin`]: exclusive, and the log
 //! entries this replica has not applied yet), replays those entries through
@@ -99,6 +101,8 @@ struct Replica {
     applied: u64,
     /// Kept pages: id → (URL, cluster).
     kept: HashMap<u64, (String, Option<u64>)>,
+    /// Duplicates in the log (they changed the state): id → verdict and similarity.
+    logged: HashMap<u64, (Verdict, Option<f64>)>,
 }
 
 /// A verdict reached against the shared state.
@@ -154,6 +158,7 @@ impl SharedDedup {
                 dedup: Dedup::new(config, params).unwrap_or_else(|_| unreachable!()),
                 applied: 0,
                 kept: HashMap::new(),
+                logged: HashMap::new(),
             })
     }
 
@@ -175,6 +180,15 @@ impl SharedDedup {
                 replica.apply(entry);
             }
             replica.applied += missing.len() as u64;
+            if let Some(&(verdict, similarity)) = replica.logged.get(&page.id) {
+                // A duplicate judged and logged before by a worker whose lease then expired:
+                // the same verdict, and judging it again would teach the scope twice.
+                if log.commit(&scope, None).await? {
+                    return Ok(replica.describe(verdict, similarity));
+                }
+                self.scopes.remove(&scope);
+                continue;
+            }
             let mut verdict = replica.apply(page);
             let mut known = false;
             if let (Verdict::ExactDuplicate { of }, Some((_, cluster))) =
@@ -187,9 +201,9 @@ impl SharedDedup {
                 known = true;
             }
             let similarity = replica.dedup.last_similarity();
-            let kept = !verdict.is_duplicate() && !known;
-            if log.commit(&scope, kept.then_some(page)).await? {
-                if kept {
+            let logged = !known && (!verdict.is_duplicate() || replica.dedup.last_learned());
+            if log.commit(&scope, logged.then_some(page)).await? {
+                if logged {
                     replica.applied += 1;
                 }
                 return Ok(replica.describe(verdict, similarity));
@@ -224,6 +238,9 @@ impl Replica {
                 _ => None,
             };
             self.kept.insert(page.id, (page.url.clone(), cluster));
+        } else if self.dedup.last_learned() {
+            self.logged
+                .insert(page.id, (verdict, self.dedup.last_similarity()));
         }
         verdict
     }

@@ -86,7 +86,7 @@ fn check(config: DedupConfig, pages: &[JudgedPage], who: &[usize], lost: &[usize
             p.body_hash,
             p.fingerprint.map(Fingerprint::new),
             p.elements,
-            None,
+            p.summary.as_deref(),
             &p.content,
         );
         assert_eq!(got.verdict, want, "page {i}");
@@ -142,6 +142,8 @@ proptest::proptest! {
         host_scope in proptest::prelude::any::<bool>(),
         budget in 1u32..3,
         mode in 0usize..4,
+        extras in proptest::collection::vec(0u16..1024, 120),
+        (similarity, varying_after) in (0usize..3, 0u32..3),
     ) {
         let config = DedupConfig {
             scope: if host_scope { DedupScope::Host } else { DedupScope::Global },
@@ -152,6 +154,8 @@ proptest::proptest! {
                 DropWhen::StructureAndContent,
                 DropWhen::StructureOrContent,
             ][mode],
+            min_similarity: [None, Some(0.5), Some(0.7)][similarity],
+            varying_after,
             ..DedupConfig::default()
         };
         let pages: Vec<JudgedPage> = picks
@@ -160,6 +164,12 @@ proptest::proptest! {
             .enumerate()
             .map(|(i, (&(s, bit, host, body, el, _), &(text, flip, sig)))| {
                 let mut p = page(i as u64 + 1, &format!("h{host}"), u128::from(body), seeds[s % seeds.len()] ^ (1 << bit), el * 3);
+                // A summary: its structure's 8 paths and some of 10 content paths, so that
+                // confirmations differ and paths are learned to vary.
+                let own = (s % seeds.len()) as u32 * 100;
+                let mut summary: Vec<u32> = (own..own + 8).collect();
+                summary.extend((0..10u32).filter(|b| extras[i] & (1 << b) != 0).map(|b| 1000 + b));
+                p.summary = Some(summary);
                 // Text 0: too little text (no signal); others: a content fingerprint a bit
                 // or more from its text's, and a signature shared by some pages.
                 if text > 0 {
