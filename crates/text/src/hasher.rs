@@ -6,10 +6,11 @@ use std::sync::Arc;
 
 use silhouette_simhash::{Fingerprint, Fingerprint128, Simhash, Simhash128};
 
+use crate::minhash::{minhash_bits, shingle_set};
 use crate::seed002::python_split;
 use crate::{
-    Bits, ContentConfig, IdfTable, Mode, Signature, TextError, Weighting, is_stop_word,
-    seed002_simhash64, seed002_simhash128, signature, top_n, weigh,
+    Bits, ContentConfig, FeatureHash, IdfTable, Mode, Signature, TextError, Weighting, is_han,
+    is_stop_word, seed002_simhash64, seed002_simhash128, signature, top_n, weigh,
 };
 
 /// A content simhash of either width.
@@ -144,8 +145,11 @@ impl ContentHasher {
     #[must_use]
     pub fn fingerprint(&self, text: &str) -> Option<ContentFingerprint> {
         let c = &self.config;
-        let need_words = c.mode == Mode::Weighted || c.signature_top_n > 0;
-        let words = if need_words {
+        let need_words = c.mode != Mode::Seed002 || c.signature_top_n > 0;
+        let mut units = Vec::new();
+        let words = if c.mode == Mode::Minhash {
+            self.words_and_units(text, &mut units)
+        } else if need_words {
             self.words(text)
         } else {
             Vec::new()
@@ -167,6 +171,12 @@ impl ContentHasher {
                     return None;
                 }
                 (self.weighted(&words)?, words.len())
+            }
+            Mode::Minhash => {
+                if words.len() < c.min_words {
+                    return None;
+                }
+                (self.minhash(&units)?, words.len())
             }
         };
         let signature = if c.signature_top_n > 0 && words.len() >= c.min_words {
@@ -211,6 +221,42 @@ impl ContentHasher {
     }
 }
 
+impl ContentHasher {
+    /// [`words`](Self::words), and in `units` the hashes (SipHash-1-3, 64 bits) of the units
+    /// `minhash` shingles: every word, stop words included, each Han word cut into its characters.
+    fn words_and_units(&self, text: &str, units: &mut Vec<u64>) -> Vec<String> {
+        let mut out = Vec::new();
+        let drop = self.config.stop_words;
+        self.config.tokenizer.for_each_word(text, |w| {
+            if w.starts_with(is_han) {
+                let mut buf = [0; 4];
+                units.extend(
+                    w.chars()
+                        .map(|ch| FeatureHash::Sip13.hash64(ch.encode_utf8(&mut buf).as_bytes())),
+                );
+            } else {
+                units.push(FeatureHash::Sip13.hash64(w.as_bytes()));
+            }
+            if !(drop && is_stop_word(w)) {
+                out.push(w.to_owned());
+            }
+        });
+        out
+    }
+
+    /// The one-bit minhash of the set of shingles of `units` (unit hashes).
+    fn minhash(&self, units: &[u64]) -> Option<ContentHash> {
+        let c = &self.config;
+        let set = shingle_set(units, c.shingles);
+        let bits = minhash_bits(&set, c.bits.get())?;
+        Some(match c.bits {
+            #[allow(clippy::cast_possible_truncation, reason = "64 bits were asked for")]
+            Bits::B64 => ContentHash::Bits64(Fingerprint::from(bits as u64)),
+            Bits::B128 => ContentHash::Bits128(Fingerprint128::from(bits)),
+        })
+    }
+}
+
 /// Runs of `n` words joined by one space (all the words as one feature when there are fewer).
 fn shingles(words: &[String], n: usize) -> Vec<String> {
     if n <= 1 {
@@ -224,6 +270,14 @@ fn shingles(words: &[String], n: usize) -> Vec<String> {
 
 fn params(c: &ContentConfig, idf: &IdfTable, needs_idf: bool) -> String {
     let mut p = format!("text/1 mode={}", c.mode.name());
+    if c.mode == Mode::Minhash {
+        p.push_str(&format!(
+            " tokenizer={} shingles={} stop-words={} hash=sip13+splitmix64",
+            c.tokenizer,
+            c.shingles,
+            if c.stop_words { "en+zh" } else { "none" },
+        ));
+    }
     if c.mode == Mode::Weighted {
         let top = c.top_n.map_or_else(|| "all".to_owned(), |n| n.to_string());
         p.push_str(&format!(
