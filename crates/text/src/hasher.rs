@@ -9,8 +9,8 @@ use silhouette_simhash::{Fingerprint, Fingerprint128, Simhash, Simhash128};
 use crate::minhash::{minhash_bits, shingle_set};
 use crate::seed002::python_split;
 use crate::{
-    Bits, ContentConfig, FeatureHash, IdfTable, Mode, Signature, TextError, Weighting, is_han,
-    is_stop_word, seed002_simhash64, seed002_simhash128, signature, top_n, weigh,
+    Bits, ContentConfig, FeatureHash, IdfTable, Mode, Signature, TextError, Weighting, Words,
+    is_han, is_stop_word, seed002_simhash64, seed002_simhash128, signature, top_n, weigh,
 };
 
 /// A content simhash of either width.
@@ -131,11 +131,16 @@ impl ContentHasher {
     /// The words that count: the tokenizer's, less stop words when they are dropped.
     #[must_use]
     pub fn words(&self, text: &str) -> Vec<String> {
-        let mut out = Vec::new();
+        self.word_buffer(text).iter().map(str::to_owned).collect()
+    }
+
+    /// [`words`](Self::words), in one buffer.
+    fn word_buffer(&self, text: &str) -> Words {
+        let mut out = Words::with_capacity(text.len());
         let drop = self.config.stop_words;
         self.config.tokenizer.for_each_word(text, |w| {
             if !(drop && is_stop_word(w)) {
-                out.push(w.to_owned());
+                out.push(w);
             }
         });
         out
@@ -147,13 +152,14 @@ impl ContentHasher {
         let c = &self.config;
         let need_words = c.mode != Mode::Seed002 || c.signature_top_n > 0;
         let mut units = Vec::new();
-        let words = if c.mode == Mode::Minhash {
+        let buffer = if c.mode == Mode::Minhash {
             self.words_and_units(text, &mut units)
         } else if need_words {
-            self.words(text)
+            self.word_buffer(text)
         } else {
-            Vec::new()
+            Words::default()
         };
+        let words: Vec<&str> = buffer.iter().collect();
         let (hash, count) = match c.mode {
             Mode::Seed002 => {
                 let count = python_split(text).count();
@@ -192,7 +198,7 @@ impl ContentHasher {
     }
 
     /// The weighted simhash of `words`; `None` when every feature weighs 0.
-    fn weighted(&self, words: &[String]) -> Option<ContentHash> {
+    fn weighted(&self, words: &[&str]) -> Option<ContentHash> {
         let c = &self.config;
         let features = shingles(words, c.shingles);
         let mut weighted = weigh(&features, c.weights, &self.idf);
@@ -224,8 +230,8 @@ impl ContentHasher {
 impl ContentHasher {
     /// [`words`](Self::words), and in `units` the hashes (SipHash-1-3, 64 bits) of the units
     /// `minhash` shingles: every word, stop words included, each Han word cut into its characters.
-    fn words_and_units(&self, text: &str, units: &mut Vec<u64>) -> Vec<String> {
-        let mut out = Vec::new();
+    fn words_and_units(&self, text: &str, units: &mut Vec<u64>) -> Words {
+        let mut out = Words::with_capacity(text.len());
         let drop = self.config.stop_words;
         self.config.tokenizer.for_each_word(text, |w| {
             if w.starts_with(is_han) {
@@ -238,7 +244,7 @@ impl ContentHasher {
                 units.push(FeatureHash::Sip13.hash64(w.as_bytes()));
             }
             if !(drop && is_stop_word(w)) {
-                out.push(w.to_owned());
+                out.push(w);
             }
         });
         out
@@ -258,9 +264,9 @@ impl ContentHasher {
 }
 
 /// Runs of `n` words joined by one space (all the words as one feature when there are fewer).
-fn shingles(words: &[String], n: usize) -> Vec<String> {
+fn shingles(words: &[&str], n: usize) -> Vec<String> {
     if n <= 1 {
-        return words.to_vec();
+        return words.iter().map(|w| (*w).to_owned()).collect();
     }
     if words.len() < n {
         return vec![words.join(" ")];

@@ -62,8 +62,10 @@ mod seed002;
 mod signature;
 mod stopwords;
 mod tokenize;
+mod uax29;
 mod weights;
 mod winnow;
+mod words;
 
 pub use config::{Bits, ContentConfig, Mode};
 pub use error::TextError;
@@ -76,3 +78,4 @@ pub use stopwords::is_stop_word;
 pub use tokenize::{Tokenizer, is_han};
 pub use weights::{Weighting, top_n, weigh};
 pub use winnow::{Passage, WinnowFingerprint, Winnowing};
+pub use words::Words;

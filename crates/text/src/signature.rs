@@ -87,7 +87,7 @@ impl FromStr for Signature {
 /// # Ok::<(), silhouette_text::TextError>(())
 /// ```
 #[must_use]
-pub fn keywords(words: &[String], idf: &IdfTable, n: usize) -> Vec<(String, f64)> {
+pub fn keywords<S: AsRef<str>>(words: &[S], idf: &IdfTable, n: usize) -> Vec<(String, f64)> {
     let weighted = weigh(words, Weighting::TfIdf, idf)
         .into_iter()
         .filter(|(w, weight)| *weight > 0.0 && w.chars().nth(1).is_some())
@@ -97,7 +97,7 @@ pub fn keywords(words: &[String], idf: &IdfTable, n: usize) -> Vec<(String, f64)
 
 /// The signature of `words`: [`keywords`], and `None` when there are fewer than `n`.
 #[must_use]
-pub fn signature(words: &[String], idf: &IdfTable, n: usize) -> Option<Signature> {
+pub fn signature<S: AsRef<str>>(words: &[S], idf: &IdfTable, n: usize) -> Option<Signature> {
     let top = keywords(words, idf, n);
     (n > 0 && top.len() == n).then(|| Signature::of_keywords(top.iter().map(|(w, _)| w)))
 }

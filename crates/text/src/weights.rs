@@ -68,10 +68,14 @@ impl FromStr for Weighting {
 /// # Ok::<(), silhouette_text::TextError>(())
 /// ```
 #[must_use]
-pub fn weigh(features: &[String], weighting: Weighting, idf: &IdfTable) -> Vec<(String, f64)> {
+pub fn weigh<S: AsRef<str>>(
+    features: &[S],
+    weighting: Weighting,
+    idf: &IdfTable,
+) -> Vec<(String, f64)> {
     let mut counts: BTreeMap<&str, u32> = BTreeMap::new();
     for f in features {
-        *counts.entry(f).or_insert(0) += 1;
+        *counts.entry(f.as_ref()).or_insert(0) += 1;
     }
     #[allow(clippy::cast_precision_loss, reason = "counts far below 2^53")]
     let total = features.len() as f64;
