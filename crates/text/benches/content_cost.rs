@@ -126,6 +126,11 @@ fn main() {
     let with_text = StructureHasher::new(with_text_config).expect("default config");
     let content = ContentHasher::new(ContentConfig::default()).expect("default config");
     let _ = content.fingerprint("预热 warm up"); // jieba's dictionary, outside the timing
+    let no_signature = ContentHasher::new(ContentConfig {
+        signature_top_n: 0,
+        ..ContentConfig::default()
+    })
+    .expect("valid config");
     for (name, root) in [
         ("python3.11-doc", "/usr/share/doc/python3.11/html"),
         ("cppreference", "/usr/share/cppreference/doc/html/en"),
@@ -147,7 +152,7 @@ fn main() {
             })
             .collect();
         let text_bytes: usize = texts.iter().map(String::len).sum();
-        let variants: [(&str, &dyn Fn(usize)); 4] = [
+        let variants: [(&str, &dyn Fn(usize)); 6] = [
             ("structure alone", &|i| {
                 black_box(structure.hash(&corpus[i]).ok());
             }),
@@ -161,6 +166,12 @@ fn main() {
             }),
             ("content fingerprint alone (of the text)", &|i| {
                 black_box(content.fingerprint(&texts[i]));
+            }),
+            ("  of which: without the signature", &|i| {
+                black_box(no_signature.fingerprint(&texts[i]));
+            }),
+            ("  of which: the words alone (Tokenizer::words)", &|i| {
+                black_box(Tokenizer::Auto.words(&texts[i]).len());
             }),
         ];
         let n = corpus.len();
