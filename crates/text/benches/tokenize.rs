@@ -1,7 +1,8 @@
 //! Tokenizer throughput (MB/s of input text) against jieba-rs's own `cut` alone, on real text:
 //! the Chinese Debian Reference (`debian-reference-zh-cn`'s plain-text edition) and the English
 //! reStructuredText sources of the Python 3.11 documentation (`python3.11-doc`), capped at
-//! 2 MB each. `scripts/bench-text.sh` installs the packages and runs this.
+//! 2 MB each. `scripts/bench-content.sh` installs the packages and runs this (with the
+//! interleaved CPU-time ratios of `benches/content_cost.rs`, the figures BENCHMARKS.md quotes).
 //!
 //! `cargo bench -p silhouette-text --bench tokenize`
 
