@@ -14,6 +14,8 @@ use crate::settings::range;
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ContentOptions {
+    /// `weighted`, `minhash` or `seed-002`.
+    pub mode: Option<String>,
     /// `auto`, `unicode`, `jieba` or `mfonda`.
     pub tokenizer: Option<String>,
     /// Words per feature (1 to 16).
@@ -52,6 +54,9 @@ pub fn resolve(
     let o = options.unwrap_or(&default);
     let mut config = ContentConfig::default();
     let named = |e: silhouette_text::TextError| anyhow::anyhow!("content.{}", plain(&e));
+    if let Some(m) = &o.mode {
+        config.mode = m.parse().map_err(named)?;
+    }
     if let Some(t) = &o.tokenizer {
         config.tokenizer = t.parse().map_err(named)?;
     }
@@ -147,6 +152,13 @@ mod tests {
     #[test]
     fn values_and_errors() {
         check("", None, Ok("bits: B64"));
+        check("", None, Ok("mode: Minhash"));
+        check("[content]\nmode = \"weighted\"", None, Ok("mode: Weighted"));
+        check(
+            "[content]\nmode = \"simhash\"",
+            None,
+            Err("content.mode = \"simhash\": must be one of weighted, seed-002, minhash"),
+        );
         check("[content]\nbits = 128", None, Ok("bits: B128"));
         check("[content]\nbits = 128", Some(64), Ok("bits: B64"));
         check("[content]\ntop-n = 0", None, Ok("top_n: None"));
@@ -195,9 +207,9 @@ mod tests {
             "[content]\nthresh = 3",
             None,
             Err(
-                "c.toml:2: unknown field `thresh`, expected one of `tokenizer`, `shingles`, \
-                 `stop-words`, `weights`, `top-n`, `bits`, `min-words`, `signature-top-n`, `idf`, \
-                 `threshold`",
+                "c.toml:2: unknown field `thresh`, expected one of `mode`, `tokenizer`, \
+                 `shingles`, `stop-words`, `weights`, `top-n`, `bits`, `min-words`, \
+                 `signature-top-n`, `idf`, `threshold`",
             ),
         );
     }

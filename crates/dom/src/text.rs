@@ -8,62 +8,81 @@
 
 use crate::tree::{DOCUMENT, Kind, NONE, NodeId, TreeArena};
 
-/// Elements whose text is never shown (or is only a fallback).
-const HIDDEN: [&str; 12] = [
-    "script", "style", "template", "noscript", "head", "title", "iframe", "noembed", "noframes",
-    "object", "select", "textarea",
-];
+/// Elements whose text is never shown (or is only a fallback). (A `match` on the name: a
+/// length switch then one comparison, where a list would compare the name with every entry.)
+fn is_hidden(name: &str) -> bool {
+    matches!(
+        name,
+        "script"
+            | "style"
+            | "template"
+            | "noscript"
+            | "head"
+            | "title"
+            | "iframe"
+            | "noembed"
+            | "noframes"
+            | "object"
+            | "select"
+            | "textarea"
+    )
+}
 
 /// Elements left out of `<body>` when it is the main content: the page's chrome.
-const CHROME: [&str; 4] = ["nav", "header", "footer", "aside"];
+fn is_chrome(name: &str) -> bool {
+    matches!(name, "nav" | "header" | "footer" | "aside")
+}
 
 /// Elements that start and end a line.
-const BLOCKS: [&str; 44] = [
-    "address",
-    "article",
-    "aside",
-    "blockquote",
-    "body",
-    "br",
-    "caption",
-    "dd",
-    "details",
-    "dialog",
-    "div",
-    "dl",
-    "dt",
-    "fieldset",
-    "figcaption",
-    "figure",
-    "footer",
-    "form",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "header",
-    "hgroup",
-    "hr",
-    "li",
-    "main",
-    "menu",
-    "nav",
-    "ol",
-    "p",
-    "pre",
-    "section",
-    "summary",
-    "table",
-    "tbody",
-    "td",
-    "tfoot",
-    "th",
-    "thead",
-    "tr",
-    "ul",
-];
+fn is_block(name: &str) -> bool {
+    matches!(
+        name,
+        "address"
+            | "article"
+            | "aside"
+            | "blockquote"
+            | "body"
+            | "br"
+            | "caption"
+            | "dd"
+            | "details"
+            | "dialog"
+            | "div"
+            | "dl"
+            | "dt"
+            | "fieldset"
+            | "figcaption"
+            | "figure"
+            | "footer"
+            | "form"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "header"
+            | "hgroup"
+            | "hr"
+            | "li"
+            | "main"
+            | "menu"
+            | "nav"
+            | "ol"
+            | "p"
+            | "pre"
+            | "section"
+            | "summary"
+            | "table"
+            | "tbody"
+            | "td"
+            | "tfoot"
+            | "th"
+            | "thead"
+            | "tr"
+            | "ul"
+    )
+}
 
 /// The main-content text, at most `max_bytes` long (cut at a character boundary); the flag
 /// says whether it was cut.
@@ -93,10 +112,8 @@ fn main_roots(arena: &TreeArena) -> (Vec<NodeId>, bool) {
     let mut body = None;
     // Pre-order over elements, each with whether it lies inside an article (template
     // contents are not walked: they are not rendered).
-    let mut stack: Vec<(NodeId, bool)> = children_rev(arena, DOCUMENT)
-        .into_iter()
-        .map(|c| (c, false))
-        .collect();
+    let mut stack: Vec<(NodeId, bool)> = Vec::new();
+    push_children(arena, DOCUMENT, |c| stack.push((c, false)));
     while let Some((id, in_article)) = stack.pop() {
         let Some(node) = arena.node(id) else { continue };
         if node.kind != Kind::Element {
@@ -115,7 +132,7 @@ fn main_roots(arena: &TreeArena) -> (Vec<NodeId>, bool) {
             articles.push(id);
         }
         let inside = in_article || article;
-        stack.extend(children_rev(arena, id).into_iter().map(|c| (c, inside)));
+        push_children(arena, id, |c| stack.push((c, inside)));
     }
     match (main, articles.is_empty(), body) {
         (Some(main), _, _) => (vec![main], false),
@@ -125,15 +142,14 @@ fn main_roots(arena: &TreeArena) -> (Vec<NodeId>, bool) {
     }
 }
 
-/// The children of `id`, last first (so that they pop in document order).
-fn children_rev(arena: &TreeArena, id: NodeId) -> Vec<NodeId> {
-    let mut out = Vec::new();
+/// Calls `push` with the children of `id`, last first (so that they pop off a stack in
+/// document order), without collecting them.
+fn push_children(arena: &TreeArena, id: NodeId, mut push: impl FnMut(NodeId)) {
     let mut child = arena.node(id).map_or(NONE, |n| n.last);
     while child != NONE {
-        out.push(child);
+        push(child);
         child = arena.node(child).map_or(NONE, |n| n.prev);
     }
-    out
 }
 
 /// Writes the text under `root` to `out`, iteratively.
@@ -157,14 +173,14 @@ fn emit(arena: &TreeArena, root: NodeId, skip_chrome: bool, out: &mut Lines) {
             }
             Kind::Element => {
                 let name = &*node.name;
-                if HIDDEN.contains(&name) || (skip_chrome && CHROME.contains(&name)) {
+                if is_hidden(name) || (skip_chrome && is_chrome(name)) {
                     continue;
                 }
-                if BLOCKS.contains(&name) {
+                if is_block(name) {
                     out.block();
                     stack.push((id, true));
                 }
-                stack.extend(children_rev(arena, id).into_iter().map(|c| (c, false)));
+                push_children(arena, id, |c| stack.push((c, false)));
             }
             Kind::Document | Kind::Ignored | Kind::TemplateContents => {}
         }

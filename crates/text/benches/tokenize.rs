@@ -1,7 +1,8 @@
 //! Tokenizer throughput (MB/s of input text) against jieba-rs's own `cut` alone, on real text:
 //! the Chinese Debian Reference (`debian-reference-zh-cn`'s plain-text edition) and the English
 //! reStructuredText sources of the Python 3.11 documentation (`python3.11-doc`), capped at
-//! 2 MB each. `scripts/bench-text.sh` installs the packages and runs this.
+//! 2 MB each. `scripts/bench-content.sh` installs the packages and runs this (with the
+//! interleaved CPU-time ratios of `benches/content_cost.rs`, the figures BENCHMARKS.md quotes).
 //!
 //! `cargo bench -p silhouette-text --bench tokenize`
 
@@ -12,62 +13,13 @@
 )]
 
 use std::hint::black_box;
-use std::io::Read;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use silhouette_text::Tokenizer;
 
-const CAP: usize = 2 << 20;
-
-fn chinese() -> String {
-    let path = "/usr/share/debian-reference/debian-reference.zh-cn.txt.gz";
-    let file = std::fs::File::open(path).expect("debian-reference-zh-cn is installed");
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(file)
-        .read_to_string(&mut text)
-        .expect("UTF-8 text");
-    cut(text)
-}
-
-fn english() -> String {
-    let mut files = Vec::new();
-    let mut dirs = vec![std::path::PathBuf::from(
-        "/usr/share/doc/python3.11-doc/html/_sources",
-    )];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir)
-            .expect("python3.11-doc is installed")
-            .flatten()
-        {
-            let p = entry.path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|e| e == "txt") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
-    let mut text = String::new();
-    for f in files {
-        text.push_str(&std::fs::read_to_string(f).unwrap_or_default());
-        if text.len() >= CAP {
-            break;
-        }
-    }
-    cut(text)
-}
-
-fn cut(mut text: String) -> String {
-    if text.len() > CAP {
-        let mut end = CAP;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        text.truncate(end);
-    }
-    text
-}
+#[path = "common/corpus.rs"]
+mod common;
+use common::{chinese, english};
 
 fn bench(c: &mut Criterion) {
     let jieba = jieba_rs::Jieba::new();
@@ -81,6 +33,12 @@ fn bench(c: &mut Criterion) {
         });
         g.bench_function("silhouette jieba", |b| {
             b.iter(|| black_box(Tokenizer::Jieba.tokenize(black_box(&text)).len()));
+        });
+        g.bench_function("silhouette jieba, words()", |b| {
+            b.iter(|| black_box(Tokenizer::Jieba.words(black_box(&text)).len()));
+        });
+        g.bench_function("silhouette unicode, words()", |b| {
+            b.iter(|| black_box(Tokenizer::Unicode.words(black_box(&text)).len()));
         });
         g.bench_function("silhouette jieba, words not collected", |b| {
             b.iter(|| {

@@ -51,11 +51,16 @@ impl FromStr for Bits {
 #[non_exhaustive]
 pub enum Mode {
     /// Tokenizer → stop words → shingles → weights → top-n → weighted simhash.
-    #[default]
     Weighted,
     /// Note 002's Python class, bit-exactly (`str.split()`, its string hash, ±1 weights); only
     /// `bits` and `min_words` apply (see [`seed002_simhash128`](crate::seed002_simhash128)).
     Seed002,
+    /// Tokenizer → stop words → the *set* of distinct shingles → one-bit minhash: bit `i` is the
+    /// lowest bit of the smallest of the set's hashes under the `i`-th hash function, so the
+    /// Hamming distance estimates `bits × (1 − J) / 2`, J the Jaccard similarity of the two sets
+    /// (ALGORITHM.md §7). `weights`, `top_n` and `hash` do not apply (words hash with SipHash-1-3).
+    #[default]
+    Minhash,
 }
 
 impl Mode {
@@ -65,6 +70,7 @@ impl Mode {
         match self {
             Self::Weighted => "weighted",
             Self::Seed002 => "seed-002",
+            Self::Minhash => "minhash",
         }
     }
 }
@@ -73,20 +79,21 @@ impl FromStr for Mode {
     type Err = TextError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        [Self::Weighted, Self::Seed002]
+        [Self::Weighted, Self::Seed002, Self::Minhash]
             .into_iter()
             .find(|m| m.name() == s)
-            .ok_or_else(|| TextError::config("mode", s, "weighted or seed-002"))
+            .ok_or_else(|| TextError::config("mode", s, "one of weighted, seed-002, minhash"))
     }
 }
 
 /// Every parameter of a content fingerprint. [`ContentHasher::new`](crate::ContentHasher::new)
 /// validates it and [`ContentHasher::params`](crate::ContentHasher::params) records it.
 ///
-/// The defaults are provisional (the crawl's evaluation chooses them, ALGORITHM.md §7):
-/// `auto` tokenizer, words (no shingles), English and Chinese stop words dropped, TF-IDF
-/// weights over jieba's IDF table, every feature (no top-n), 64 bits, SipHash-1-3 feature
-/// hashes, at least 30 words, a signature of the top 20 keywords.
+/// The defaults were chosen by measurement (ALGORITHM.md §7): `minhash` mode over the set of
+/// word 2-shingles (Han text by characters, stop words kept in the shingles), 64 bits, compared
+/// at 3 bits; `auto` tokenizer; at least 30 words (after English and Chinese stop words); a
+/// signature of the top 20 TF-IDF keywords over jieba's IDF table (stop words dropped). The
+/// `weighted` mode (TF-IDF simhash) keeps `weights`, `top_n` and `hash`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ContentConfig {
     /// The algorithm.
@@ -96,7 +103,8 @@ pub struct ContentConfig {
     /// Features are runs of this many words joined by a space (1: single words; 1..=16).
     pub shingles: usize,
     /// Whether English and Chinese stop words ([`is_stop_word`](crate::is_stop_word)) are dropped
-    /// before anything else counts words.
+    /// before anything else counts words (`minhash` keeps them in its shingles: they carry the
+    /// word order, and a set counts each shingle once).
     pub stop_words: bool,
     /// How features are weighted.
     pub weights: Weighting,
@@ -117,9 +125,9 @@ pub struct ContentConfig {
 impl Default for ContentConfig {
     fn default() -> Self {
         Self {
-            mode: Mode::Weighted,
+            mode: Mode::Minhash,
             tokenizer: Tokenizer::Auto,
-            shingles: 1,
+            shingles: 2,
             stop_words: true,
             weights: Weighting::TfIdf,
             idf: None,
@@ -139,6 +147,8 @@ impl ContentConfig {
     #[must_use]
     pub fn mfonda() -> Self {
         Self {
+            mode: Mode::Weighted,
+            shingles: 1,
             tokenizer: Tokenizer::Mfonda,
             stop_words: false,
             weights: Weighting::Equal,

@@ -6,10 +6,11 @@ use std::sync::Arc;
 
 use silhouette_simhash::{Fingerprint, Fingerprint128, Simhash, Simhash128};
 
+use crate::minhash::{minhash_bits, shingle_set};
 use crate::seed002::python_split;
 use crate::{
-    Bits, ContentConfig, IdfTable, Mode, Signature, TextError, Weighting, is_stop_word,
-    seed002_simhash64, seed002_simhash128, signature, top_n, weigh,
+    Bits, ContentConfig, FeatureHash, IdfTable, Mode, Signature, TextError, Weighting, Words,
+    is_han, is_stop_word, seed002_simhash64, seed002_simhash128, signature, top_n, weigh,
 };
 
 /// A content simhash of either width.
@@ -130,11 +131,16 @@ impl ContentHasher {
     /// The words that count: the tokenizer's, less stop words when they are dropped.
     #[must_use]
     pub fn words(&self, text: &str) -> Vec<String> {
-        let mut out = Vec::new();
+        self.word_buffer(text).iter().map(str::to_owned).collect()
+    }
+
+    /// [`words`](Self::words), in one buffer.
+    fn word_buffer(&self, text: &str) -> Words {
+        let mut out = Words::with_capacity(text.len());
         let drop = self.config.stop_words;
         self.config.tokenizer.for_each_word(text, |w| {
             if !(drop && is_stop_word(w)) {
-                out.push(w.to_owned());
+                out.push(w);
             }
         });
         out
@@ -144,12 +150,16 @@ impl ContentHasher {
     #[must_use]
     pub fn fingerprint(&self, text: &str) -> Option<ContentFingerprint> {
         let c = &self.config;
-        let need_words = c.mode == Mode::Weighted || c.signature_top_n > 0;
-        let words = if need_words {
-            self.words(text)
+        let need_words = c.mode != Mode::Seed002 || c.signature_top_n > 0;
+        let mut units = Vec::new();
+        let buffer = if c.mode == Mode::Minhash {
+            self.words_and_units(text, &mut units)
+        } else if need_words {
+            self.word_buffer(text)
         } else {
-            Vec::new()
+            Words::default()
         };
+        let words: Vec<&str> = buffer.iter().collect();
         let (hash, count) = match c.mode {
             Mode::Seed002 => {
                 let count = python_split(text).count();
@@ -168,6 +178,12 @@ impl ContentHasher {
                 }
                 (self.weighted(&words)?, words.len())
             }
+            Mode::Minhash => {
+                if words.len() < c.min_words {
+                    return None;
+                }
+                (self.minhash(&units)?, words.len())
+            }
         };
         let signature = if c.signature_top_n > 0 && words.len() >= c.min_words {
             signature(&words, &self.idf, c.signature_top_n)
@@ -182,7 +198,7 @@ impl ContentHasher {
     }
 
     /// The weighted simhash of `words`; `None` when every feature weighs 0.
-    fn weighted(&self, words: &[String]) -> Option<ContentHash> {
+    fn weighted(&self, words: &[&str]) -> Option<ContentHash> {
         let c = &self.config;
         let features = shingles(words, c.shingles);
         let mut weighted = weigh(&features, c.weights, &self.idf);
@@ -211,10 +227,46 @@ impl ContentHasher {
     }
 }
 
+impl ContentHasher {
+    /// [`words`](Self::words), and in `units` the hashes (SipHash-1-3, 64 bits) of the units
+    /// `minhash` shingles: every word, stop words included, each Han word cut into its characters.
+    fn words_and_units(&self, text: &str, units: &mut Vec<u64>) -> Words {
+        let mut out = Words::with_capacity(text.len());
+        let drop = self.config.stop_words;
+        self.config.tokenizer.for_each_word(text, |w| {
+            if w.starts_with(is_han) {
+                let mut buf = [0; 4];
+                units.extend(
+                    w.chars()
+                        .map(|ch| FeatureHash::Sip13.hash64(ch.encode_utf8(&mut buf).as_bytes())),
+                );
+            } else {
+                units.push(FeatureHash::Sip13.hash64(w.as_bytes()));
+            }
+            if !(drop && is_stop_word(w)) {
+                out.push(w);
+            }
+        });
+        out
+    }
+
+    /// The one-bit minhash of the set of shingles of `units` (unit hashes).
+    fn minhash(&self, units: &[u64]) -> Option<ContentHash> {
+        let c = &self.config;
+        let set = shingle_set(units, c.shingles);
+        let bits = minhash_bits(&set, c.bits.get())?;
+        Some(match c.bits {
+            #[allow(clippy::cast_possible_truncation, reason = "64 bits were asked for")]
+            Bits::B64 => ContentHash::Bits64(Fingerprint::from(bits as u64)),
+            Bits::B128 => ContentHash::Bits128(Fingerprint128::from(bits)),
+        })
+    }
+}
+
 /// Runs of `n` words joined by one space (all the words as one feature when there are fewer).
-fn shingles(words: &[String], n: usize) -> Vec<String> {
+fn shingles(words: &[&str], n: usize) -> Vec<String> {
     if n <= 1 {
-        return words.to_vec();
+        return words.iter().map(|w| (*w).to_owned()).collect();
     }
     if words.len() < n {
         return vec![words.join(" ")];
@@ -224,6 +276,14 @@ fn shingles(words: &[String], n: usize) -> Vec<String> {
 
 fn params(c: &ContentConfig, idf: &IdfTable, needs_idf: bool) -> String {
     let mut p = format!("text/1 mode={}", c.mode.name());
+    if c.mode == Mode::Minhash {
+        p.push_str(&format!(
+            " tokenizer={} shingles={} stop-words={} hash=sip13+splitmix64",
+            c.tokenizer,
+            c.shingles,
+            if c.stop_words { "en+zh" } else { "none" },
+        ));
+    }
     if c.mode == Mode::Weighted {
         let top = c.top_n.map_or_else(|| "all".to_owned(), |n| n.to_string());
         p.push_str(&format!(

@@ -13,6 +13,9 @@
 //!   point, giving `None` for too little text (so a near-empty page never gets the all-ones
 //!   fingerprint that matches every other), else a [`ContentFingerprint`] (a 64- or 128-bit
 //!   [`ContentHash`] plus a [`Signature`]); [`ContentHasher::params`] records every parameter.
+//! - [`Mode`]: `minhash` (the default: a one-bit minhash of the set of word 2-shingles, whose
+//!   Hamming distance estimates the Jaccard distance; ALGORITHM.md §7.1), `weighted` (TF-IDF
+//!   weighted simhash) or `seed-002`.
 //! - [`FeatureHash`]: FNV-1 (mfonda's) or SipHash-1-3 128 (default: well mixed over all 128 bits).
 //! - [`seed002_simhash128`] / [`seed002_simhash64`]: note 002's Python class, bit-exactly.
 //! - [`Signature`] / [`keywords`] / [`signature`]: the I-Match key, MD5 of the sorted top-n
@@ -54,12 +57,15 @@ mod error;
 mod hash;
 mod hasher;
 mod idf;
+mod minhash;
 mod seed002;
 mod signature;
 mod stopwords;
 mod tokenize;
+mod uax29;
 mod weights;
 mod winnow;
+mod words;
 
 pub use config::{Bits, ContentConfig, Mode};
 pub use error::TextError;
@@ -72,3 +78,4 @@ pub use stopwords::is_stop_word;
 pub use tokenize::{Tokenizer, is_han};
 pub use weights::{Weighting, top_n, weigh};
 pub use winnow::{Passage, WinnowFingerprint, Winnowing};
+pub use words::Words;

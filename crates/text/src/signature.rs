@@ -6,7 +6,8 @@ use std::str::FromStr;
 use md5::{Digest, Md5};
 
 use crate::idf::hex;
-use crate::{IdfTable, TextError, Weighting, top_n, weigh};
+use crate::weights::{top_n_by, weigh_borrowed};
+use crate::{IdfTable, TextError, Weighting};
 
 /// A 128-bit exact-match key: the MD5 of a text's top-n keywords, sorted and joined by one
 /// space (ALGORITHM.md §7, notes 004; I-Match). Prints as 32 lower-case hex digits.
@@ -87,17 +88,20 @@ impl FromStr for Signature {
 /// # Ok::<(), silhouette_text::TextError>(())
 /// ```
 #[must_use]
-pub fn keywords(words: &[String], idf: &IdfTable, n: usize) -> Vec<(String, f64)> {
-    let weighted = weigh(words, Weighting::TfIdf, idf)
+pub fn keywords<S: AsRef<str>>(words: &[S], idf: &IdfTable, n: usize) -> Vec<(String, f64)> {
+    let weighted = weigh_borrowed(words, Weighting::TfIdf, idf)
         .into_iter()
         .filter(|(w, weight)| *weight > 0.0 && w.chars().nth(1).is_some())
         .collect();
-    top_n(weighted, n)
+    top_n_by(weighted, n)
+        .into_iter()
+        .map(|(w, weight)| (w.to_owned(), weight))
+        .collect()
 }
 
 /// The signature of `words`: [`keywords`], and `None` when there are fewer than `n`.
 #[must_use]
-pub fn signature(words: &[String], idf: &IdfTable, n: usize) -> Option<Signature> {
+pub fn signature<S: AsRef<str>>(words: &[S], idf: &IdfTable, n: usize) -> Option<Signature> {
     let top = keywords(words, idf, n);
     (n > 0 && top.len() == n).then(|| Signature::of_keywords(top.iter().map(|(w, _)| w)))
 }

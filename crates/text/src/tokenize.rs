@@ -6,9 +6,9 @@ use std::sync::LazyLock;
 
 use jieba_rs::Jieba;
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
-use unicode_segmentation::UnicodeSegmentation;
 
 use crate::TextError;
+use crate::uax29::each_word;
 
 /// jieba-rs with its default dictionary, loaded once, on first use.
 pub(crate) static JIEBA: LazyLock<Jieba> = LazyLock::new(Jieba::new);
@@ -51,6 +51,15 @@ impl Tokenizer {
         out
     }
 
+    /// The words of `text`, in order, in one buffer: the same words as [`tokenize`](Self::tokenize)
+    /// without an allocation per word.
+    #[must_use]
+    pub fn words(self, text: &str) -> crate::Words {
+        let mut out = crate::Words::with_capacity(text.len());
+        self.for_each_word(text, |w| out.push(w));
+        out
+    }
+
     /// Calls `f` with every word of `text`, in order, without collecting them.
     pub fn for_each_word(self, text: &str, mut f: impl FnMut(&str)) {
         match self {
@@ -58,10 +67,10 @@ impl Tokenizer {
                 let lower = text.to_lowercase();
                 silhouette_simhash::mfonda_words(&lower).for_each(f);
             }
-            Self::Unicode => each_line(text, |line| line.unicode_words().for_each(&mut f)),
+            Self::Unicode => each_line(text, |line| each_word(line, &mut f)),
             Self::Jieba => jieba_words(text, &mut f),
             Self::Auto if text.chars().any(is_han) => jieba_words(text, &mut f),
-            Self::Auto => each_line(text, |line| line.unicode_words().for_each(&mut f)),
+            Self::Auto => each_line(text, |line| each_word(line, &mut f)),
         }
     }
 
@@ -211,7 +220,7 @@ fn jieba_words(text: &str, f: &mut impl FnMut(&str)) {
             let run = &norm[start..end];
             // Runs of ASCII punctuation and spaces between Han runs hold no word.
             if !run.is_ascii() || run.bytes().any(|b| b.is_ascii_alphanumeric()) {
-                run.unicode_words().for_each(&mut *f);
+                each_word(run, f);
             }
         }
     }

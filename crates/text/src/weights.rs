@@ -1,6 +1,6 @@
 //! Feature weights: equal, TF, TF-IDF (ALGORITHM.md §7), and the top-n selection.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -68,11 +68,30 @@ impl FromStr for Weighting {
 /// # Ok::<(), silhouette_text::TextError>(())
 /// ```
 #[must_use]
-pub fn weigh(features: &[String], weighting: Weighting, idf: &IdfTable) -> Vec<(String, f64)> {
-    let mut counts: BTreeMap<&str, u32> = BTreeMap::new();
+pub fn weigh<S: AsRef<str>>(
+    features: &[S],
+    weighting: Weighting,
+    idf: &IdfTable,
+) -> Vec<(String, f64)> {
+    weigh_borrowed(features, weighting, idf)
+        .into_iter()
+        .map(|(f, w)| (f.to_owned(), w))
+        .collect()
+}
+
+/// [`weigh`] without copying the features.
+pub(crate) fn weigh_borrowed<'a, S: AsRef<str>>(
+    features: &'a [S],
+    weighting: Weighting,
+    idf: &IdfTable,
+) -> Vec<(&'a str, f64)> {
+    // Counted in a hash map, then sorted once: a tree map compares strings on every insert.
+    let mut map: HashMap<&str, u32> = HashMap::with_capacity(features.len() / 2);
     for f in features {
-        *counts.entry(f).or_insert(0) += 1;
+        *map.entry(f.as_ref()).or_insert(0) += 1;
     }
+    let mut counts: Vec<(&str, u32)> = map.into_iter().collect();
+    counts.sort_unstable_by(|a, b| a.0.cmp(b.0));
     #[allow(clippy::cast_precision_loss, reason = "counts far below 2^53")]
     let total = features.len() as f64;
     counts
@@ -84,7 +103,7 @@ pub fn weigh(features: &[String], weighting: Weighting, idf: &IdfTable) -> Vec<(
                 Weighting::Tf => c / total,
                 Weighting::TfIdf => (c / total * feature_idf(feature, idf)).max(0.0),
             };
-            (feature.to_owned(), weight)
+            (feature, weight)
         })
         .collect()
 }
@@ -109,12 +128,26 @@ fn feature_idf(feature: &str, idf: &IdfTable) -> f64 {
 /// assert_eq!(top_n(w, 2), [("a".to_string(), 1.0), ("c".to_string(), 3.0)]);
 /// ```
 #[must_use]
-pub fn top_n(mut weighted: Vec<(String, f64)>, n: usize) -> Vec<(String, f64)> {
+pub fn top_n(weighted: Vec<(String, f64)>, n: usize) -> Vec<(String, f64)> {
+    top_n_by(weighted, n)
+}
+
+/// [`top_n`] over any string-like feature: the n heaviest found by selection (not a full sort),
+/// then sorted by feature.
+pub(crate) fn top_n_by<S: AsRef<str>>(mut weighted: Vec<(S, f64)>, n: usize) -> Vec<(S, f64)> {
+    let order = |a: &(S, f64), b: &(S, f64)| {
+        b.1.total_cmp(&a.1)
+            .then_with(|| a.0.as_ref().cmp(b.0.as_ref()))
+    };
     if weighted.len() > n {
-        weighted.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        weighted.truncate(n);
+        if n == 0 {
+            weighted.clear();
+        } else {
+            weighted.select_nth_unstable_by(n - 1, order);
+            weighted.truncate(n);
+        }
     }
-    weighted.sort_by(|a, b| a.0.cmp(&b.0));
+    weighted.sort_by(|a, b| a.0.as_ref().cmp(b.0.as_ref()));
     weighted
 }
 

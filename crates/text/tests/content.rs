@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 use silhouette_text::{
-    Bits, ContentConfig, ContentHash, ContentHasher, IdfTable, Tokenizer, Winnowing,
+    Bits, ContentConfig, ContentHash, ContentHasher, IdfTable, Mode, Tokenizer, Winnowing,
 };
 
 fn hasher(config: ContentConfig) -> ContentHasher {
@@ -84,6 +84,7 @@ fn short_text_gets_nothing() {
     // Words whose TF-IDF is all 0 (negative IDF) give no fingerprint either.
     let idf = IdfTable::parse("common -1\n").expect("valid");
     let h = hasher(ContentConfig {
+        mode: Mode::Weighted,
         idf: Some(idf.into()),
         min_words: 1,
         ..ContentConfig::default()
@@ -141,6 +142,16 @@ fn params_record_every_setting() {
     let h = hasher(ContentConfig::default());
     assert_eq!(
         h.params(),
+        "text/1 mode=minhash tokenizer=auto shingles=2 stop-words=en+zh hash=sip13+splitmix64 \
+         idf=jieba-rs-0.11 bits=64 min-words=30 signature=20"
+    );
+    let weighted = hasher(ContentConfig {
+        mode: Mode::Weighted,
+        shingles: 1,
+        ..ContentConfig::default()
+    });
+    assert_eq!(
+        weighted.params(),
         "text/1 mode=weighted tokenizer=auto shingles=1 stop-words=en+zh weights=tf-idf top-n=all \
          hash=sip13 idf=jieba-rs-0.11 bits=64 min-words=30 signature=20"
     );
@@ -150,6 +161,35 @@ fn params_record_every_setting() {
     );
 }
 
+/// The default (`minhash`, word 2-shingles) is pinned, and sees what word counts cannot: the
+/// same sentences in another order are another text (the simhash of TF-IDF words is blind to it).
+#[test]
+fn minhash_default_pinned_and_order_sensitive() {
+    let h = hasher(ContentConfig::default());
+    let fp = |t: &str| h.fingerprint(t).expect("long enough");
+    let a = fp(ARTICLE);
+    assert_eq!(a.hash.to_string(), MINHASH_ARTICLE);
+    let lines: Vec<&str> = ARTICLE.lines().collect();
+    let shuffled: String = [4, 2, 0, 3, 1].map(|i| lines[i]).join(" ");
+    let words_only = hasher(ContentConfig {
+        mode: Mode::Weighted,
+        shingles: 1,
+        ..ContentConfig::default()
+    });
+    let w = |t: &str| words_only.fingerprint(t).expect("long enough").hash;
+    assert_eq!(w(ARTICLE).distance(w(&shuffled)), Some(0));
+    let d = a.hash.distance(fp(&shuffled).hash).expect("same width");
+    assert!(d > 0, "reordered sentences: {d} bits");
+    // Han text is shingled by characters: the same with jieba's words or UAX #29's characters.
+    let chars = hasher(ContentConfig {
+        tokenizer: Tokenizer::Unicode,
+        ..ContentConfig::default()
+    });
+    assert_eq!(chars.fingerprint(ARTICLE).map(|f| f.hash), Some(a.hash));
+}
+
+const MINHASH_ARTICLE: &str = "6edd12cdf9872270";
+
 const ARTICLE: &str = "Simhash maps a document to a short fingerprint.\n\
     Near-duplicate documents get fingerprints a few bits apart, so a crawler can drop mirrors,\n\
     print views and syndicated copies of an article it has already stored.\n\
@@ -158,9 +198,15 @@ const ARTICLE: &str = "Simhash maps a document to a short fingerprint.\n\
 
 #[test]
 fn small_edits_stay_near() {
-    for bits in [Bits::B64, Bits::B128] {
+    for (bits, mode) in [
+        (Bits::B64, Mode::Minhash),
+        (Bits::B128, Mode::Minhash),
+        (Bits::B64, Mode::Weighted),
+        (Bits::B128, Mode::Weighted),
+    ] {
         let h = hasher(ContentConfig {
             bits,
+            mode,
             ..ContentConfig::default()
         });
         let a = h.fingerprint(ARTICLE).expect("long enough");
@@ -168,7 +214,7 @@ fn small_edits_stay_near() {
             .fingerprint(&ARTICLE.replace("mirrors", "mirror sites"))
             .expect("long enough");
         let d = a.hash.distance(b.hash).expect("same width");
-        assert!(d <= bits.get() / 8, "{bits}: {d}");
+        assert!(d <= bits.get() / 8, "{bits} {mode:?}: {d}");
         assert!(a.signature.is_some() && a.words >= 30);
     }
 }

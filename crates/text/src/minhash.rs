@@ -1,0 +1,102 @@
+//! One-bit minwise hashing (b-bit minhash with b = 1): a 64- or 128-bit fingerprint whose
+//! Hamming distance estimates the Jaccard distance of two feature *sets* (ALGORITHM.md §7).
+//!
+//! One permutation hashing (Li, Owen, Zhang 2012) with optimal densification (Shrivastava 2017):
+//! each feature hash `x` (already well mixed) falls in bin `x >> (64 − log2 bits)`; bin `i` keeps
+//! its smallest `x`, and bit `i` is that `x`'s lowest bit. An empty bin takes the bit of the
+//! first non-empty bin `j = mix(i·2^32 + t) mod bits`, t = 1, 2, … Two texts agree on a bit with
+//! probability about `J + (1 − J) / 2`, so the expected distance is `bits × (1 − J) / 2`, linear
+//! in the Jaccard distance (a simhash's grows with the angle, about its square root). One pass
+//! over the features, where `bits` independent minhashes would need `bits` passes.
+
+/// The SplitMix64 finaliser (Steele, Lea, Flood 2014): a bijection that mixes every input bit
+/// into every output bit.
+#[must_use]
+const fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The hashes of the distinct `n`-word shingles of `words` (given as word hashes), sorted.
+///
+/// A shingle hashes as `mix(… mix(mix(w₁) ^ w₂) … ^ wₙ)`: order matters. Fewer than `n` words
+/// make one shingle of all of them.
+#[must_use]
+pub(crate) fn shingle_set(word_hashes: &[u64], n: usize) -> Vec<u64> {
+    let n = n.clamp(1, word_hashes.len().max(1));
+    let mut set: Vec<u64> = word_hashes
+        .windows(n)
+        .map(|w| w.iter().fold(0, |h, &x| mix(h ^ x)))
+        .collect();
+    set.sort_unstable();
+    set.dedup();
+    set
+}
+
+/// The one-bit minhash of a feature set (well-mixed hashes, any order) over `bits` bits (64 or
+/// 128; anything else is taken as 128); `None` for an empty set.
+#[must_use]
+pub(crate) fn minhash_bits(set: &[u64], bits: u32) -> Option<u128> {
+    if set.is_empty() {
+        return None;
+    }
+    let (k, shift) = if bits == 64 { (64, 58) } else { (128, 57) };
+    let mut mins = [u64::MAX; 128];
+    let mut filled = 0u128;
+    for &x in set {
+        let bin = (x >> shift) as usize;
+        if let Some(m) = mins.get_mut(bin) {
+            *m = (*m).min(x);
+        }
+        filled |= 1 << bin;
+    }
+    let mut out = 0u128;
+    for i in 0..k {
+        let mut from = i;
+        let mut t = 0u64;
+        while filled >> from & 1 == 0 {
+            t += 1;
+            // At least one bin is filled: every try hits one with probability ≥ 1/k.
+            from = (mix(((i as u64) << 32) | t) % k as u64) as usize;
+        }
+        out |= u128::from(mins.get(from).map_or(0, |m| m & 1)) << i;
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reference_values() {
+        // SplitMix64's published first output from state 0.
+        assert_eq!(mix(0x9e37_79b9_7f4a_7c15), 0xe220_a839_7b1d_cdaf);
+        // One feature fills one bin; every other bin copies its bit.
+        let one = minhash_bits(&[mix(1)], 64).unwrap_or(2);
+        assert!(one == 0 || one == u128::from(u64::MAX), "{one:x}");
+        assert_eq!(shingle_set(&[], 2), Vec::<u64>::new());
+        assert_eq!(shingle_set(&[7], 3), [mix(7)]);
+        assert_eq!(shingle_set(&[1, 2, 1, 2], 2).len(), 2);
+        assert_ne!(shingle_set(&[1, 2], 2), shingle_set(&[2, 1], 2));
+        assert_eq!(minhash_bits(&[], 64), None);
+    }
+
+    #[test]
+    fn distance_tracks_jaccard() {
+        // Sets of 1,000 with 950 in common (J = 0.905) and 500 in common (J = 0.333).
+        let a: Vec<u64> = (0..1000).map(mix).collect();
+        let near: Vec<u64> = (50..1050).map(mix).collect();
+        let far: Vec<u64> = (500..1500).map(mix).collect();
+        let d = |x: &[u64], y: &[u64]| {
+            (minhash_bits(x, 128).unwrap_or(0) ^ minhash_bits(y, 128).unwrap_or(0)).count_ones()
+        };
+        assert_eq!(d(&a, &a), 0);
+        // Expected 128 × (1 − J) / 2: about 6 and 43.
+        assert!(d(&a, &near) <= 14, "{}", d(&a, &near));
+        assert!(d(&a, &far) >= 28, "{}", d(&a, &far));
+        let reordered: Vec<u64> = a.iter().rev().copied().collect();
+        assert_eq!(d(&a, &reordered), 0);
+    }
+}

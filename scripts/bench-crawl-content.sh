@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The crawl's pages/s with the content signal on vs off, in one interleaved run.
+#
+# "off" is a silhouette binary built before the content signal (BASE_BIN, e.g. from commit
+# 2fbf3ab: `git archive 2fbf3ab | tar -x -C /tmp/base && cargo build --release
+# --manifest-path /tmp/base/Cargo.toml`); "on" is this tree's release build, which always
+# collects the main-content text and computes content fingerprints and signatures (here with
+# the default drop-when = "structure": the same pages are fetched and kept by both). Both
+# crawl the same local copies of a site (nginx on 127.0.0.1, as scripts/bench-crawl.sh sets
+# it up: python3.11-doc and cppreference-doc-en-html) with on-duplicate = "follow-links"
+# (every page fetched), rate limits off, concurrency N; runs alternate off, on, off, on…
+#
+# Usage: BASE_BIN=/tmp/base-silhouette scripts/bench-crawl-content.sh [ROUNDS] [N]
+# Env:   SITES="python cppreference"   NEW_BIN (default target/release/silhouette)
+set -euo pipefail
+
+main() {
+cd "$(dirname "$0")/.."
+ROUNDS="${1:-2}"
+CONC="${2:-16}"
+SITES="${SITES:-python cppreference}"
+BASE_BIN="${BASE_BIN:?set BASE_BIN to a silhouette built before the content signal}"
+NEW_BIN="${NEW_BIN:-target/release/silhouette}"
+NGINX=/usr/sbin/nginx
+[ -x "$NGINX" ] && [ -d /usr/share/doc/python3.11/html ] && [ -d /usr/share/cppreference/doc/html ] || {
+    echo "needs nginx, python3.11-doc and cppreference-doc-en-html (scripts/bench-crawl.sh installs them)" >&2
+    exit 2
+}
+[ -x "$NEW_BIN" ] || cargo build --release --bin silhouette
+W="$(mktemp -d /var/tmp/silhouette-bench-content.XXXXXX)"
+trap 'kill "$NGINX_PID" 2>/dev/null || true; wait "$NGINX_PID" 2>/dev/null || true' EXIT
+port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+PY_PORT="$(port)"
+CPP_PORT="$(port)"
+mkdir -p "$W/tmp"
+cat > "$W/nginx.conf" <<CONF
+daemon off;
+worker_processes 1;
+pid $W/nginx.pid;
+error_log $W/error.log warn;
+events { worker_connections 4096; }
+http {
+    include /etc/nginx/mime.types;
+    access_log off;
+    client_body_temp_path $W/tmp/body;
+    proxy_temp_path $W/tmp/proxy;
+    fastcgi_temp_path $W/tmp/fastcgi;
+    uwsgi_temp_path $W/tmp/uwsgi;
+    scgi_temp_path $W/tmp/scgi;
+    server { listen 127.0.0.1:$PY_PORT; root /usr/share/doc/python3.11/html; }
+    server { listen 127.0.0.1:$CPP_PORT; root /usr/share/cppreference/doc/html; }
+}
+CONF
+"$NGINX" -c "$W/nginx.conf" -p "$W" &
+NGINX_PID=$!
+sleep 1
+cat > "$W/c.toml" <<TOML
+[fetch]
+request-interval-ms = 0
+per-host-concurrency = $CONC
+[crawl]
+concurrency = $CONC
+max-depth = 1000
+[dedup]
+on-duplicate = "follow-links"
+TOML
+echo "site round binary pages wall_s cpu_s pages_per_s cpu_ms_per_page load"
+for site in $SITES; do
+    case "$site" in
+        python) seed="http://127.0.0.1:$PY_PORT/index.html" ;;
+        cppreference) seed="http://127.0.0.1:$CPP_PORT/en/index.html" ;;
+    esac
+    for round in $(seq "$ROUNDS"); do
+        for which in off on; do
+            bin="$BASE_BIN"
+            [ "$which" = on ] && bin="$NEW_BIN"
+            state="$W/$site-$which-$round"
+            load="$(cut -d' ' -f1 /proc/loadavg)"
+            /usr/bin/time -f '%e %U %S' -o "$W/time" "$bin" --config "$W/c.toml" crawl \
+                --state "$state" "$seed" > /dev/null 2> "$W/stderr" || { cat "$W/stderr" >&2; exit 1; }
+            read -r wall user sys < "$W/time"
+            pages="$(wc -l < "$state/decisions.jsonl")"
+            python3 -c 'import sys
+site, r, w, pages, wall, user, sys_, load = sys.argv[1:]
+cpu = float(user) + float(sys_)
+print(site, r, w, pages, wall, round(cpu, 2), round(int(pages) / float(wall), 1), round(1000 * cpu / int(pages), 2), load)' \
+                "$site" "$round" "$which" "$pages" "$wall" "$user" "$sys" "$load"
+        done
+    done
+done
+rm -rf "$W"
+}
+main "$@"
