@@ -10,8 +10,9 @@
 //! `k = 7`); from `k = 8`, 8 (then 9) substrings of 16 (14) bits, `k + 1 - m` of them probed
 //! at radius 1 — at 1M entries a query of `k = 10` probes 56 buckets of ~15 entries instead
 //! of 11 buckets of ~330. A table hashes the substring into `2^b` buckets (`b` grows with
-//! the index, at most the substring's width); an entry is the other 64-bit half of the
-//! fingerprint (a first, necessary distance check) and its position in insertion order.
+//! the index, at most the substring's width), each with 4 entries inline (one cache line per
+//! probe) and an overflow list; an entry is the other 64-bit half of the fingerprint (a
+//! first, necessary distance check) and its position in insertion order.
 
 use crate::{Fingerprint, Fingerprint128, IndexError, Match};
 
@@ -29,8 +30,16 @@ struct Table {
     high: bool,
     /// Buckets in use: `2^bits`.
     bits: u32,
-    buckets: Vec<Vec<(u64, u32)>>,
+    /// [`SLOTS`] entries per bucket, inline (one cache line); unused slots hold [`EMPTY`].
+    slots: Vec<(u64, u32)>,
+    /// Entries past a full bucket's slots, per bucket (empty until a bucket overflows).
+    overflow: Vec<Vec<(u64, u32)>>,
 }
+
+/// Entries stored inline per bucket: 4 × 16 bytes, one cache line.
+const SLOTS: usize = 4;
+/// The position of an unused slot.
+const EMPTY: u32 = u32::MAX;
 
 impl Table {
     /// The substring of `fp` this table keys on.
@@ -60,15 +69,38 @@ impl Table {
         }
     }
 
-    /// Calls `f` with each bucket to probe for `fp`.
+    /// Calls `f` with the entries of bucket `b` (inline slots, then any overflow).
+    fn entries(&self, b: usize, f: &mut impl FnMut(&[(u64, u32)])) {
+        let inline = &self.slots[b * SLOTS..(b + 1) * SLOTS];
+        let used = inline.iter().position(|e| e.1 == EMPTY).unwrap_or(SLOTS);
+        f(&inline[..used]);
+        if used == SLOTS && !self.overflow.is_empty() {
+            f(&self.overflow[b]);
+        }
+    }
+
+    /// Calls `f` with the entries of each bucket to probe for `fp`.
     fn probes(&self, fp: u128, mut f: impl FnMut(&[(u64, u32)])) {
         let key = self.key(fp);
-        f(&self.buckets[self.bucket(key)]);
+        self.entries(self.bucket(key), &mut f);
         if self.radius == 1 {
             for bit in 0..self.width {
-                f(&self.buckets[self.bucket(key ^ (1u128 << bit))]);
+                self.entries(self.bucket(key ^ (1u128 << bit)), &mut f);
             }
         }
+    }
+
+    /// Stores an entry in bucket `b`.
+    fn push(&mut self, b: usize, entry: (u64, u32)) {
+        let inline = &mut self.slots[b * SLOTS..(b + 1) * SLOTS];
+        if let Some(free) = inline.iter_mut().find(|e| e.1 == EMPTY) {
+            *free = entry;
+            return;
+        }
+        if self.overflow.is_empty() {
+            self.overflow = vec![Vec::new(); 1 << self.bits];
+        }
+        self.overflow[b].push(entry);
     }
 }
 
@@ -119,7 +151,8 @@ impl NearIndex128 {
                     radius: u32::from(i < wide),
                     high: shift + width <= 64,
                     bits: 0,
-                    buckets: vec![Vec::new()],
+                    slots: vec![(0, EMPTY); SLOTS],
+                    overflow: Vec::new(),
                 };
                 shift += width;
                 t
@@ -158,8 +191,9 @@ impl NearIndex128 {
             .tables
             .iter()
             .map(|t| {
-                t.buckets.capacity() * size_of::<Vec<(u64, u32)>>()
-                    + t.buckets
+                t.slots.capacity() * size_of::<(u64, u32)>()
+                    + t.overflow.capacity() * size_of::<Vec<(u64, u32)>>()
+                    + t.overflow
                         .iter()
                         .map(|b| b.capacity() * size_of::<(u64, u32)>())
                         .sum::<usize>()
@@ -176,12 +210,13 @@ impl NearIndex128 {
         self.fps.push(bits);
         let n = self.ids.len();
         for t in &mut self.tables {
-            // About 4 entries per bucket on random fingerprints; never more buckets than keys.
-            if n > 4 << t.bits && t.bits < t.width.min(26) {
+            // About 2 entries per bucket on random fingerprints (few overflow their slots);
+            // never more buckets than keys.
+            if n > 2 << t.bits && t.bits < t.width.min(26) {
                 grow(t, &self.fps);
             }
             let (b, half) = (t.bucket(t.key(bits)), t.half(bits));
-            t.buckets[b].push((half, at));
+            t.push(b, (half, at));
         }
     }
 
@@ -258,12 +293,19 @@ impl NearIndex128 {
 /// Doubles a table's buckets (one more bit), redistributing its entries in order.
 fn grow(t: &mut Table, fps: &[u128]) {
     t.bits += 1;
-    let old = std::mem::replace(&mut t.buckets, vec![Vec::new(); 1 << t.bits]);
-    for bucket in old {
-        for (other, at) in bucket {
-            let b = t.bucket(t.key(fps[at as usize]));
-            t.buckets[b].push((other, at));
-        }
+    let slots = std::mem::replace(&mut t.slots, vec![(0, EMPTY); SLOTS << t.bits]);
+    let overflow = std::mem::take(&mut t.overflow);
+    let old = slots
+        .chunks(SLOTS)
+        .enumerate()
+        .flat_map(|(b, inline)| {
+            let more = overflow.get(b).map_or(&[][..], Vec::as_slice);
+            inline.iter().chain(more)
+        })
+        .filter(|e| e.1 != EMPTY);
+    for &(other, at) in old {
+        let b = t.bucket(t.key(fps[at as usize]));
+        t.push(b, (other, at));
     }
 }
 
