@@ -2,7 +2,7 @@
 //! completes them all with a ~350-byte record, and prints `used_memory` (INFO memory) per
 //! URL at each step, and `MEMORY USAGE` of the seen sets per URL.
 //!
-//! `cargo run --release -p silhouette-redis --example seen_memory -- redis://127.0.0.1:PORT/0 [N]`
+//! `cargo run --release -p silhouette-redis --example redis_memory -- redis://127.0.0.1:PORT/0 [N]`
 //! (an empty Redis of your own, e.g. `redis-server --port PORT --save ''`).
 #![allow(clippy::print_stdout)]
 
@@ -12,7 +12,7 @@ use url::Url;
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let redis = args.get(1).expect("usage: seen_memory REDIS_URL [N]");
+    let redis = args.get(1).expect("usage: redis_memory REDIS_URL [N]");
     let n: u64 = args.get(2).and_then(|p| p.parse().ok()).unwrap_or(200_000);
     let config = SharedConfig {
         host_interval: std::time::Duration::ZERO,
