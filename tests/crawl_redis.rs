@@ -409,18 +409,42 @@ fn three_workers_on_a_three_master_redis_cluster() {
     }
     let url = format!("redis+cluster://{}", addrs.join(","));
     crawl_through(&url, 60, |_| true);
-    // The crawl's keys went to more than one master.
-    let holding = nodes
+    // The crawl's keys carry the crawl's tag and one tag per host, and those tags hash to
+    // different slots: a script that touched keys of two tags would have failed (CROSSSLOT),
+    // so every script kept to one slot. (Which masters own those slots depends on the
+    // servers' random ports, so the test does not count masters.)
+    let redis_cli = |port: u16, args: &[&str]| -> String {
+        let out = Command::new("redis-cli")
+            .arg("-p")
+            .arg(port.to_string())
+            .args(args)
+            .output()
+            .expect("redis-cli runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let tags: BTreeSet<String> = nodes
         .iter()
-        .filter(|n| {
-            let out = Command::new("redis-cli")
-                .args(["-p", &n.port.to_string(), "dbsize"])
-                .output()
-                .expect("redis-cli runs");
-            String::from_utf8_lossy(&out.stdout).trim() != "0"
+        .flat_map(|n| {
+            redis_cli(n.port, &["--scan"])
+                .lines()
+                .filter_map(|k| Some(k.split_once('{')?.1.split_once('}')?.0.to_owned()))
+                .collect::<Vec<_>>()
         })
+        .collect();
+    let hosts = tags
+        .iter()
+        .filter(|t| t.starts_with("t@127.0.0.1:"))
         .count();
-    assert!(holding >= 2, "keys on {holding} masters");
+    assert!(tags.contains("t") && hosts == 3, "tags: {tags:?}");
+    let slots: BTreeSet<String> = tags
+        .iter()
+        .map(|t| {
+            redis_cli(nodes[0].port, &["cluster", "keyslot", t])
+                .trim()
+                .to_owned()
+        })
+        .collect();
+    assert!(slots.len() >= 2, "tags {tags:?} in slots {slots:?}");
 }
 
 #[test]
