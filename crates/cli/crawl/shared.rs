@@ -374,20 +374,9 @@ fn record(
                 rec.truncated.clone_from(&page.truncated);
                 rec.content = *page.content;
                 rec.decision = j.verdict.name().to_owned();
+                rec.set_verdict(j.verdict);
+                // The replica knows every cluster (an exact duplicate's too).
                 rec.cluster = j.cluster.as_ref().map(|c| c.0);
-                match j.verdict {
-                    Verdict::ExactDuplicate { of } => rec.duplicate_of = Some(of),
-                    Verdict::NearDuplicate { of, distance } => {
-                        rec.duplicate_of = Some(of);
-                        rec.distance = Some(distance);
-                    }
-                    Verdict::ContentDuplicate { of, distance, .. } => {
-                        rec.duplicate_of = Some(of);
-                        rec.content_duplicate_of = Some(of);
-                        rec.content_distance = Some(distance);
-                    }
-                    _ => {}
-                }
                 let dup = j.verdict.is_duplicate();
                 rec.emitted = !dup || on_dup == OnDuplicate::Keep;
                 if !dup || on_dup != OnDuplicate::Drop {

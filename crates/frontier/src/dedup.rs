@@ -205,6 +205,34 @@ pub enum Verdict {
     },
 }
 
+impl crate::PageRecord {
+    /// Writes `verdict` into the record: the decision, the page it duplicates with the
+    /// distance (structure or content), and the cluster where the verdict names it. An exact
+    /// duplicate's cluster is its original's, which only the caller knows: it is left as is.
+    pub const fn set_verdict(&mut self, verdict: Verdict) {
+        match verdict {
+            Verdict::ExactDuplicate { of } => self.duplicate_of = Some(of),
+            Verdict::NearDuplicate { of, distance } => {
+                self.duplicate_of = Some(of);
+                self.distance = Some(distance);
+                self.cluster = Some(of);
+            }
+            Verdict::ContentDuplicate {
+                of,
+                distance,
+                cluster,
+            } => {
+                self.duplicate_of = Some(of);
+                self.content_duplicate_of = Some(of);
+                self.content_distance = Some(distance);
+                self.cluster = cluster;
+            }
+            Verdict::Kept { cluster } => self.cluster = Some(cluster),
+            Verdict::KeptUnjudged => {}
+        }
+    }
+}
+
 impl Verdict {
     /// Whether the page is a duplicate (exact or near).
     #[must_use]

@@ -506,28 +506,9 @@ impl Frontier {
                             &page.content,
                         );
                         rec.decision = verdict.name().to_owned();
-                        match verdict {
-                            Verdict::ExactDuplicate { of } => {
-                                rec.duplicate_of = Some(of);
-                                rec.cluster = self.store.cluster_of(of)?;
-                            }
-                            Verdict::NearDuplicate { of, distance } => {
-                                rec.duplicate_of = Some(of);
-                                rec.distance = Some(distance);
-                                rec.cluster = Some(of);
-                            }
-                            Verdict::ContentDuplicate {
-                                of,
-                                distance,
-                                cluster,
-                            } => {
-                                rec.duplicate_of = Some(of);
-                                rec.content_duplicate_of = Some(of);
-                                rec.content_distance = Some(distance);
-                                rec.cluster = cluster;
-                            }
-                            Verdict::Kept { cluster } => rec.cluster = Some(cluster),
-                            Verdict::KeptUnjudged => {}
+                        rec.set_verdict(verdict);
+                        if let Verdict::ExactDuplicate { of } = verdict {
+                            rec.cluster = self.store.cluster_of(of)?;
                         }
                         let on_dup = self.dedup.config().on_duplicate;
                         rec.emitted = !verdict.is_duplicate() || on_dup == OnDuplicate::Keep;
