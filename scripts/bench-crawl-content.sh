@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # The crawl's pages/s with the content signal on vs off, in one interleaved run.
 #
-# "off" is a silhouette binary built before the content signal (BASE_BIN, e.g. from commit
-# 2fbf3ab: `git archive 2fbf3ab | tar -x -C /tmp/base && cargo build --release
-# --manifest-path /tmp/base/Cargo.toml`); "on" is this tree's release build, which always
-# collects the main-content text and computes content fingerprints and signatures (here with
-# the default drop-when = "structure": the same pages are fetched and kept by both). Both
-# crawl the same local copies of a site (nginx on 127.0.0.1, as scripts/bench-crawl.sh sets
-# it up: python3.11-doc and cppreference-doc-en-html) with on-duplicate = "follow-links"
-# (every page fetched), rate limits off, concurrency N; runs alternate off, on, off, on…
+# "off" is this tree's release build with the default config (content.enabled unset,
+# drop-when = "structure": no main-content text, no content fingerprint); "on" is the same
+# binary with `--content` (text collected, content fingerprints and signatures computed and
+# recorded; the same pages are fetched and kept). With BASE_BIN set, a third binary runs too
+# ("base", e.g. one built before the content signal existed, from commit 2fbf3ab: `git
+# archive 2fbf3ab | tar -x -C /tmp/base && cargo build --release --manifest-path
+# /tmp/base/Cargo.toml`). All crawl the same local copies of a site (nginx on 127.0.0.1, as
+# scripts/bench-crawl.sh sets it up: python3.11-doc and cppreference-doc-en-html) with
+# on-duplicate = "follow-links" (every page fetched), rate limits off, concurrency N; runs
+# alternate base, off, on, base, off, on…
 #
-# Usage: BASE_BIN=/tmp/base-silhouette scripts/bench-crawl-content.sh [ROUNDS] [N]
-# Env:   SITES="python cppreference"   NEW_BIN (default target/release/silhouette)
+# Usage: scripts/bench-crawl-content.sh [ROUNDS] [N]
+# Env:   SITES="python cppreference"   NEW_BIN (default target/release/silhouette)   BASE_BIN
 set -euo pipefail
 
 main() {
@@ -19,7 +21,7 @@ cd "$(dirname "$0")/.."
 ROUNDS="${1:-2}"
 CONC="${2:-16}"
 SITES="${SITES:-python cppreference}"
-BASE_BIN="${BASE_BIN:?set BASE_BIN to a silhouette built before the content signal}"
+BASE_BIN="${BASE_BIN:-}"
 NEW_BIN="${NEW_BIN:-target/release/silhouette}"
 NGINX=/usr/sbin/nginx
 [ -x "$NGINX" ] && [ -d /usr/share/doc/python3.11/html ] && [ -d /usr/share/cppreference/doc/html ] || {
@@ -64,27 +66,29 @@ max-depth = 1000
 [dedup]
 on-duplicate = "follow-links"
 TOML
-echo "site round binary pages wall_s cpu_s pages_per_s cpu_ms_per_page load"
+echo "site round binary pages wall_s cpu_s pages_per_s cpu_ms_per_page peak_rss_mb load"
 for site in $SITES; do
     case "$site" in
         python) seed="http://127.0.0.1:$PY_PORT/index.html" ;;
         cppreference) seed="http://127.0.0.1:$CPP_PORT/en/index.html" ;;
     esac
     for round in $(seq "$ROUNDS"); do
-        for which in off on; do
-            bin="$BASE_BIN"
-            [ "$which" = on ] && bin="$NEW_BIN"
+        for which in ${BASE_BIN:+base} off on; do
+            bin="$NEW_BIN"
+            flags=()
+            [ "$which" = base ] && bin="$BASE_BIN"
+            [ "$which" = on ] && flags=(--content)
             state="$W/$site-$which-$round"
             load="$(cut -d' ' -f1 /proc/loadavg)"
-            /usr/bin/time -f '%e %U %S' -o "$W/time" "$bin" --config "$W/c.toml" crawl \
-                --state "$state" "$seed" > /dev/null 2> "$W/stderr" || { cat "$W/stderr" >&2; exit 1; }
-            read -r wall user sys < "$W/time"
+            /usr/bin/time -f '%e %U %S %M' -o "$W/time" "$bin" --config "$W/c.toml" crawl \
+                "${flags[@]}" --state "$state" "$seed" > /dev/null 2> "$W/stderr" || { cat "$W/stderr" >&2; exit 1; }
+            read -r wall user sys rss < "$W/time"
             pages="$(wc -l < "$state/decisions.jsonl")"
             python3 -c 'import sys
-site, r, w, pages, wall, user, sys_, load = sys.argv[1:]
+site, r, w, pages, wall, user, sys_, rss, load = sys.argv[1:]
 cpu = float(user) + float(sys_)
-print(site, r, w, pages, wall, round(cpu, 2), round(int(pages) / float(wall), 1), round(1000 * cpu / int(pages), 2), load)' \
-                "$site" "$round" "$which" "$pages" "$wall" "$user" "$sys" "$load"
+print(site, r, w, pages, wall, round(cpu, 2), round(int(pages) / float(wall), 1), round(1000 * cpu / int(pages), 2), round(int(rss) / 1024, 1), load)' \
+                "$site" "$round" "$which" "$pages" "$wall" "$user" "$sys" "$rss" "$load"
         done
     done
 done

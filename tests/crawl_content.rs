@@ -247,7 +247,8 @@ fn replayed(dir: &Path, args: &[&str]) -> BTreeMap<String, u64> {
 fn replay_switches_policy_and_agrees_with_a_fresh_crawl() {
     let server = Server::start(|_| site);
     let recorded = tempfile::tempdir().expect("tempdir");
-    crawl_with(recorded.path(), &server, &[]);
+    // drop-when = "structure" with the content signal recorded (content.enabled).
+    crawl_with(recorded.path(), &server, &["--content"]);
     // The recorded policy, replayed: as crawled.
     let (_, crawled) = stats(recorded.path());
     let same = replayed(recorded.path(), &[]);
@@ -281,6 +282,41 @@ fn replay_switches_policy_and_agrees_with_a_fresh_crawl() {
             .contains("--drop-when = \"both\": must be one of"),
         "{}",
         bad.stderr
+    );
+}
+
+#[test]
+fn the_default_crawl_has_no_content_signal_and_replay_says_so() {
+    let server = Server::start(|_| site);
+    let dir = tempfile::tempdir().expect("tempdir");
+    crawl_with(dir.path(), &server, &[]);
+    let rows = jsonl(&dir.path().join("state/decisions.jsonl"));
+    assert!(!rows.is_empty());
+    for r in &rows {
+        assert_eq!(field(r, "content_fingerprint"), None, "{r}");
+        assert_ne!(field(r, "decision"), Some("content-duplicate"), "{r}");
+    }
+    let r = run_in(
+        dir.path(),
+        &["replay", "state", "--drop-when", "content"],
+        b"",
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "drop-when = \"content\" needs content fingerprints, and this crawl recorded none"
+        ),
+        "{}",
+        r.stderr
+    );
+    // Resuming with the content signal on is refused: the state has pages without it.
+    let toml = config("", "concurrency = 1");
+    let r = crawl(dir.path(), &toml, &["--content", &server.url("/")]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("content = \"none\" there"),
+        "{}",
+        r.stderr
     );
 }
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use serde::Deserialize;
+use silhouette_frontier::DropWhen;
 use silhouette_text::{Bits, ContentConfig, IdfTable};
 
 use crate::settings::range;
@@ -14,6 +15,9 @@ use crate::settings::range;
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ContentOptions {
+    /// Whether the crawl and `silhouette dedup` compute and record content fingerprints.
+    /// Default: on when `dedup.drop-when` uses content, off otherwise.
+    pub enabled: Option<bool>,
     /// `weighted`, `minhash` or `seed-002`.
     pub mode: Option<String>,
     /// `auto`, `unicode`, `jieba` or `mfonda`.
@@ -113,6 +117,21 @@ pub fn threshold(options: Option<&ContentOptions>) -> Result<u32> {
     }
 }
 
+/// `[content] enabled`: whether a crawl (or `silhouette dedup`) computes and records content
+/// fingerprints. Off by default, since collecting the text costs parse time on every page,
+/// unless `drop-when` needs them; an explicit `false` with such a `drop-when` is an error.
+pub fn enabled(options: Option<&ContentOptions>, drop_when: DropWhen) -> Result<bool> {
+    let needed = drop_when != DropWhen::Structure;
+    match options.and_then(|o| o.enabled) {
+        None => Ok(needed),
+        Some(true) => Ok(true),
+        Some(false) if needed => anyhow::bail!(
+            "content.enabled = false: dedup.drop-when = \"{drop_when}\" needs content fingerprints (set content.enabled = true, or drop-when = \"structure\")"
+        ),
+        Some(false) => Ok(false),
+    }
+}
+
 /// A config error as `key = "value": what is allowed`.
 fn plain(e: &silhouette_text::TextError) -> String {
     match e {
@@ -139,6 +158,26 @@ mod tests {
             (Err(e), Err(msg)) => assert_eq!(e.to_string(), msg, "{toml:?}"),
             (got, _) => panic!("{toml:?}: unexpected {got:?}"),
         }
+    }
+
+    #[test]
+    fn enabled_follows_drop_when() {
+        let check = |toml: &str, drop: DropWhen, expected: Result<bool, &str>| {
+            let options = Options::parse(toml, "c.toml").expect("parses");
+            let got = enabled(options.content.as_ref(), drop).map_err(|e| e.to_string());
+            assert_eq!(got, expected.map_err(str::to_owned), "{toml:?} {drop}");
+        };
+        check("", DropWhen::Structure, Ok(false));
+        check("", DropWhen::StructureOrContent, Ok(true));
+        check("[content]\nenabled = true", DropWhen::Structure, Ok(true));
+        check("[content]\nenabled = false", DropWhen::Structure, Ok(false));
+        check(
+            "[content]\nenabled = false",
+            DropWhen::Content,
+            Err(
+                "content.enabled = false: dedup.drop-when = \"content\" needs content fingerprints (set content.enabled = true, or drop-when = \"structure\")",
+            ),
+        );
     }
 
     #[test]
@@ -207,7 +246,7 @@ mod tests {
             "[content]\nthresh = 3",
             None,
             Err(
-                "c.toml:2: unknown field `thresh`, expected one of `mode`, `tokenizer`, \
+                "c.toml:2: unknown field `thresh`, expected one of `enabled`, `mode`, `tokenizer`, \
                  `shingles`, `stop-words`, `weights`, `top-n`, `bits`, `min-words`, \
                  `signature-top-n`, `idf`, `threshold`",
             ),

@@ -41,6 +41,11 @@ pub struct CrawlFlags {
     #[arg(long, value_name = "MODE")]
     pub drop_when: Option<String>,
 
+    /// Compute and record content fingerprints even when drop-when does not use them, so
+    /// that `replay --drop-when` can compare content policies (content.enabled).
+    #[arg(long)]
+    pub content: bool,
+
     /// Bits within which two pages' content fingerprints count as the same
     /// (content.threshold).
     #[arg(long, value_name = "K", allow_negative_numbers = true)]
@@ -134,6 +139,12 @@ impl CrawlFlags {
                 .get_or_insert_with(DedupOptions::default)
                 .drop_when = Some(v.clone());
             note("dedup.drop-when", "--drop-when");
+        }
+        if self.content {
+            options
+                .content
+                .get_or_insert_with(ContentOptions::default)
+                .enabled = Some(true);
         }
         if let Some(v) = self.content_threshold {
             options

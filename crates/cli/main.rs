@@ -156,7 +156,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let base = Settings::resolve(&options, &overrides).map_err(named)?;
             let crawl =
                 crawl_settings::CrawlSettings::resolve(&options, base.threshold).map_err(named)?;
-            let hasher = crawl_hasher(&base)?;
+            let content = crawl_content(&options, crawl.frontier.dedup.drop_when).map_err(named)?;
+            let hasher = crawl_hasher(&base, content.is_some())?;
             let warc = warc_settings::WarcSettings::resolve(&options).map_err(named)?;
             if let Some(cluster) = cluster {
                 if warc.is_some() {
@@ -164,13 +165,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         "--warc (output.warc-dir) is not supported by shared crawls (--redis) yet"
                     );
                 }
-                return crawl::shared::command(
-                    crawl,
-                    hasher,
-                    crawl_content(&options)?,
-                    cluster,
-                    &seeds,
-                );
+                return crawl::shared::command(crawl, hasher, content, cluster, &seeds);
             }
             let state_dir = state.unwrap_or_else(|| crawl.state_dir.clone());
             let output = match output {
@@ -191,7 +186,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let report = crawl::engine::run(crawl::engine::CrawlJob {
                 settings: crawl,
                 hasher,
-                content: crawl_content(&options)?,
+                content,
                 state_dir: state_dir.clone(),
                 output,
                 seeds,
@@ -429,22 +424,31 @@ fn crawl_settings(
     Ok((base, crawl))
 }
 
-/// The hasher of a crawl: the configured fingerprint, with link extraction and the
-/// main-content text (for the content signal) on.
-fn crawl_hasher(base: &Settings) -> Result<StructureHasher> {
+/// The hasher of a crawl: the configured fingerprint, with link extraction on, and the
+/// main-content text when the crawl has a content signal.
+fn crawl_hasher(base: &Settings, content: bool) -> Result<StructureHasher> {
     let mut config = base.hasher;
     config.limits.max_links = 10_000;
-    config.limits.max_text_bytes = silhouette_dom::DEFAULT_MAX_TEXT_BYTES;
+    if content {
+        config.limits.max_text_bytes = silhouette_dom::DEFAULT_MAX_TEXT_BYTES;
+    }
     Ok(StructureHasher::new(config)?)
 }
 
-/// The content hasher of a crawl (`[content]`), shared by its tasks.
-fn crawl_content(options: &settings::Options) -> Result<std::sync::Arc<ContentHasher>> {
+/// The content hasher of a crawl (`[content]`), shared by its tasks; `None` when
+/// `content.enabled` is off (the default unless `drop-when` needs content).
+fn crawl_content(
+    options: &settings::Options,
+    drop_when: silhouette_frontier::DropWhen,
+) -> Result<Option<std::sync::Arc<ContentHasher>>> {
+    if !content_settings::enabled(options.content.as_ref(), drop_when)? {
+        return Ok(None);
+    }
     let config = content_settings::resolve(
         options.content.as_ref(),
         content_settings::ContentOverrides::default(),
     )?;
-    Ok(std::sync::Arc::new(ContentHasher::new(config)?))
+    Ok(Some(std::sync::Arc::new(ContentHasher::new(config)?)))
 }
 
 fn dedup_command(
@@ -478,16 +482,23 @@ fn dedup_command(
     for w in &warnings {
         writeln!(err, "error: {w}")?;
     }
+    let content = crawl_content(
+        &settings::Options::find(config)?,
+        crawl.frontier.dedup.drop_when,
+    )?;
     let hasher = StructureHasher::new(silhouette_dom::HasherConfig {
         limits: silhouette_dom::Limits {
-            max_text_bytes: silhouette_dom::DEFAULT_MAX_TEXT_BYTES,
+            max_text_bytes: if content.is_some() {
+                silhouette_dom::DEFAULT_MAX_TEXT_BYTES
+            } else {
+                0
+            },
             ..base.hasher.limits
         },
         ..base.hasher
     })?;
-    let content = crawl_content(&settings::Options::find(config)?)?;
     let state = state.map(|dir| {
-        let mut params = crawl::engine::state_params(&crawl, &hasher, &content);
+        let mut params = crawl::engine::state_params(&crawl, &hasher, content.as_ref());
         let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
         params.push(("dedup.inputs", names.join("\n")));
         (dir, params)
@@ -534,6 +545,7 @@ fn demo_command(
     let options = settings::Options::find(config)?;
     let base = Settings::resolve(&options, &Overrides::default())?;
     let mut crawl = crawl_settings::CrawlSettings::resolve(&options, base.threshold)?;
+    let content = crawl_content(&options, crawl.frontier.dedup.drop_when)?;
     // The demo server is local: a short interval keeps the demo quick.
     let interval = std::time::Duration::from_millis(20);
     crawl.fetch.host_request_interval = Some(
@@ -581,8 +593,8 @@ fn demo_command(
     drop(err);
     let report = crawl::engine::run(crawl::engine::CrawlJob {
         settings: crawl,
-        hasher: crawl_hasher(&base)?,
-        content: crawl_content(&options)?,
+        hasher: crawl_hasher(&base, content.is_some())?,
+        content,
         state_dir: state_dir.clone(),
         output: Some(crawl::engine::default_output(&state_dir)),
         seeds: vec![crawl::seeds::Seed {

@@ -32,8 +32,9 @@ use crate::warc_settings::WarcSettings;
 pub struct CrawlJob {
     pub settings: CrawlSettings,
     pub hasher: StructureHasher,
-    /// The content signal's hasher (the structure hasher must collect text for it).
-    pub content: Arc<ContentHasher>,
+    /// The content signal's hasher (the structure hasher must collect text for it); `None`:
+    /// no content signal (`content.enabled` off).
+    pub content: Option<Arc<ContentHasher>>,
     pub state_dir: PathBuf,
     pub output: Option<PathBuf>,
     pub seeds: Vec<Seed>,
@@ -62,7 +63,7 @@ pub struct RunReport {
 pub fn state_params(
     settings: &CrawlSettings,
     hasher: &StructureHasher,
-    content: &ContentHasher,
+    content: Option<&Arc<ContentHasher>>,
 ) -> Vec<(&'static str, String)> {
     let f = &settings.frontier;
     let d = &f.dedup;
@@ -84,11 +85,14 @@ pub fn state_params(
                 _ => "none".to_owned(),
             },
         ),
-        // The content signal is computed and recorded in every mode (replay compares
-        // policies offline), so its parameters always count.
-        ("content", content.params().to_owned()),
-        ("content.threshold", d.content_threshold.to_string()),
         ("dedup.drop-when", d.drop_when.to_string()),
+        // When on, the content signal is computed and recorded in every mode (replay
+        // compares policies offline), so its parameters always count; "none" when off.
+        (
+            "content",
+            content.map_or_else(|| "none".to_owned(), |c| c.params().to_owned()),
+        ),
+        ("content.threshold", d.content_threshold.to_string()),
         ("dedup.varying-after", d.varying_after.to_string()),
         ("crawl.scope", f.scope.mode.to_string()),
         ("crawl.include", list(&f.scope.include)),
@@ -167,7 +171,7 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
         quiet,
         warc,
     } = job;
-    let params = state_params(&settings, &hasher, &content);
+    let params = state_params(&settings, &hasher, content.as_ref());
     let (mut frontier, resumed) = Frontier::open(&state_dir, settings.frontier.clone(), &params)?;
     if resumed && !add_seeds {
         same_seeds(&frontier, &seeds, &settings, &state_dir)?;
@@ -253,14 +257,22 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
             let (fetcher, hasher, content, ctx, cpu) = (
                 fetcher.clone(),
                 hasher.clone(),
-                Arc::clone(&content),
+                content.clone(),
                 ctx.clone(),
                 Arc::clone(&cpu),
             );
             let capture = warc.is_some();
             tasks.spawn(async move {
-                let (fetched, capture) =
-                    fetch_one(&fetcher, &hasher, &content, &ctx, &cpu, &job, capture).await;
+                let (fetched, capture) = fetch_one(
+                    &fetcher,
+                    &hasher,
+                    content.as_ref(),
+                    &ctx,
+                    &cpu,
+                    &job,
+                    capture,
+                )
+                .await;
                 (job, fetched, capture)
             });
         }
@@ -434,7 +446,7 @@ const INLINE_PARSE_MAX: usize = 256 * 1024;
 pub(crate) async fn fetch_one(
     fetcher: &Fetcher,
     hasher: &StructureHasher,
-    content: &Arc<ContentHasher>,
+    content: Option<&Arc<ContentHasher>>,
     ctx: &FetchContext,
     cpu: &Semaphore,
     job: &Job,
@@ -453,7 +465,7 @@ pub(crate) async fn fetch_one(
 
 async fn fetched(
     hasher: &StructureHasher,
-    content: &Arc<ContentHasher>,
+    content: Option<&Arc<ContentHasher>>,
     cpu: &Semaphore,
     outcome: silhouette_fetch::FetchOutcome,
 ) -> Fetched {
@@ -465,16 +477,16 @@ async fn fetched(
                 let _permit = cpu.acquire().await;
                 let ct = page.content_type.as_deref();
                 let parsed = if page.body.len() <= INLINE_PARSE_MAX {
-                    Ok(html_page(hasher, Some(content), &page.body, ct))
+                    Ok(html_page(hasher, content.map(|c| &**c), &page.body, ct))
                 } else {
                     let (hasher, content, body, ct) = (
                         hasher.clone(),
-                        Arc::clone(content),
+                        content.cloned(),
                         page.body.clone(),
                         page.content_type.clone(),
                     );
                     tokio::task::spawn_blocking(move || {
-                        html_page(&hasher, Some(&content), &body, ct.as_deref())
+                        html_page(&hasher, content.as_deref(), &body, ct.as_deref())
                     })
                     .await
                 };

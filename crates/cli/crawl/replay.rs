@@ -362,6 +362,13 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
     let original = store
         .meta("fingerprint")?
         .unwrap_or_else(|| "unknown".to_owned());
+    let content = store.meta("content")?.filter(|c| c != "none");
+    if content.is_none() && config.drop_when != DropWhen::Structure {
+        anyhow::bail!(
+            "drop-when = \"{}\" needs content fingerprints, and this crawl recorded none (content.enabled was off): crawl with --content (content.enabled = true) to compare content policies",
+            config.drop_when
+        );
+    }
     let judged = Judged::load(store)?;
     let pages = judged.judge(decay, config)?;
     let unreadable = judged.unreadable;

@@ -32,7 +32,7 @@ use crate::crawl_settings::CrawlSettings;
 pub struct WorkerJob {
     pub settings: CrawlSettings,
     pub hasher: StructureHasher,
-    pub content: Arc<ContentHasher>,
+    pub content: Option<Arc<ContentHasher>>,
     pub cluster: ClusterSettings,
     pub seeds: Vec<Seed>,
 }
@@ -71,7 +71,7 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
         seeds,
     } = job;
     unsupported(&settings)?;
-    let params = state_params(&settings, &hasher, &content);
+    let params = state_params(&settings, &hasher, content.as_ref());
     let cluster = cluster.with_crawl(&settings);
     let mut shared = SharedCrawl::join(
         &cluster.url,
@@ -152,13 +152,14 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
                 let (fetcher, hasher, content, ctx, cpu) = (
                     fetcher.clone(),
                     hasher.clone(),
-                    Arc::clone(&content),
+                    content.clone(),
                     ctx.clone(),
                     Arc::clone(&cpu),
                 );
                 tasks.spawn(async move {
                     let (fetched, _) =
-                        fetch_one(&fetcher, &hasher, &content, &ctx, &cpu, &job, false).await;
+                        fetch_one(&fetcher, &hasher, content.as_ref(), &ctx, &cpu, &job, false)
+                            .await;
                     (job, fetched)
                 });
             }
@@ -426,7 +427,7 @@ pub fn print_stats(stats: &SharedStats, out: &mut impl Write) -> Result<()> {
 pub fn command(
     settings: CrawlSettings,
     hasher: StructureHasher,
-    content: Arc<ContentHasher>,
+    content: Option<Arc<ContentHasher>>,
     cluster: ClusterSettings,
     seeds: &[String],
 ) -> Result<std::process::ExitCode> {

@@ -28,8 +28,9 @@ use self::warc_out::{KeptCopy, WarcOut};
 #[derive(Debug)]
 pub struct DedupJob {
     pub hasher: StructureHasher,
-    /// The content signal's hasher (`hasher` must collect main-content text for it).
-    pub content: Arc<ContentHasher>,
+    /// The content signal's hasher (`hasher` must collect main-content text for it); `None`:
+    /// no content signal (`content.enabled` off).
+    pub content: Option<Arc<ContentHasher>>,
     pub dedup: DedupConfig,
     pub inputs: Vec<PathBuf>,
     /// JSONL output (`None`: standard output).
@@ -78,7 +79,7 @@ enum Outcome {
 }
 
 fn prepare(
-    hasher: &(StructureHasher, Arc<ContentHasher>),
+    hasher: &(StructureHasher, Option<Arc<ContentHasher>>),
     c: &Candidate,
     max_body: u64,
 ) -> Outcome {
@@ -103,7 +104,7 @@ fn prepare(
     }
     let content_type = http.headers.get("Content-Type");
     Outcome::Judge {
-        page: judge::fingerprint(&hasher.0, Some(&hasher.1), &body, content_type),
+        page: judge::fingerprint(&hasher.0, hasher.1.as_deref(), &body, content_type),
         status: http.status,
         body_offset: http.body_offset,
     }
@@ -185,7 +186,7 @@ pub fn run(job: &DedupJob, err: &mut dyn Write) -> Result<Report> {
     }
     judging.state = state;
     let (batches, reader) = read::start(job.inputs.clone(), job.max_body.saturating_add(1 << 20));
-    let hasher = Arc::new((job.hasher.clone(), Arc::clone(&job.content)));
+    let hasher = Arc::new((job.hasher.clone(), job.content.clone()));
     let (tx, rx) = mpsc::channel::<(u64, Done)>();
     let mut in_flight: HashMap<u64, usize> = HashMap::new();
     let mut bytes_in_flight = 0usize;
@@ -415,7 +416,9 @@ mod tests {
         };
         let hashers = (
             StructureHasher::default(),
-            Arc::new(ContentHasher::new(silhouette_text::ContentConfig::default()).expect("valid")),
+            Some(Arc::new(
+                ContentHasher::new(silhouette_text::ContentConfig::default()).expect("valid"),
+            )),
         );
         let got = match prepare(&hashers, &c, 1 << 20) {
             Outcome::Judge { page, status, .. } => format!("judge {status} {}", page.elements),

@@ -63,6 +63,7 @@ mod text;
 mod tokens;
 mod tree;
 mod walk;
+mod words;
 
 pub use config::{
     CLASS_PATHS_DECAY, CLASS_PATHS_THRESHOLD, ConfigError, DEFAULT_DECAY, DEFAULT_MAX_TEXT_BYTES,

@@ -7,10 +7,11 @@
 //! line; whitespace inside a line is collapsed to single spaces; empty lines are dropped.
 
 use crate::tree::{DOCUMENT, Kind, NONE, NodeId, TreeArena};
+use crate::words::SPACE;
 
 /// Elements whose text is never shown (or is only a fallback). (A `match` on the name: a
 /// length switch then one comparison, where a list would compare the name with every entry.)
-fn is_hidden(name: &str) -> bool {
+pub(crate) fn is_hidden(name: &str) -> bool {
     matches!(
         name,
         "script"
@@ -167,8 +168,12 @@ fn emit(arena: &TreeArena, root: NodeId, skip_chrome: bool, out: &mut Lines) {
         let Some(node) = arena.node(id) else { continue };
         match node.kind {
             Kind::Text => {
-                if let Some(text) = arena.texts.get(&id) {
-                    out.push(text);
+                for &item in arena.text_items(id) {
+                    if item == SPACE {
+                        out.space = true;
+                    } else if let Some(word) = arena.words.get(item as usize) {
+                        out.push(&word);
+                    }
                 }
             }
             Kind::Element => {
@@ -216,6 +221,11 @@ impl Lines {
     }
 
     fn push(&mut self, text: &str) {
+        if text.is_ascii() {
+            // One word: the words of the store have no ASCII white space, and only other
+            // characters bring white space of their own (U+00A0, U+3000…).
+            return self.word(text);
+        }
         for (i, word) in text.split(char::is_whitespace).enumerate() {
             if i > 0 {
                 self.space = true;
@@ -223,16 +233,24 @@ impl Lines {
             if word.is_empty() {
                 continue;
             }
-            let at_line_start = self.text.is_empty() || self.text.ends_with('\n');
-            if self.space && !at_line_start {
-                self.add(" ");
-            }
-            self.space = false;
-            self.add(word);
+            self.word(word);
             if self.full {
                 return;
             }
         }
+    }
+
+    /// Adds one word (no white space in it), after a space when one is due.
+    fn word(&mut self, word: &str) {
+        if word.is_empty() {
+            return;
+        }
+        let at_line_start = self.text.is_empty() || self.text.ends_with('\n');
+        if self.space && !at_line_start {
+            self.add(" ");
+        }
+        self.space = false;
+        self.add(word);
     }
 
     fn add(&mut self, s: &str) {

@@ -36,6 +36,7 @@ use crate::config::Limits;
 use crate::hasher::Truncation;
 use crate::sink::ArenaSink;
 use crate::tree::{NodeId, TreeArena};
+use crate::words::{HIDDEN, word_char};
 
 /// Attributes that can change the tree or the links: `type` (`<input type=hidden>` in
 /// tables), `color`/`face`/`size` (`<font>` breaking out of foreign content), `encoding`
@@ -136,7 +137,7 @@ pub(crate) fn parse(
         text: String::new(),
         in_word: false,
         collect,
-        raw: Vec::new(),
+        hidden_raw: false,
         doctype: DoctypeState::default(),
     };
     let mut tokenizer = Tokenizer::new_with_emitter(text, bridge);
@@ -243,11 +244,13 @@ struct Bridge<'a, 'b> {
     text: String,
     /// Whether `text` ends inside a run of non-whitespace characters.
     in_word: bool,
-    /// Whether the text is collected: the tree builder then gets the real text (`raw`),
-    /// which builds the same tree as the reduced one (it is what html5ever's tokenizer gives).
+    /// Whether the text is collected: its words then go to the arena's word store, and the
+    /// reduced text has a stand-in per word instead of `x` (`words.rs`), which builds the
+    /// same tree.
     collect: bool,
-    /// Pending real text, when collecting.
-    raw: Vec<u8>,
+    /// The tokenizer is in the raw-text state of an element whose text is never shown
+    /// (script, style, title…): its words are not collected.
+    hidden_raw: bool,
     doctype: DoctypeState,
 }
 
@@ -280,14 +283,6 @@ impl Bridge<'_, '_> {
     }
 
     fn flush_text(&mut self) {
-        if self.collect {
-            if !self.raw.is_empty() {
-                let text = StrTendril::from_slice(&String::from_utf8_lossy(&self.raw));
-                self.raw.clear();
-                self.feed(Token::CharacterTokens(text));
-            }
-            return;
-        }
         if self.text.is_empty() {
             return;
         }
@@ -295,6 +290,35 @@ impl Bridge<'_, '_> {
         self.text.clear();
         self.in_word = false;
         self.feed(Token::CharacterTokens(text));
+    }
+
+    /// The reduced text of `s` (no NUL) with a stand-in per word, each visible word added to
+    /// the arena's word store (`words.rs`).
+    fn push_words(&mut self, s: &[u8]) {
+        let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r');
+        let cell = self.guard.arena;
+        let mut arena = (!self.hidden_raw).then(|| cell.borrow_mut());
+        let mut rest = s;
+        while let Some(&b) = rest.first() {
+            if self.in_word {
+                // The rest of the word, up to white space.
+                let end = rest.iter().position(is_space).unwrap_or(rest.len());
+                if let Some(a) = &mut arena {
+                    a.words.extend(&rest[..end]);
+                }
+                rest = &rest[end..];
+                self.in_word = rest.is_empty();
+            } else if is_space(&b) {
+                self.text.push(b as char);
+                rest = &rest[1..];
+            } else {
+                self.in_word = true;
+                self.text.push(match &mut arena {
+                    Some(a) => word_char(a.words.start()),
+                    None => HIDDEN,
+                });
+            }
+        }
     }
 
     fn finish_attribute(&mut self) {
@@ -360,12 +384,12 @@ impl Emitter for Bridge<'_, '_> {
             let mut rest = s;
             // Only the data state emits NUL: a token of its own (see below).
             while let Some(nul) = rest.iter().position(|&b| b == 0) {
-                self.raw.extend_from_slice(&rest[..nul]);
+                self.push_words(&rest[..nul]);
                 self.flush_text();
                 self.feed(Token::NullCharacterToken);
                 rest = &rest[nul + 1..];
             }
-            self.raw.extend_from_slice(rest);
+            self.push_words(rest);
             return;
         }
         for &b in s {
@@ -412,6 +436,9 @@ impl Emitter for Bridge<'_, '_> {
         self.flush_text();
         let name = local_name(&self.tag.name);
         let end = self.tag.end;
+        let hides = self.collect
+            && !end
+            && std::str::from_utf8(&self.tag.name).is_ok_and(crate::text::is_hidden);
         if !end {
             self.last_start.clear();
             self.last_start.extend_from_slice(&self.tag.name);
@@ -427,7 +454,10 @@ impl Emitter for Bridge<'_, '_> {
             attrs: std::mem::take(&mut self.tag.attrs),
             had_duplicate_attributes: false,
         });
-        match self.send(token) {
+        let result = self.send(token);
+        // The raw text that follows a script, style, title… start tag is never shown.
+        self.hidden_raw = hides && matches!(result, TokenSinkResult::RawData(_));
+        match result {
             TokenSinkResult::Plaintext => Some(State::PlainText),
             TokenSinkResult::RawData(RawKind::Rcdata) => Some(State::RcData),
             TokenSinkResult::RawData(RawKind::Rawtext) => Some(State::RawText),

@@ -12,19 +12,28 @@ use proptest::prelude::*;
 use crate::config::Limits;
 use crate::sink::{ArenaSink, Links};
 use crate::tree::{DOCUMENT, Kind, NONE, NodeId, TreeArena};
+use crate::words::SPACE;
 
-/// An element tree as text: one line per element, indented by depth, `ns:name`.
+/// An element tree as text: one line per element, indented by depth, `ns:name`; text nodes
+/// with their words, except under elements whose text is never shown (the bridge does not
+/// collect it).
 fn dump(arena: &TreeArena) -> String {
-    fn node(arena: &TreeArena, id: NodeId, depth: usize, out: &mut String) {
+    fn node(arena: &TreeArena, id: NodeId, depth: usize, hidden: bool, out: &mut String) {
         let Some(n) = arena.node(id) else { return };
-        if n.kind == Kind::Text {
+        if n.kind == Kind::Text && !hidden {
             // Whitespace collapsed: html5ever's tokenizer turns CR LF into LF first.
-            let text = arena.texts.get(&id).map_or(String::new(), |t| {
-                t.split(|c: char| c.is_ascii_whitespace())
-                    .filter(|w| !w.is_empty())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            });
+            let mut text = String::new();
+            for &item in arena.text_items(id) {
+                match arena.words.get(item as usize) {
+                    Some(word) if item != SPACE => text.push_str(&word),
+                    _ => text.push(' '),
+                }
+            }
+            let text = text
+                .split(|c: char| c.is_ascii_whitespace())
+                .filter(|w| !w.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ");
             if !text.is_empty() {
                 out.push_str(&format!("{}#text {text:?}\n", "  ".repeat(depth)));
             }
@@ -33,31 +42,39 @@ fn dump(arena: &TreeArena) -> String {
             out.push_str(&format!("{}{:?}:{}\n", "  ".repeat(depth), n.ns, &*n.name));
         }
         let child_depth = depth + usize::from(n.kind == Kind::Element);
+        let hides = n.kind == Kind::Element && crate::text::is_hidden(&n.name);
         if n.kind == Kind::Element
             && let Some(contents) = arena.node(id + 1)
             && contents.kind == Kind::TemplateContents
         {
             out.push_str(&format!("{}#contents\n", "  ".repeat(child_depth)));
-            children(arena, id + 1, child_depth + 1, out);
+            children(arena, id + 1, child_depth + 1, hides, out);
         }
-        children(arena, id, child_depth, out);
+        children(arena, id, child_depth, hides, out);
     }
-    fn children(arena: &TreeArena, id: NodeId, depth: usize, out: &mut String) {
+    fn children(arena: &TreeArena, id: NodeId, depth: usize, hidden: bool, out: &mut String) {
         let mut child = arena.node(id).map_or(NONE, |n| n.first);
         while child != NONE {
-            node(arena, child, depth, out);
+            node(arena, child, depth, hidden, out);
             child = arena.node(child).map_or(NONE, |n| n.next);
         }
     }
     let mut out = String::new();
-    children(arena, DOCUMENT, 0, &mut out);
+    children(arena, DOCUMENT, 0, false, &mut out);
     out
 }
 
 /// The tree (with its text nodes when `text`) and links that `parse` builds through a fresh
-/// sink.
-fn build(text: bool, parse: impl FnOnce(ArenaSink<'_>)) -> (String, Vec<String>, Option<String>) {
+/// sink; `literal`: the sink gets real text, not the bridge's stand-ins.
+fn build(
+    text: bool,
+    literal: bool,
+    parse: impl FnOnce(ArenaSink<'_>),
+) -> (String, Vec<String>, Option<String>) {
     let arena = RefCell::new(TreeArena::new(64, false));
+    if literal {
+        arena.borrow_mut().literal_text();
+    }
     let links = RefCell::new(Links::new(10_000));
     parse(ArenaSink {
         arena: &arena,
@@ -74,7 +91,7 @@ fn ours(html: &str, text: bool) -> (String, Vec<String>, Option<String>) {
         time_budget: None,
         ..Limits::default()
     };
-    build(text, |sink| {
+    build(text, false, |sink| {
         let budget = super::Budget {
             work: limits.work_budget.for_len(html.len()),
             time: None,
@@ -86,7 +103,7 @@ fn ours(html: &str, text: bool) -> (String, Vec<String>, Option<String>) {
 
 /// The tree and links from html5ever's own tokenizer.
 fn oracle(html: &str, text: bool) -> (String, Vec<String>, Option<String>) {
-    build(text, |sink| {
+    build(text, true, |sink| {
         parse_document(sink, ParseOpts::default()).one(StrTendril::from_slice(html))
     })
 }

@@ -4,8 +4,10 @@
 //! doctypes and attributes are never stored, text only when the caller collects it: the structure fingerprint reads tag
 //! names and tree shape only. A node costs 32 bytes.
 
-use fnv::{FnvHashMap, FnvHashSet};
+use fnv::FnvHashSet;
 use html5ever::{LocalName, Namespace, ns};
+
+use crate::words::{Item, WordDecoder, WordStore};
 
 /// A node handle: an index into the arena.
 pub(crate) type NodeId = u32;
@@ -111,8 +113,13 @@ pub(crate) struct TreeArena {
     /// Tree changes so far (elements created, appended, inserted, detached): the guard's
     /// deterministic measure of work, with the tokens.
     pub(crate) work: u64,
-    /// The text of each [`Kind::Text`] node (adjacent runs merged), when collecting text.
-    pub(crate) texts: FnvHashMap<NodeId, String>,
+    /// The visible words of the page, when collecting text (`words.rs`).
+    pub(crate) words: WordStore,
+    decoder: WordDecoder,
+    /// The items of every text node, each node's in `runs` (adjacent runs merged).
+    items: Vec<Item>,
+    /// By node id: the range of `items` of a [`Kind::Text`] node; empty for other nodes.
+    runs: Vec<(u32, u32)>,
     /// Elements with `role=main`, when collecting text.
     pub(crate) main_roles: FnvHashSet<NodeId>,
 }
@@ -128,7 +135,10 @@ impl TreeArena {
             labels: Vec::with_capacity(if labelled { nodes.max(2) } else { 0 }),
             labelled,
             work: 0,
-            texts: FnvHashMap::default(),
+            words: WordStore::default(),
+            decoder: WordDecoder::default(),
+            items: Vec::new(),
+            runs: Vec::new(),
             main_roles: FnvHashSet::default(),
         };
         arena.push(Node::new(Kind::Document, Ns::Html, LocalName::from("")));
@@ -310,7 +320,25 @@ impl TreeArena {
         if self.node(id).is_none_or(|n| n.kind != Kind::Text) {
             return false;
         }
-        self.texts.entry(id).or_default().push_str(text);
+        let Some(&(start, end)) = self.runs.get(id as usize) else {
+            return false;
+        };
+        let (start, end) = (start as usize, end as usize);
+        if start > end || end > self.items.len() {
+            return false;
+        }
+        let new_start = if end == self.items.len() {
+            start
+        } else {
+            // Another node's items came since: move this node's to the end (rare: text
+            // added to a node after text elsewhere, as foster parenting does).
+            let moved = self.items.len();
+            self.items.extend_from_within(start..end);
+            moved
+        };
+        self.decoder.decode(text, &mut self.words, &mut self.items);
+        let new_end = u32::try_from(self.items.len()).unwrap_or(u32::MAX);
+        self.runs[id as usize] = (u32::try_from(new_start).unwrap_or(u32::MAX), new_end);
         true
     }
 
@@ -323,8 +351,27 @@ impl TreeArena {
         if self.labelled {
             self.labels.push(0);
         }
-        self.texts.insert(id, text.to_owned());
+        let start = u32::try_from(self.items.len()).unwrap_or(u32::MAX);
+        self.decoder.decode(text, &mut self.words, &mut self.items);
+        let end = u32::try_from(self.items.len()).unwrap_or(u32::MAX);
+        self.runs.resize(self.nodes.len(), (0, 0));
+        self.runs[id as usize] = (start, end);
         id
+    }
+
+    /// The items of text node `id` (none for other nodes).
+    pub(crate) fn text_items(&self, id: NodeId) -> &[Item] {
+        self.runs
+            .get(id as usize)
+            .and_then(|&(start, end)| self.items.get(start as usize..end as usize))
+            .unwrap_or_default()
+    }
+
+    /// Text arrives as real text (html5ever's own tokenizer, in tests), not as the bridge's
+    /// stand-ins.
+    #[cfg(test)]
+    pub(crate) fn literal_text(&mut self) {
+        self.decoder.literal = true;
     }
 
     /// Moves every child of `from` to the end of `to`'s children, in order.

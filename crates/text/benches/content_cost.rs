@@ -7,7 +7,8 @@
 //! (interleaved rounds, so load swings hit all variants alike); the figure is the median round's
 //! CPU time of this thread (`cpu-time`'s `ThreadTime`) per page. Environment:
 //! `SILHOUETTE_BENCH_ROUNDS` (default 7), `SILHOUETTE_BENCH_PAGES` (pages per corpus, default
-//! 600), `SILHOUETTE_BENCH_ONLY=TEXT` (only the variants whose label holds TEXT, for profiling).
+//! 600), `SILHOUETTE_BENCH_ONLY=TEXT` (only the variants whose label holds TEXT, for profiling;
+//! `=LABEL`: only the variant labelled exactly LABEL).
 //!
 //! Then the tokenizers' throughput against jieba-rs's own `cut` alone, measured the same way
 //! (interleaved rounds, thread CPU time, median round), on the first 2 MB of the Chinese Debian
@@ -180,7 +181,9 @@ fn main() {
         let runs: Vec<Box<dyn Fn() + '_>> = variants
             .iter()
             .map(|&(label, run)| {
-                let on = label.contains(only.as_str());
+                let on = only
+                    .strip_prefix('=')
+                    .map_or_else(|| label.contains(only.as_str()), |exact| label == exact);
                 Box::new(move || (0..n).filter(|_| on).for_each(run)) as Box<dyn Fn() + '_>
             })
             .collect();

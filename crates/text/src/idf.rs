@@ -6,6 +6,7 @@ use std::sync::{Arc, LazyLock};
 
 use md5::{Digest, Md5};
 
+use crate::tokenize::is_han;
 use crate::{TextError, Tokenizer};
 
 /// An inverse-document-frequency table: `word → IDF`, and the IDF of a word it lacks.
@@ -29,19 +30,50 @@ use crate::{TextError, Tokenizer};
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct IdfTable {
-    idf: HashMap<String, f64>,
+    words: Words,
     missing: f64,
     id: String,
 }
 
-/// jieba's table, decoded once and shared.
-static JIEBA_IDF: LazyLock<Arc<IdfTable>> = LazyLock::new(|| Arc::new(jieba_table()));
+/// Where a table's words are.
+#[derive(Debug, Clone, PartialEq)]
+enum Words {
+    /// Its own map.
+    Map(HashMap<String, f64>),
+    /// jieba's table ([`JIEBA_WORDS`]), decoded on the first look-up of a word with a Han
+    /// character: every one of its 270k words has one, so any other word is missing from it
+    /// without a look-up, and a crawl of text without Han characters never loads it (tens of
+    /// MB).
+    Jieba,
+}
+
+/// jieba's table, decoded once (on first use) and shared.
+static JIEBA_WORDS: LazyLock<HashMap<String, f64>> = LazyLock::new(jieba_words);
+
+/// The median of jieba's table (`sorted[len / 2]` of its 270,132 IDFs): the IDF of a word it
+/// lacks. A test checks it against the decoded table.
+const JIEBA_MEDIAN: f64 = 11.954_767_502_9;
+
+/// What `params()` records for jieba's table.
+const JIEBA_ID: &str = "jieba-rs-0.11";
 
 impl IdfTable {
-    /// jieba's built-in IDF table (shared; decoded once, on first use).
+    /// jieba's built-in IDF table. Cheap: its words are decoded once per process, on the first
+    /// look-up of a word with a Han character.
     #[must_use]
     pub fn jieba() -> Arc<Self> {
-        Arc::clone(&JIEBA_IDF)
+        Arc::new(Self {
+            words: Words::Jieba,
+            missing: JIEBA_MEDIAN,
+            id: JIEBA_ID.to_owned(),
+        })
+    }
+
+    fn map(&self) -> &HashMap<String, f64> {
+        match &self.words {
+            Words::Map(m) => m,
+            Words::Jieba => &JIEBA_WORDS,
+        }
     }
 
     /// A table from `word idf` lines (jieba's `idf.txt` format: one word, white space, a
@@ -92,7 +124,7 @@ impl IdfTable {
         // Python jieba: `sorted(idf.values())[len // 2]`.
         let missing = values.get(values.len() / 2).copied().unwrap_or(0.0);
         let mut table = Self {
-            idf,
+            words: Words::Map(idf),
             missing,
             id: String::new(),
         };
@@ -104,7 +136,11 @@ impl IdfTable {
     /// The IDF of `word`, or the table's value for missing words (its median).
     #[must_use]
     pub fn idf(&self, word: &str) -> f64 {
-        self.idf.get(word).copied().unwrap_or(self.missing)
+        match &self.words {
+            Words::Map(m) => m.get(word).copied().unwrap_or(self.missing),
+            Words::Jieba if !word.chars().any(is_han) => self.missing,
+            Words::Jieba => JIEBA_WORDS.get(word).copied().unwrap_or(self.missing),
+        }
     }
 
     /// The IDF a missing word gets: the median of the table (`sorted[len / 2]`, jieba's rule).
@@ -116,13 +152,13 @@ impl IdfTable {
     /// The number of words in the table.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.idf.len()
+        self.map().len()
     }
 
     /// Whether the table has no words.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.idf.is_empty()
+        self.map().is_empty()
     }
 
     /// What `params()` records for this table: `jieba-rs-0.11` for jieba's, else `md5:` and the
@@ -136,7 +172,8 @@ impl IdfTable {
     /// it reads back to the same `f64`: the format [`IdfTable::parse`] reads.
     #[must_use]
     pub fn to_text(&self) -> String {
-        let sorted: BTreeMap<&str, f64> = self.idf.iter().map(|(w, v)| (w.as_str(), *v)).collect();
+        let sorted: BTreeMap<&str, f64> =
+            self.map().iter().map(|(w, v)| (w.as_str(), *v)).collect();
         let mut out = String::with_capacity(sorted.len() * 16);
         for (word, idf) in sorted {
             out.push_str(word);
@@ -177,7 +214,7 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 /// jieba-rs keeps its table private; its `Debug` output is the one way to read it, so the
 /// table is decoded from there (`idf_dict: {"word": 1.5, ...}, median_idf: ...`). jieba-rs is
 /// pinned to 0.11 in the workspace and a test checks the size, the median and sample values.
-fn jieba_table() -> IdfTable {
+fn jieba_words() -> HashMap<String, f64> {
     let debug = format!("{:?}", jieba_rs::TfIdf::default());
     let mut idf = HashMap::with_capacity(280_000);
     if let Some(start) = debug.find("idf_dict: {") {
@@ -194,7 +231,7 @@ fn jieba_table() -> IdfTable {
             rest = after[end..].trim_start_matches(", ");
         }
     }
-    IdfTable::from_map(idf, Some("jieba-rs-0.11".to_owned()))
+    idf
 }
 
 /// Reads a Rust `Debug` string body (after its opening quote): (the string, the text after its
@@ -368,6 +405,16 @@ mod tests {
         let m = t.missing_idf();
         assert!(m > 5.0 && m < 14.0, "median {m}");
         assert_eq!(t.idf("not-a-word-in-jieba"), m);
+        // The shortcuts of the lazy table hold for the decoded one: its median is the
+        // constant, and every word has a Han character (so others need no look-up).
+        let decoded = IdfTable::from_map(JIEBA_WORDS.clone(), None);
+        assert_eq!(decoded.missing_idf(), JIEBA_MEDIAN);
+        assert_eq!(decoded.len(), 270_132);
+        assert_eq!(
+            JIEBA_WORDS.keys().find(|w| !w.chars().any(is_han)),
+            None,
+            "a word of jieba's table without a Han character"
+        );
     }
 
     #[test]
