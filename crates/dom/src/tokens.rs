@@ -296,10 +296,12 @@ impl Bridge<'_, '_> {
     /// the arena's word store (`words.rs`).
     fn push_words(&mut self, s: &[u8]) {
         let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r');
+        let mut rest = s;
         let cell = self.guard.arena;
         let mut arena = (!self.hidden_raw).then(|| cell.borrow_mut());
-        let mut rest = s;
-        while let Some(&b) = rest.first() {
+        // (The tokenizer may cut a character in two: `&amp;é` comes as `&`, then each byte of
+        // `é`. Words are bytes until they are read.)
+        while let Some(b) = rest.first() {
             if self.in_word {
                 // The rest of the word, up to white space.
                 let end = rest.iter().position(is_space).unwrap_or(rest.len());
@@ -308,8 +310,8 @@ impl Bridge<'_, '_> {
                 }
                 rest = &rest[end..];
                 self.in_word = rest.is_empty();
-            } else if is_space(&b) {
-                self.text.push(b as char);
+            } else if is_space(b) {
+                self.text.push(*b as char);
                 rest = &rest[1..];
             } else {
                 self.in_word = true;

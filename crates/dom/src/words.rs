@@ -14,6 +14,8 @@
 //! Text the tree builder never shows (script, style, title… in their raw-text states) gets
 //! [`HIDDEN`] instead, and no word in the store.
 
+use std::borrow::Cow;
+
 /// The stand-ins are `U+E000 + n % CODES`: the Basic Multilingual Plane's private-use area,
 /// less its last character.
 pub(crate) const CODES: usize = 0xF8FF - 0xE000;
@@ -40,16 +42,20 @@ impl WordStore {
         self.starts.len() - 1
     }
 
-    /// Adds bytes to the last word.
+    /// Adds bytes to the last word (a character may come in pieces).
     pub(crate) fn extend(&mut self, bytes: &[u8]) {
         self.bytes.extend_from_slice(bytes);
     }
 
     /// Word `n` (replacement characters for bytes that are not UTF-8; none from the bridge).
-    pub(crate) fn get(&self, n: usize) -> Option<std::borrow::Cow<'_, str>> {
+    pub(crate) fn get(&self, n: usize) -> Option<Cow<'_, str>> {
         let start = *self.starts.get(n)?;
         let end = self.starts.get(n + 1).copied().unwrap_or(self.bytes.len());
-        Some(String::from_utf8_lossy(self.bytes.get(start..end)?))
+        let bytes = self.bytes.get(start..end)?;
+        Some(
+            std::str::from_utf8(bytes)
+                .map_or_else(|_| String::from_utf8_lossy(bytes), Cow::Borrowed),
+        )
     }
 }
 
@@ -80,14 +86,35 @@ impl WordDecoder {
         // Inside a word of real text: one the tree builder made itself (U+FFFD for a NUL in
         // foreign content).
         let mut own_word = false;
-        for c in text.chars() {
-            match c {
-                ' ' | '\t' | '\n' | '\x0c' | '\r' => {
-                    space = true;
-                    own_word = false;
-                }
-                HIDDEN => own_word = false,
-                '\u{E000}'..'\u{F8FF}' => {
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while let Some(&b) = bytes.get(i) {
+            if matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r') {
+                space = true;
+                own_word = false;
+                i += 1;
+                continue;
+            }
+            // A character of three bytes from U+E000 (EE 80 80) to U+F8FF (EF A3 BF): the
+            // stand-ins, read without decoding every character.
+            let len = match b {
+                0x00..0x80 => 1,
+                0xC0..0xE0 => 2,
+                0xE0..0xF0 => 3,
+                _ => 4,
+            };
+            let ch = match (b, bytes.get(i + 1), bytes.get(i + 2)) {
+                (0xEE | 0xEF, Some(&b1), Some(&b2)) => char::from_u32(
+                    (u32::from(b & 0x0F) << 12)
+                        | (u32::from(b1 & 0x3F) << 6)
+                        | u32::from(b2 & 0x3F),
+                ),
+                _ => text.get(i..i + len).and_then(|c| c.chars().next()),
+            };
+            i += len;
+            match ch {
+                Some(HIDDEN) => own_word = false,
+                Some(c @ '\u{E000}'..'\u{F8FF}') => {
                     own_word = false;
                     if space {
                         items.push(SPACE);
@@ -101,7 +128,7 @@ impl WordDecoder {
                     self.next = n + 1;
                     items.push(Item::try_from(n).unwrap_or(SPACE - 1));
                 }
-                c => {
+                Some(c) => {
                     if !own_word {
                         if space {
                             items.push(SPACE);
@@ -114,6 +141,7 @@ impl WordDecoder {
                     }
                     store.extend(c.encode_utf8(&mut [0; 4]).as_bytes());
                 }
+                None => {}
             }
         }
         if space {
@@ -154,7 +182,7 @@ mod tests {
                 if i == SPACE {
                     "_".to_owned()
                 } else {
-                    store.get(i as usize).map_or("?".into(), |w| w.into_owned())
+                    store.get(i as usize).map_or("?".into(), Cow::into_owned)
                 }
             })
             .collect();

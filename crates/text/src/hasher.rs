@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use silhouette_simhash::{Fingerprint, Fingerprint128, Simhash, Simhash128};
 
-use crate::minhash::{minhash_bits, shingle_set};
+use crate::minhash::{minhash_bits, shingles as unit_shingles};
 use crate::seed002::python_split;
 use crate::{
     Bits, ContentConfig, FeatureHash, IdfTable, Mode, Signature, TextError, Weighting, Words,
@@ -253,8 +253,7 @@ impl ContentHasher {
     /// The one-bit minhash of the set of shingles of `units` (unit hashes).
     fn minhash(&self, units: &[u64]) -> Option<ContentHash> {
         let c = &self.config;
-        let set = shingle_set(units, c.shingles);
-        let bits = minhash_bits(&set, c.bits.get())?;
+        let bits = minhash_bits(unit_shingles(units, c.shingles), c.bits.get())?;
         Some(match c.bits {
             #[allow(clippy::cast_possible_truncation, reason = "64 bits were asked for")]
             Bits::B64 => ContentHash::Bits64(Fingerprint::from(bits as u64)),

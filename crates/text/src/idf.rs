@@ -211,10 +211,31 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// jieba-rs keeps its table private; its `Debug` output is the one way to read it, so the
-/// table is decoded from there (`idf_dict: {"word": 1.5, ...}, median_idf: ...`). jieba-rs is
-/// pinned to 0.11 in the workspace and a test checks the size, the median and sample values.
+/// jieba's IDF table as shipped with this crate (`data/jieba-idf.txt.gz`: jieba-rs 0.11's
+/// `idf.txt`, gzip'd; a test checks it against jieba-rs's own table). An unreadable copy
+/// (impossible: the bytes are part of the build) gives an empty table, not a panic.
 fn jieba_words() -> HashMap<String, f64> {
+    static GZ: &[u8] = include_bytes!("../data/jieba-idf.txt.gz");
+    let mut text = String::new();
+    if flate2::read::GzDecoder::new(GZ)
+        .read_to_string(&mut text)
+        .is_err()
+    {
+        return HashMap::new();
+    }
+    let mut idf = HashMap::with_capacity(280_000);
+    for (i, line) in text.lines().enumerate() {
+        if parse_line(line, i + 1, &mut idf).is_err() {
+            return HashMap::new();
+        }
+    }
+    idf
+}
+
+/// jieba-rs's own table, read from its `Debug` output (`idf_dict: {"word": 1.5, ...}`, the one
+/// way to read it): the test's reference for the shipped copy.
+#[cfg(test)]
+fn jieba_rs_words() -> HashMap<String, f64> {
     let debug = format!("{:?}", jieba_rs::TfIdf::default());
     let mut idf = HashMap::with_capacity(280_000);
     if let Some(start) = debug.find("idf_dict: {") {
@@ -234,6 +255,7 @@ fn jieba_words() -> HashMap<String, f64> {
     idf
 }
 
+#[cfg(test)]
 /// Reads a Rust `Debug` string body (after its opening quote): (the string, the text after its
 /// closing quote).
 fn debug_string(s: &str) -> Option<(String, &str)> {
@@ -407,6 +429,10 @@ mod tests {
         assert_eq!(t.idf("not-a-word-in-jieba"), m);
         // The shortcuts of the lazy table hold for the decoded one: its median is the
         // constant, and every word has a Han character (so others need no look-up).
+        assert!(
+            *JIEBA_WORDS == jieba_rs_words(),
+            "the shipped table is jieba-rs's"
+        );
         let decoded = IdfTable::from_map(JIEBA_WORDS.clone(), None);
         assert_eq!(decoded.missing_idf(), JIEBA_MEDIAN);
         assert_eq!(decoded.len(), 270_132);

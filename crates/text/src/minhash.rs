@@ -18,38 +18,34 @@ const fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The hashes of the distinct `n`-word shingles of `words` (given as word hashes), sorted.
+/// The hashes of the `n`-word shingles of `words` (given as word hashes), in text order,
+/// repeats included (a minhash is the same over a set and over any list of its members).
 ///
 /// A shingle hashes as `mix(… mix(mix(w₁) ^ w₂) … ^ wₙ)`: order matters. Fewer than `n` words
 /// make one shingle of all of them.
-#[must_use]
-pub(crate) fn shingle_set(word_hashes: &[u64], n: usize) -> Vec<u64> {
+pub(crate) fn shingles(word_hashes: &[u64], n: usize) -> impl Iterator<Item = u64> + '_ {
     let n = n.clamp(1, word_hashes.len().max(1));
-    let mut set: Vec<u64> = word_hashes
+    word_hashes
         .windows(n)
         .map(|w| w.iter().fold(0, |h, &x| mix(h ^ x)))
-        .collect();
-    set.sort_unstable();
-    set.dedup();
-    set
 }
 
-/// The one-bit minhash of a feature set (well-mixed hashes, any order) over `bits` bits (64 or
-/// 128; anything else is taken as 128); `None` for an empty set.
+/// The one-bit minhash of a feature set (well-mixed hashes, any order, repeats allowed) over
+/// `bits` bits (64 or 128; anything else is taken as 128); `None` for an empty set.
 #[must_use]
-pub(crate) fn minhash_bits(set: &[u64], bits: u32) -> Option<u128> {
-    if set.is_empty() {
-        return None;
-    }
+pub(crate) fn minhash_bits(set: impl IntoIterator<Item = u64>, bits: u32) -> Option<u128> {
     let (k, shift) = if bits == 64 { (64, 58) } else { (128, 57) };
     let mut mins = [u64::MAX; 128];
     let mut filled = 0u128;
-    for &x in set {
+    for x in set {
         let bin = (x >> shift) as usize;
         if let Some(m) = mins.get_mut(bin) {
             *m = (*m).min(x);
         }
         filled |= 1 << bin;
+    }
+    if filled == 0 {
+        return None;
     }
     let mut out = 0u128;
     for i in 0..k {
@@ -74,13 +70,19 @@ mod tests {
         // SplitMix64's published first output from state 0.
         assert_eq!(mix(0x9e37_79b9_7f4a_7c15), 0xe220_a839_7b1d_cdaf);
         // One feature fills one bin; every other bin copies its bit.
-        let one = minhash_bits(&[mix(1)], 64).unwrap_or(2);
+        let one = minhash_bits([mix(1)], 64).unwrap_or(2);
         assert!(one == 0 || one == u128::from(u64::MAX), "{one:x}");
-        assert_eq!(shingle_set(&[], 2), Vec::<u64>::new());
-        assert_eq!(shingle_set(&[7], 3), [mix(7)]);
-        assert_eq!(shingle_set(&[1, 2, 1, 2], 2).len(), 2);
-        assert_ne!(shingle_set(&[1, 2], 2), shingle_set(&[2, 1], 2));
-        assert_eq!(minhash_bits(&[], 64), None);
+        let list = |w: &[u64], n| shingles(w, n).collect::<Vec<_>>();
+        assert_eq!(list(&[], 2), Vec::<u64>::new());
+        assert_eq!(list(&[7], 3), [mix(7)]);
+        assert_eq!(list(&[1, 2, 1, 2], 2).len(), 3);
+        assert_ne!(list(&[1, 2], 2), list(&[2, 1], 2));
+        assert_eq!(minhash_bits([], 64), None);
+        // Repeats and order do not matter.
+        assert_eq!(
+            minhash_bits(list(&[1, 2, 1, 2, 3], 2), 64),
+            minhash_bits([mix(mix(2) ^ 3), mix(mix(1) ^ 2), mix(mix(2) ^ 1)], 64)
+        );
     }
 
     #[test]
@@ -90,7 +92,9 @@ mod tests {
         let near: Vec<u64> = (50..1050).map(mix).collect();
         let far: Vec<u64> = (500..1500).map(mix).collect();
         let d = |x: &[u64], y: &[u64]| {
-            (minhash_bits(x, 128).unwrap_or(0) ^ minhash_bits(y, 128).unwrap_or(0)).count_ones()
+            (minhash_bits(x.iter().copied(), 128).unwrap_or(0)
+                ^ minhash_bits(y.iter().copied(), 128).unwrap_or(0))
+            .count_ones()
         };
         assert_eq!(d(&a, &a), 0);
         // Expected 128 × (1 − J) / 2: about 6 and 43.

@@ -6,7 +6,7 @@ use std::str::FromStr;
 use md5::{Digest, Md5};
 
 use crate::idf::hex;
-use crate::weights::{top_n_by, weigh_borrowed};
+use crate::weights::{top_n_by, weigh_unordered};
 use crate::{IdfTable, TextError, Weighting};
 
 /// A 128-bit exact-match key: the MD5 of a text's top-n keywords, sorted and joined by one
@@ -89,7 +89,7 @@ impl FromStr for Signature {
 /// ```
 #[must_use]
 pub fn keywords<S: AsRef<str>>(words: &[S], idf: &IdfTable, n: usize) -> Vec<(String, f64)> {
-    let weighted = weigh_borrowed(words, Weighting::TfIdf, idf)
+    let weighted = weigh_unordered(words, Weighting::TfIdf, idf)
         .into_iter()
         .filter(|(w, weight)| *weight > 0.0 && w.chars().nth(1).is_some())
         .collect();

@@ -1,8 +1,9 @@
 //! Feature weights: equal, TF, TF-IDF (ALGORITHM.md §7), and the top-n selection.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
+
+use fnv::{FnvBuildHasher, FnvHashMap};
 
 use crate::{IdfTable, TextError};
 
@@ -85,13 +86,26 @@ pub(crate) fn weigh_borrowed<'a, S: AsRef<str>>(
     weighting: Weighting,
     idf: &IdfTable,
 ) -> Vec<(&'a str, f64)> {
-    // Counted in a hash map, then sorted once: a tree map compares strings on every insert.
-    let mut map: HashMap<&str, u32> = HashMap::with_capacity(features.len() / 2);
+    let mut weighted = weigh_unordered(features, weighting, idf);
+    weighted.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    weighted
+}
+
+/// [`weigh_borrowed`] in no particular order (for a selection by a total order, such as
+/// [`top_n_by`], that does not depend on it).
+pub(crate) fn weigh_unordered<'a, S: AsRef<str>>(
+    features: &'a [S],
+    weighting: Weighting,
+    idf: &IdfTable,
+) -> Vec<(&'a str, f64)> {
+    // Counted in a hash map: a tree map compares strings on every insert. (FNV: short keys;
+    // the map's order never reaches the result.)
+    let mut map: FnvHashMap<&str, u32> =
+        FnvHashMap::with_capacity_and_hasher(features.len() / 2, FnvBuildHasher::default());
     for f in features {
         *map.entry(f.as_ref()).or_insert(0) += 1;
     }
-    let mut counts: Vec<(&str, u32)> = map.into_iter().collect();
-    counts.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let counts = map.into_iter();
     #[allow(clippy::cast_precision_loss, reason = "counts far below 2^53")]
     let total = features.len() as f64;
     counts
