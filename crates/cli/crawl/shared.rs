@@ -14,7 +14,7 @@ use silhouette_frontier::{
     Fetched, HtmlPage, Job, JudgedPage, OnDuplicate, PageRecord, Scope, SharedDedup, SharedVerdict,
     StoredRecord, TrapGuard, Verdict, canonicalize, host_port, parse_canonical, resolve_link,
 };
-use silhouette_redis::{Lease, Requeued, SharedCrawl, SharedStats};
+use silhouette_redis::{Lease, Requeued, SharedCrawl, SharedError, SharedStats};
 use silhouette_text::ContentHasher;
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
@@ -25,6 +25,7 @@ use crate::crawl::engine::{
     RunReport, Signals, fetch_one, private_seed_host, redirect_context, state_params,
 };
 use crate::crawl::seeds::Seed;
+use crate::crawl::shared_robots::RobotsShare;
 use crate::crawl_settings::CrawlSettings;
 
 /// What a worker needs.
@@ -48,12 +49,6 @@ pub fn run(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
 
 /// What a worker refuses to do yet (the single-process crawl does it).
 fn unsupported(settings: &CrawlSettings) -> Result<()> {
-    let scope = &settings.frontier.scope;
-    if scope.max_pages.is_some() || scope.max_pages_per_host.is_some() {
-        anyhow::bail!(
-            "crawl.max-pages and crawl.max-pages-per-host are not supported by shared crawls (--redis) yet: leave them at 0"
-        );
-    }
     if settings.sitemaps {
         anyhow::bail!(
             "crawl.sitemaps is not supported by shared crawls (--redis) yet: leave it false"
@@ -115,7 +110,8 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
     let cpu = Arc::new(Semaphore::new(
         std::thread::available_parallelism().map_or(2, |n| n.get()),
     ));
-    let mut tasks: JoinSet<(Job, Fetched)> = JoinSet::new();
+    let robots = RobotsShare::new(shared.robots());
+    let mut tasks: JoinSet<(Job, Result<Fetched, SharedError>)> = JoinSet::new();
     let mut leased: HashMap<u64, Lease> = HashMap::new();
     let mut signals = Signals::install()?;
     let mut beat = Instant::now();
@@ -148,18 +144,23 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
                     url: lease.url.clone(),
                     depth: lease.depth,
                 };
+                let host = lease.host.clone();
                 leased.insert(lease.id, lease);
-                let (fetcher, hasher, content, ctx, cpu) = (
+                let (fetcher, hasher, content, ctx, cpu, robots) = (
                     fetcher.clone(),
                     hasher.clone(),
                     Arc::clone(&content),
                     ctx.clone(),
                     Arc::clone(&cpu),
+                    robots.clone(),
                 );
                 tasks.spawn(async move {
+                    if let Err(e) = robots.ensure(&fetcher, &job.url, &host).await {
+                        return (job, Err(e));
+                    }
                     let (fetched, _) =
                         fetch_one(&fetcher, &hasher, &content, &ctx, &cpu, &job, false).await;
-                    (job, fetched)
+                    (job, Ok(fetched))
                 });
             }
         }
@@ -192,6 +193,7 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
         tokio::select! {
             joined = tasks.join_next() => match joined {
                 Some(Ok((job, fetched))) => {
+                    let fetched = fetched?;
                     report.fetched += 1;
                     if let Some(lease) = leased.remove(&job.id) {
                         worker.finish(&mut shared, &mut dedup, &mut log, &seed_urls, &lease, fetched).await?;
@@ -289,6 +291,21 @@ impl Worker<'_> {
             }
             _ => None,
         };
+        // As the single-process crawl (429, 5xx): the host waits, here for every worker.
+        let backoff = match &fetched {
+            Fetched::Failed {
+                status: Some(s), ..
+            } if *s == 429 || *s >= 500 => Some(self.settings.fetch.backoff_base),
+            _ => None,
+        };
+        // A redirect's target was fetched: never queue it as a link (single-process:
+        // `Frontier::note_alias`).
+        if let Fetched::Page { final_url, .. } | Fetched::Failed { final_url, .. } = &fetched
+            && *final_url != lease.url
+            && let Ok(target) = canonicalize(final_url, &self.settings.frontier.canon)
+        {
+            shared.mark_seen(&target).await?;
+        }
         let on_dup = self.settings.frontier.dedup.on_duplicate;
         let (rec, follow) = record(lease, fetched, judged.as_ref(), on_dup);
         if let Some((base, page)) = follow {
@@ -313,7 +330,9 @@ impl Worker<'_> {
             page: rec,
         };
         let json = crate::crawl::output::json(&stored);
-        shared.complete(lease, &json, &stored.page.decision).await?;
+        shared
+            .complete_failing(lease, &json, &stored.page.decision, backoff)
+            .await?;
         Ok(())
     }
 
