@@ -231,3 +231,38 @@ fn max_pages_is_never_exceeded_across_workers() {
         r.stdout
     );
 }
+
+#[test]
+fn sitemaps_are_read_once_for_all_workers() {
+    let server = Server::start(|port| move |t: &str| crate::crawl_sitemaps::site(port, true, t));
+    let toml = "[crawl]\nsitemaps = true\nconcurrency = 4\n\n[dedup]\non-duplicate = \"keep\"\n";
+    let records = crawl(toml, &server.url("/"));
+    let base = server.url("");
+    let paths: BTreeSet<&str> = records
+        .iter()
+        .filter_map(|r| field(r, "url")?.strip_prefix(&base))
+        .collect();
+    // As the single-process crawl (crawl_sitemaps.rs): the seed and what the sitemaps list.
+    assert_eq!(
+        paths,
+        BTreeSet::from(["/", "/orphan/1", "/orphan/2", "/orphan/3", "/private/no"])
+    );
+    assert_eq!(
+        decision_of(&records, "/private/no"),
+        Some("robots-disallowed")
+    );
+    let hits = server.hits();
+    // Read by one worker only. robots.txt twice, as in a single-process crawl: once for its
+    // rules (shared), once as the document that names the sitemaps.
+    for (target, times) in [
+        ("/robots.txt", 2),
+        ("/maps/index.xml", 1),
+        ("/maps/a.xml", 1),
+    ] {
+        assert_eq!(
+            hits.iter().filter(|h| h.target == target).count(),
+            times,
+            "{target}"
+        );
+    }
+}

@@ -47,16 +47,6 @@ pub fn run(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
     rt.block_on(work(job))
 }
 
-/// What a worker refuses to do yet (the single-process crawl does it).
-fn unsupported(settings: &CrawlSettings) -> Result<()> {
-    if settings.sitemaps {
-        anyhow::bail!(
-            "crawl.sitemaps is not supported by shared crawls (--redis) yet: leave it false"
-        );
-    }
-    Ok(())
-}
-
 async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
     let WorkerJob {
         settings,
@@ -65,7 +55,6 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
         cluster,
         seeds,
     } = job;
-    unsupported(&settings)?;
     let params = state_params(&settings, &hasher, &content);
     let cluster = cluster.with_crawl(&settings);
     let mut shared = SharedCrawl::join(
@@ -107,20 +96,25 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
     let traps = TrapGuard::new(settings.frontier.traps.clone());
     let mut dedup = SharedDedup::new(settings.frontier.dedup, &hasher.params())?;
     let mut log = shared.log();
-    let cpu = Arc::new(Semaphore::new(
-        std::thread::available_parallelism().map_or(2, |n| n.get()),
-    ));
     let robots = RobotsShare::new(shared.robots());
-    let mut tasks: JoinSet<(Job, Result<Fetched, SharedError>)> = JoinSet::new();
-    let mut leased: HashMap<u64, Lease> = HashMap::new();
-    let mut signals = Signals::install()?;
-    let mut beat = Instant::now();
-    let mut idle_checks = 0;
     let worker = Worker {
         settings: &settings,
         scope: &scope,
         traps: &traps,
     };
+    if settings.sitemaps && shared.take_once("sitemaps").await? {
+        worker
+            .sitemaps(&mut shared, &robots, &fetcher, &ctx, &seed_urls)
+            .await?;
+    }
+    let cpu = Arc::new(Semaphore::new(
+        std::thread::available_parallelism().map_or(2, |n| n.get()),
+    ));
+    let mut tasks: JoinSet<(Job, Result<Fetched, SharedError>)> = JoinSet::new();
+    let mut leased: HashMap<u64, Lease> = HashMap::new();
+    let mut signals = Signals::install()?;
+    let mut beat = Instant::now();
+    let mut idle_checks = 0;
 
     loop {
         if beat.elapsed() >= Duration::from_secs(2) {
@@ -333,6 +327,36 @@ impl Worker<'_> {
         shared
             .complete_failing(lease, &json, &stored.page.decision, backoff)
             .await?;
+        Ok(())
+    }
+
+    /// Reads the seeds' sitemaps (once for the whole crawl: the first worker to start does
+    /// it) and queues the URLs they list that are in scope, at depth 0, as the single-process
+    /// crawl does. Their hosts' robots.txt is the shared one.
+    async fn sitemaps(
+        &self,
+        shared: &mut SharedCrawl,
+        robots: &RobotsShare,
+        fetcher: &Fetcher,
+        ctx: &silhouette_fetch::FetchContext,
+        seeds: &[Url],
+    ) -> Result<()> {
+        for seed in seeds {
+            if let Some(host) = host_port(seed) {
+                robots.ensure(fetcher, seed, &host).await?;
+            }
+        }
+        let found = crate::crawl::sitemaps::discover(fetcher, ctx, seeds).await;
+        let listed: Vec<(Url, u32)> = found
+            .urls
+            .iter()
+            .filter_map(|u| parse_canonical(u.trim(), &self.settings.frontier.canon).ok())
+            .filter(|u| self.scope.admits(u, seeds, 0) && self.traps.check(u).is_ok())
+            .map(|u| (u, 0))
+            .collect();
+        let added = shared.enqueue(&listed, None).await?;
+        found.print(added, false, &mut std::io::stderr())?;
+        shared.done_once("sitemaps").await?;
         Ok(())
     }
 

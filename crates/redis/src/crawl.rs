@@ -10,7 +10,9 @@ use url::Url;
 use crate::codec::{Lease, entry, id_field, parse_entry, seen_member};
 use crate::error::doing;
 use crate::keys::Keys;
-use crate::scripts::{CLAIM, COMPLETE, ENQUEUE, GIVE_BACK, LATER, LEASE, PARAMS, RESERVE, UNCLAIM};
+use crate::scripts::{
+    CLAIM, COMPLETE, ENQUEUE, GIVE_BACK, LATER, LEASE, ONCE, PARAMS, RESERVE, UNCLAIM,
+};
 use crate::{Conn, RedisLog, SharedError, SharedRobots};
 
 /// How a worker shares the crawl.
@@ -398,6 +400,39 @@ impl SharedCrawl {
                 .map_err(doing("scheduling a host"))?;
         }
         Ok(n)
+    }
+
+    /// Takes `task`, to be done once for the whole crawl (reading the seeds' sitemaps):
+    /// `true` if this worker is to do it now, `false` if it is done or another worker is on
+    /// it. A worker that dies doing it lets it go after the lease time.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn take_once(&mut self, task: &str) -> Result<bool, SharedError> {
+        self.round_trips += 1;
+        let took: i64 = ONCE
+            .key(self.keys.once(task))
+            .arg(&self.worker)
+            .arg(ms(self.config.lease))
+            .invoke_async(&mut self.conn)
+            .await
+            .map_err(doing("taking a task"))?;
+        Ok(took == 1)
+    }
+
+    /// Says `task` (taken with [`take_once`](Self::take_once)) is done for the crawl.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn done_once(&mut self, task: &str) -> Result<(), SharedError> {
+        self.round_trips += 1;
+        let key = self.keys.once(task);
+        let _: () = self
+            .conn
+            .set(key, "done")
+            .await
+            .map_err(doing("ending a task"))?;
+        Ok(())
     }
 
     /// Marks a canonical URL seen without queueing it (the target of a redirect, which was

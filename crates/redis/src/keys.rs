@@ -57,6 +57,10 @@ impl Keys {
     pub(crate) fn pages(&self) -> String {
         self.key("pages")
     }
+    /// A once-per-crawl task (`sitemaps`): who does it, or `done` (string).
+    pub(crate) fn once(&self, task: &str) -> String {
+        self.key(&format!("once:{task}"))
+    }
     /// Workers by their last heartbeat (sorted set, ms).
     pub(crate) fn workers(&self) -> String {
         self.key("workers")
@@ -152,6 +156,7 @@ mod tests {
             k.schedule(),
             k.workers(),
             k.pages(),
+            k.once("sitemaps"),
             k.dedup("").0,
         ];
         assert!(crawl_keys.iter().all(|key| tag(key) == "c1"));

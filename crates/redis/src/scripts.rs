@@ -245,3 +245,15 @@ redis.call('DEL', KEYS[2])
 return 1
 "
 );
+
+script!(
+    ONCE,
+    "KEYS: flag. ARGV: token, ms. Takes a once-per-crawl task (1) unless it is done or another \
+     worker has it (0); a worker that dies with it lets it go after `ms`.",
+    r"
+local v = redis.call('GET', KEYS[1])
+if v == 'done' or (v and v ~= ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', tonumber(ARGV[2]))
+return 1
+"
+);
