@@ -266,3 +266,55 @@ fn sitemaps_are_read_once_for_all_workers() {
         );
     }
 }
+
+/// `replay` reads an export as it reads a local state: on one host, the replay of three
+/// workers' export and the replay of a single-process crawl's state agree.
+#[test]
+fn replay_on_an_export_agrees_with_replay_on_a_state() {
+    let server = Server::start(|_| |target: &str| tree_site(40, target));
+    let toml = "[fingerprint]\nfeatures = \"classic\"\n\n[dedup]\nthreshold = 5\ncluster-budget = 2\non-duplicate = \"follow-links\"\n\n[crawl]\nconcurrency = 4\n\n[fetch]\nrequest-interval-ms = 5\nper-host-concurrency = 2\n";
+    let shared = crawl_all(toml, &[server.url("/")]);
+    let local = tempfile::tempdir().expect("temp dir");
+    std::fs::write(local.path().join("c.toml"), toml).expect("config");
+    let r = run_in(
+        local.path(),
+        &[
+            "--config",
+            "c.toml",
+            "crawl",
+            "--state",
+            "state",
+            &server.url("/"),
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let export = shared.dir.path().join("out.jsonl");
+    let state = local.path().join("state");
+    for flags in [&[][..], &["--threshold", "2"][..]] {
+        let replay = |what: &std::path::Path| {
+            let mut args = vec!["replay", what.to_str().expect("UTF-8")];
+            args.extend_from_slice(flags);
+            let r = run_in(local.path(), &args, b"");
+            assert_eq!(r.code, 0, "{}", r.stderr);
+            // The summary lines (cluster examples name URLs, which depend on the order).
+            r.stdout
+                .lines()
+                .filter(|l| l.starts_with("decisions now:") || l.starts_with("clusters now:"))
+                .map(|l| l.split(';').next().unwrap_or(l).to_owned())
+                .collect::<Vec<_>>()
+        };
+        let (ours, theirs) = (replay(&export), replay(&state));
+        assert_eq!(ours.len(), 2, "{ours:?}");
+        assert_eq!(ours, theirs, "replay {flags:?}");
+    }
+    // Without the settings written beside it, an export is refused with a clear message.
+    std::fs::remove_file(shared.dir.path().join("out.jsonl.params.json")).expect("params");
+    let r = run_in(
+        local.path(),
+        &["replay", export.to_str().expect("UTF-8")],
+        b"",
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("out.jsonl.params.json"), "{}", r.stderr);
+}

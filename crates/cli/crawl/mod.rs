@@ -2,6 +2,7 @@
 
 pub mod engine;
 pub mod export;
+pub mod export_replay;
 pub mod output;
 pub mod page;
 pub mod progress;

@@ -323,7 +323,10 @@ impl Worker<'_> {
             out_seq: rec.emitted.then_some(0),
             page: rec,
         };
-        let json = crate::crawl::output::json(&stored);
+        let json = crate::crawl::export_replay::with_replay_fields(
+            crate::crawl::output::json(&stored),
+            &stored.page,
+        );
         shared
             .complete_failing(lease, &json, &stored.page.decision, backoff)
             .await?;
@@ -415,6 +418,7 @@ fn record(
                 rec.fingerprint = page.fingerprint.map(silhouette_simhash::Fingerprint::bits);
                 rec.elements = Some(page.elements);
                 rec.truncated.clone_from(&page.truncated);
+                rec.profile = Some(page.profile.clone());
                 rec.content = *page.content;
                 rec.decision = j.verdict.name().to_owned();
                 rec.set_verdict(j.verdict);

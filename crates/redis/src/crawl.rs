@@ -241,6 +241,19 @@ impl SharedCrawl {
         Ok(())
     }
 
+    /// The settings the crawl was started with (those [`join`](Self::join) compares).
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn params(&mut self) -> Result<BTreeMap<String, String>, SharedError> {
+        self.round_trips += 1;
+        let key = self.keys.params();
+        self.conn
+            .hgetall(key)
+            .await
+            .map_err(doing("reading the crawl's settings"))
+    }
+
     /// The crawl's seeds.
     ///
     /// # Errors
