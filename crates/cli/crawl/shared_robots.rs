@@ -15,6 +15,15 @@ use url::Url;
 /// replaced from Redis (when the shared one is read again) before it expires.
 const LOCAL_MARGIN: Duration = Duration::from_secs(60);
 
+/// How long the fetcher keeps `txt`: an unavailable robots.txt exactly as long as the shared
+/// one (the fetcher tells the crawl to come back when it expires), rules a little longer.
+fn local_ttl(txt: &RobotsTxt, ttl: Duration) -> Duration {
+    match txt {
+        RobotsTxt::Unavailable => ttl,
+        _ => ttl + LOCAL_MARGIN,
+    }
+}
+
 type Slot = Arc<tokio::sync::Mutex<Option<Instant>>>;
 
 /// A worker's side of the shared robots.txt (cheap to clone: one per fetch task).
@@ -78,8 +87,9 @@ impl RobotsShare {
         loop {
             match store.get(host).await? {
                 RobotsState::Known { value, ttl } => {
+                    let txt = decode(&value);
                     fetcher
-                        .install_robots(url, &decode(&value), ttl + LOCAL_MARGIN)
+                        .install_robots(url, &txt, local_ttl(&txt, ttl))
                         .await;
                     *until = Some(Instant::now() + ttl);
                     return Ok(());
@@ -89,7 +99,9 @@ impl RobotsShare {
                         // The host cannot be reached: the fetch says so itself.
                         return store.release(host).await;
                     };
-                    let delay = fetcher.install_robots(url, &txt, ttl + LOCAL_MARGIN).await;
+                    let delay = fetcher
+                        .install_robots(url, &txt, local_ttl(&txt, ttl))
+                        .await;
                     store.put(host, &encode(&txt), ttl, delay).await?;
                     *until = Some(Instant::now() + ttl);
                     return Ok(());

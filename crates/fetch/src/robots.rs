@@ -23,7 +23,9 @@ const MAX_ROBOTS_REDIRECTS: usize = 5;
 const PRUNE_THRESHOLD: usize = 10_000;
 
 /// A robots.txt as fetched, before parsing: what workers of one crawl share so that only one
-/// of them fetches it ([`Fetcher::fetch_robots_txt`], [`Fetcher::install_robots`]).
+/// of them fetches it
+/// ([`Fetcher::fetch_robots_txt`](crate::Fetcher::fetch_robots_txt),
+/// [`Fetcher::install_robots`](crate::Fetcher::install_robots)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum RobotsTxt {
