@@ -125,20 +125,22 @@ fn robots_txt_is_fetched_once_and_obeyed_by_every_worker() {
     check_spacing(&log, Duration::from_millis(150));
 }
 
-#[test]
-fn retry_after_holds_the_host_for_every_worker() {
+/// Three workers crawl a site whose `/n/5` answers `status` the first time; no request
+/// reaches the host within a second after that answer, whichever worker makes it. Returns
+/// the records and how often `/n/5` was asked for.
+fn refused_once(status: u16) -> (Vec<serde_json::Value>, usize) {
     let refused = Arc::new(Mutex::new(false));
     let (server, log) = logged(move |target| {
         if target == "/n/5" {
             let mut once = refused.lock().expect("flag");
             if !*once {
                 *once = true;
-                return Response::text(503, "busy");
+                return Response::text(status, "busy");
             }
         }
         tree_site(20, target)
     });
-    // No retries inside a fetch: the 503 goes back to the shared crawl.
+    // No retries inside a fetch: the answer goes back to the shared crawl.
     let toml = "[fingerprint]\nfeatures = \"classic\"\n\n[crawl]\nconcurrency = 4\n\n[fetch]\nper-host-concurrency = 1\nmax-retries = 0\n";
     let records = crawl(toml, &server.url("/"));
     let hits = log.lock().expect("log").clone();
@@ -146,21 +148,35 @@ fn retry_after_holds_the_host_for_every_worker() {
         .iter()
         .position(|h| h.1 == "/n/5")
         .expect("/n/5 asked for");
-    if let Some(next) = hits.get(first + 1) {
-        let waited = next.0 - hits[first].0;
-        assert!(
-            waited >= Duration::from_secs(1),
-            "{} only {waited:?} after the 503",
-            next.1
-        );
-    }
-    assert_eq!(hits.iter().filter(|h| h.1 == "/n/5").count(), 2);
-    // Fetched again after the wait, and judged like any page.
+    let next = hits.get(first + 1).expect("the crawl went on");
+    let waited = next.0 - hits[first].0;
+    assert!(
+        waited >= Duration::from_secs(1),
+        "{} only {waited:?} after the {status}",
+        next.1
+    );
+    (records, hits.iter().filter(|h| h.1 == "/n/5").count())
+}
+
+#[test]
+fn retry_after_holds_the_host_for_every_worker() {
+    // 503 with `Retry-After: 1`: the URL waits and is fetched again.
+    let (records, asked) = refused_once(503);
+    assert_eq!(asked, 2);
     let judged = decision_of(&records, "/n/5");
     assert!(
         judged.is_some_and(|d| d == "kept" || d.ends_with("duplicate")),
         "{judged:?}"
     );
+}
+
+#[test]
+fn a_server_error_backs_the_host_off_for_every_worker() {
+    // 500, no `Retry-After`: recorded as an error (as in a single-process crawl), and the
+    // host backs off `backoff-base` (1 s) for every worker.
+    let (records, asked) = refused_once(500);
+    assert_eq!(asked, 1);
+    assert_eq!(decision_of(&records, "/n/5"), Some("error"));
 }
 
 #[test]
