@@ -4,7 +4,7 @@
 //! workers; a killed worker's leases come back; a worker with other settings is refused.
 
 #[path = "../crates/redis/tests/server/mod.rs"]
-mod redis_server;
+pub mod redis_server;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
@@ -67,16 +67,20 @@ impl Sites {
         self.log.lock().expect("log").len()
     }
 
-    /// Per host, requests for pages (robots.txt is fetched by each worker on its own) never
-    /// closer than the interval; and no page fetched twice.
+    /// Per host, requests for pages never closer than the interval; no page fetched twice;
+    /// robots.txt fetched once for all workers.
     fn check_politeness(&self) {
         let log = self.log.lock().expect("log").clone();
         let mut by_port: BTreeMap<u16, Vec<(Instant, String)>> = BTreeMap::new();
+        let mut robots: BTreeMap<u16, usize> = BTreeMap::new();
         for (port, at, target) in log {
-            if target != "/robots.txt" {
+            if target == "/robots.txt" {
+                *robots.entry(port).or_insert(0) += 1;
+            } else {
                 by_port.entry(port).or_default().push((at, target));
             }
         }
+        assert!(robots.values().all(|&n| n == 1), "{robots:?}");
         for (port, mut hits) in by_port {
             hits.sort();
             for pair in hits.windows(2) {
@@ -98,7 +102,7 @@ impl Sites {
     }
 }
 
-fn worker(dir: &Path, redis: &str, seeds: &[String]) -> Child {
+pub fn worker(dir: &Path, redis: &str, seeds: &[String]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_silhouette"))
         .args([
             "--config", "c.toml", "crawl", "--redis", redis, "--crawl", "t",
@@ -113,7 +117,7 @@ fn worker(dir: &Path, redis: &str, seeds: &[String]) -> Child {
         .expect("the binary starts")
 }
 
-fn finish(child: Child) -> String {
+pub fn finish(child: Child) -> String {
     let out = child.wait_with_output().expect("the worker ends");
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(0), "{stderr}");
@@ -136,7 +140,7 @@ fn reference(sites: &Sites) -> BTreeSet<String> {
 }
 
 /// `silhouette export --redis REDIS --crawl t --output out.jsonl` in `dir`.
-fn export_run(dir: &Path, redis: &str) -> crate::common::Run {
+pub fn export_run(dir: &Path, redis: &str) -> crate::common::Run {
     let args = [
         "export",
         "--redis",

@@ -34,7 +34,7 @@ fn urlset(base: &str, paths: &[&str]) -> String {
 }
 
 /// A site whose robots.txt names a sitemap index (`named`), or one with /sitemap.xml only.
-fn site(port: u16, named: bool, target: &str) -> Response {
+pub fn site(port: u16, named: bool, target: &str) -> Response {
     let base = format!("http://127.0.0.1:{port}");
     match target {
         "/robots.txt" if named => Response {

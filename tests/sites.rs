@@ -28,7 +28,7 @@ impl Response {
         }
     }
 
-    fn text(status: u16, body: &str) -> Self {
+    pub fn text(status: u16, body: &str) -> Self {
         Self {
             status,
             content_type: "text/plain",
@@ -187,6 +187,10 @@ fn answer(
     );
     if let Some(location) = &response.location {
         let _ = write!(head, "Location: {location}\r\n");
+    }
+    if matches!(response.status, 429 | 503) {
+        // Every "come back later" asks for one second.
+        head.push_str("Retry-After: 1\r\n");
     }
     head.push_str("\r\n");
     let mut stream = stream;

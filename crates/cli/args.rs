@@ -200,7 +200,7 @@ pub enum Command {
     /// Recompute every decision of a crawl offline at another decay and threshold, or another
     /// drop-when policy and content threshold (from the recorded content fingerprints).
     Replay {
-        /// The state directory.
+        /// The state directory, or an export of a shared crawl (`export --redis`).
         state: PathBuf,
 
         /// Decay to replay with (default: the one the crawl used).

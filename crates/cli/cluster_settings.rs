@@ -83,11 +83,16 @@ impl ClusterSettings {
         Ok(Some(Self { url, crawl, shared }))
     }
 
-    /// The shared politeness from the crawl's own settings: the per-host interval and
-    /// in-flight limit hold across every worker.
+    /// The shared politeness and budgets from the crawl's own settings: the per-host
+    /// interval, in-flight limit, robots.txt (and its Crawl-delay), backoff and page budgets
+    /// hold across every worker.
     pub fn with_crawl(mut self, crawl: &CrawlSettings) -> Self {
         self.shared.host_interval = crawl.fetch.host_request_interval.unwrap_or(Duration::ZERO);
         self.shared.per_host_in_flight = crawl.frontier.per_host_in_flight.max(1);
+        self.shared.shared_robots = true;
+        self.shared.backoff_cap = crawl.fetch.backoff_cap;
+        self.shared.max_pages = crawl.frontier.scope.max_pages;
+        self.shared.max_pages_per_host = crawl.frontier.scope.max_pages_per_host;
         self
     }
 }

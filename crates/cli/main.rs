@@ -279,7 +279,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
             drop_when,
             content_threshold,
         } => {
-            let store = silhouette_frontier::Store::open_existing(&state)?;
+            // An export (`export --redis`) is read into a state of its own first.
+            let imported = if state.is_file() {
+                Some(tempfile::tempdir().context("cannot make a temporary directory")?)
+            } else {
+                None
+            };
+            let store = match &imported {
+                Some(dir) => crawl::export_replay::import(&state, dir.path())?,
+                None => silhouette_frontier::Store::open_existing(&state)?,
+            };
             let recorded = crawl::replay::Recorded::of(&store)?;
             let (decay, dedup) = crawl::replay::settings(
                 cli.config.as_deref(),

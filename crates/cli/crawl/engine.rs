@@ -226,17 +226,7 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
             }
         }
         frontier.commit()?;
-        for note in &found.notes {
-            writeln!(stderr, "note: {note}")?;
-        }
-        if !quiet {
-            writeln!(
-                stderr,
-                "sitemaps: {} URLs listed in {} sitemaps, {added} of them new and in scope",
-                found.urls.len(),
-                found.sitemaps
-            )?;
-        }
+        found.print(added, quiet, &mut stderr)?;
     }
     let cpu = Arc::new(Semaphore::new(
         std::thread::available_parallelism().map_or(2, |n| n.get()),

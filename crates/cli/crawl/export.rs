@@ -49,6 +49,11 @@ pub fn run(url: &str, crawl: &str, output: &Path) -> Result<(u64, u64)> {
         .context("cannot start the runtime")?;
     rt.block_on(async {
         let mut shared = SharedCrawl::attach(url, crawl).await?;
+        let params = shared.params().await?;
+        if params.is_empty() {
+            anyhow::bail!("there is no shared crawl {crawl:?} at {url}");
+        }
+        super::export_replay::write_params(output, &params)?;
         let mut file = OpenOptions::new()
             .read(true)
             .write(true)

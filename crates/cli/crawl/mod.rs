@@ -2,6 +2,7 @@
 
 pub mod engine;
 pub mod export;
+pub mod export_replay;
 pub mod output;
 pub mod page;
 pub mod progress;
@@ -9,6 +10,7 @@ pub mod replay;
 pub mod replay_gaps;
 pub mod seeds;
 pub mod shared;
+pub mod shared_robots;
 pub mod sitemaps;
 pub mod summary;
 pub mod warc_out;

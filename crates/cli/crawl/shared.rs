@@ -14,7 +14,7 @@ use silhouette_frontier::{
     Fetched, HtmlPage, Job, JudgedPage, OnDuplicate, PageRecord, Scope, SharedDedup, SharedVerdict,
     StoredRecord, TrapGuard, Verdict, canonicalize, host_port, parse_canonical, resolve_link,
 };
-use silhouette_redis::{Lease, Requeued, SharedCrawl, SharedStats};
+use silhouette_redis::{Lease, Requeued, SharedCrawl, SharedError, SharedStats};
 use silhouette_text::ContentHasher;
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
@@ -25,6 +25,7 @@ use crate::crawl::engine::{
     RunReport, Signals, fetch_one, private_seed_host, redirect_context, state_params,
 };
 use crate::crawl::seeds::Seed;
+use crate::crawl::shared_robots::RobotsShare;
 use crate::crawl_settings::CrawlSettings;
 
 /// What a worker needs.
@@ -46,22 +47,6 @@ pub fn run(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
     rt.block_on(work(job))
 }
 
-/// What a worker refuses to do yet (the single-process crawl does it).
-fn unsupported(settings: &CrawlSettings) -> Result<()> {
-    let scope = &settings.frontier.scope;
-    if scope.max_pages.is_some() || scope.max_pages_per_host.is_some() {
-        anyhow::bail!(
-            "crawl.max-pages and crawl.max-pages-per-host are not supported by shared crawls (--redis) yet: leave them at 0"
-        );
-    }
-    if settings.sitemaps {
-        anyhow::bail!(
-            "crawl.sitemaps is not supported by shared crawls (--redis) yet: leave it false"
-        );
-    }
-    Ok(())
-}
-
 async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
     let WorkerJob {
         settings,
@@ -70,7 +55,6 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
         cluster,
         seeds,
     } = job;
-    unsupported(&settings)?;
     let params = state_params(&settings, &hasher, content.as_ref());
     let cluster = cluster.with_crawl(&settings);
     let mut shared = SharedCrawl::join(
@@ -112,19 +96,25 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
     let traps = TrapGuard::new(settings.frontier.traps.clone());
     let mut dedup = SharedDedup::new(settings.frontier.dedup, &hasher.params())?;
     let mut log = shared.log();
-    let cpu = Arc::new(Semaphore::new(
-        std::thread::available_parallelism().map_or(2, |n| n.get()),
-    ));
-    let mut tasks: JoinSet<(Job, Fetched)> = JoinSet::new();
-    let mut leased: HashMap<u64, Lease> = HashMap::new();
-    let mut signals = Signals::install()?;
-    let mut beat = Instant::now();
-    let mut idle_checks = 0;
+    let robots = RobotsShare::new(shared.robots());
     let worker = Worker {
         settings: &settings,
         scope: &scope,
         traps: &traps,
     };
+    if settings.sitemaps && shared.take_once("sitemaps").await? {
+        worker
+            .sitemaps(&mut shared, &robots, &fetcher, &ctx, &seed_urls)
+            .await?;
+    }
+    let cpu = Arc::new(Semaphore::new(
+        std::thread::available_parallelism().map_or(2, |n| n.get()),
+    ));
+    let mut tasks: JoinSet<(Job, Result<Fetched, SharedError>)> = JoinSet::new();
+    let mut leased: HashMap<u64, Lease> = HashMap::new();
+    let mut signals = Signals::install()?;
+    let mut beat = Instant::now();
+    let mut idle_checks = 0;
 
     loop {
         if beat.elapsed() >= Duration::from_secs(2) {
@@ -148,19 +138,24 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
                     url: lease.url.clone(),
                     depth: lease.depth,
                 };
+                let host = lease.host.clone();
                 leased.insert(lease.id, lease);
-                let (fetcher, hasher, content, ctx, cpu) = (
+                let (fetcher, hasher, content, ctx, cpu, robots) = (
                     fetcher.clone(),
                     hasher.clone(),
                     content.clone(),
                     ctx.clone(),
                     Arc::clone(&cpu),
+                    robots.clone(),
                 );
                 tasks.spawn(async move {
+                    if let Err(e) = robots.ensure(&fetcher, &job.url, &host).await {
+                        return (job, Err(e));
+                    }
                     let (fetched, _) =
                         fetch_one(&fetcher, &hasher, content.as_ref(), &ctx, &cpu, &job, false)
                             .await;
-                    (job, fetched)
+                    (job, Ok(fetched))
                 });
             }
         }
@@ -193,6 +188,7 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
         tokio::select! {
             joined = tasks.join_next() => match joined {
                 Some(Ok((job, fetched))) => {
+                    let fetched = fetched?;
                     report.fetched += 1;
                     if let Some(lease) = leased.remove(&job.id) {
                         worker.finish(&mut shared, &mut dedup, &mut log, &seed_urls, &lease, fetched).await?;
@@ -290,6 +286,21 @@ impl Worker<'_> {
             }
             _ => None,
         };
+        // As the single-process crawl (429, 5xx): the host waits, here for every worker.
+        let backoff = match &fetched {
+            Fetched::Failed {
+                status: Some(s), ..
+            } if *s == 429 || *s >= 500 => Some(self.settings.fetch.backoff_base),
+            _ => None,
+        };
+        // A redirect's target was fetched: never queue it as a link (single-process:
+        // `Frontier::note_alias`).
+        if let Fetched::Page { final_url, .. } | Fetched::Failed { final_url, .. } = &fetched
+            && *final_url != lease.url
+            && let Ok(target) = canonicalize(final_url, &self.settings.frontier.canon)
+        {
+            shared.mark_seen(&target).await?;
+        }
         let on_dup = self.settings.frontier.dedup.on_duplicate;
         let (rec, follow) = record(lease, fetched, judged.as_ref(), on_dup);
         if let Some((base, page)) = follow {
@@ -313,8 +324,43 @@ impl Worker<'_> {
             out_seq: rec.emitted.then_some(0),
             page: rec,
         };
-        let json = crate::crawl::output::json(&stored);
-        shared.complete(lease, &json, &stored.page.decision).await?;
+        let json = crate::crawl::export_replay::with_replay_fields(
+            crate::crawl::output::json(&stored),
+            &stored.page,
+        );
+        shared
+            .complete_failing(lease, &json, &stored.page.decision, backoff)
+            .await?;
+        Ok(())
+    }
+
+    /// Reads the seeds' sitemaps (once for the whole crawl: the first worker to start does
+    /// it) and queues the URLs they list that are in scope, at depth 0, as the single-process
+    /// crawl does. Their hosts' robots.txt is the shared one.
+    async fn sitemaps(
+        &self,
+        shared: &mut SharedCrawl,
+        robots: &RobotsShare,
+        fetcher: &Fetcher,
+        ctx: &silhouette_fetch::FetchContext,
+        seeds: &[Url],
+    ) -> Result<()> {
+        for seed in seeds {
+            if let Some(host) = host_port(seed) {
+                robots.ensure(fetcher, seed, &host).await?;
+            }
+        }
+        let found = crate::crawl::sitemaps::discover(fetcher, ctx, seeds).await;
+        let listed: Vec<(Url, u32)> = found
+            .urls
+            .iter()
+            .filter_map(|u| parse_canonical(u.trim(), &self.settings.frontier.canon).ok())
+            .filter(|u| self.scope.admits(u, seeds, 0) && self.traps.check(u).is_ok())
+            .map(|u| (u, 0))
+            .collect();
+        let added = shared.enqueue(&listed, None).await?;
+        found.print(added, false, &mut std::io::stderr())?;
+        shared.done_once("sitemaps").await?;
         Ok(())
     }
 
@@ -373,6 +419,7 @@ fn record(
                 rec.fingerprint = page.fingerprint.map(silhouette_simhash::Fingerprint::bits);
                 rec.elements = Some(page.elements);
                 rec.truncated.clone_from(&page.truncated);
+                rec.profile = Some(page.profile.clone());
                 rec.content = *page.content;
                 rec.decision = j.verdict.name().to_owned();
                 rec.set_verdict(j.verdict);

@@ -26,6 +26,29 @@ pub struct Found {
     pub notes: Vec<String>,
 }
 
+impl Found {
+    /// Prints the notes, and unless `quiet` how many URLs were listed and `added`.
+    pub fn print(
+        &self,
+        added: usize,
+        quiet: bool,
+        out: &mut impl std::io::Write,
+    ) -> std::io::Result<()> {
+        for note in &self.notes {
+            writeln!(out, "note: {note}")?;
+        }
+        if !quiet {
+            writeln!(
+                out,
+                "sitemaps: {} URLs listed in {} sitemaps, {added} of them new and in scope",
+                self.urls.len(),
+                self.sitemaps
+            )?;
+        }
+        Ok(())
+    }
+}
+
 /// The body of `url` if it is fetched with a 2xx status.
 async fn get(fetcher: &Fetcher, ctx: &FetchContext, url: &Url) -> Result<Vec<u8>, String> {
     let outcome = fetcher.fetch(url, ctx).await;

@@ -16,7 +16,7 @@ use crate::backoff::parse_retry_after;
 use crate::content::{ContentType, sniff_html};
 use crate::exchange::{OverLimit, read_body, request_head, send};
 use crate::host::{HostState, HostTable};
-use crate::robots::RobotsCache;
+use crate::robots::{RobotsCache, RobotsTxt};
 use crate::{
     ConfigError, FetchConfig, FetchContext, FetchError, FetchOutcome, FetchedPage, TimeoutKind,
 };
@@ -178,6 +178,31 @@ impl Fetcher {
     /// non-public address check from now on.
     pub fn allow_host(&self, host: &str) {
         self.inner.allow.add(host);
+    }
+
+    /// Fetches the robots.txt of `url`'s origin now (politely: the host's rate limit and
+    /// backoff apply), without caching it, and says how long it may be kept. For workers
+    /// that share one robots.txt: one fetches it, every one [`installs`](Self::install_robots) it.
+    ///
+    /// # Errors
+    /// Only failures that concern the host itself (address policy, DNS, connect, TLS).
+    pub async fn fetch_robots_txt(&self, url: &Url) -> Result<(RobotsTxt, Duration), FetchError> {
+        self.inner
+            .fetch_robots(url)
+            .await
+            .map_err(|e| e.with_url(url.clone()))
+    }
+
+    /// Makes `txt` the robots.txt of `url`'s origin for `ttl` (as if this fetcher had just
+    /// fetched it: its Crawl-delay spaces the host's requests from now). Returns that
+    /// Crawl-delay, capped at `max_crawl_delay`.
+    pub async fn install_robots(
+        &self,
+        url: &Url,
+        txt: &RobotsTxt,
+        ttl: Duration,
+    ) -> Option<Duration> {
+        self.inner.install_robots(url, txt, ttl).await
     }
 
     /// Fetches `url` (GET), following redirects itself so that every hop is

@@ -70,3 +70,4 @@ pub use content::sniff_html;
 pub use error::{FetchError, TimeoutKind};
 pub use fetcher::Fetcher;
 pub use outcome::{FetchContext, FetchOutcome, FetchedPage, RedirectPolicy};
+pub use robots::RobotsTxt;

@@ -22,6 +22,22 @@ const MAX_ROBOTS_REDIRECTS: usize = 5;
 /// Above this many cached origins, expired entries are dropped.
 const PRUNE_THRESHOLD: usize = 10_000;
 
+/// A robots.txt as fetched, before parsing: what workers of one crawl share so that only one
+/// of them fetches it
+/// ([`Fetcher::fetch_robots_txt`](crate::Fetcher::fetch_robots_txt),
+/// [`Fetcher::install_robots`](crate::Fetcher::install_robots)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RobotsTxt {
+    /// No usable robots.txt (a 4xx, a redirect nowhere): everything is allowed.
+    AllowAll,
+    /// The body (at most `robots_max_bytes`), parsed by whoever uses it.
+    Body(Vec<u8>),
+    /// Fetching failed in a way that means "try later" (5xx, 429, a broken body): the
+    /// host's pages wait until it is fetched again.
+    Unavailable,
+}
+
 #[derive(Debug)]
 enum Rules {
     AllowAll,
@@ -75,13 +91,11 @@ impl Inner {
         let mut guard = slot.lock().await;
         let fresh = guard.as_ref().is_some_and(|e| e.expires > Instant::now());
         if !fresh {
-            let (rules, ttl) = self
+            let (txt, ttl) = self
                 .fetch_robots(url)
                 .await
                 .map_err(|e| e.with_url(url.clone()))?;
-            if let Rules::Parsed(robot) = &rules {
-                self.apply_crawl_delay(url, robot);
-            }
+            let (rules, _) = self.rules(url, &txt);
             *guard = Some(Entry {
                 rules,
                 expires: Instant::now() + ttl,
@@ -101,10 +115,45 @@ impl Inner {
         }
     }
 
-    fn apply_crawl_delay(&self, url: &Url, robot: &Robot) {
-        let Some(delay) = robot.delay.filter(|d| d.is_finite() && *d > 0.0) else {
-            return;
-        };
+    /// Installs `txt` as `url`'s origin's robots.txt until `ttl` from now; returns the
+    /// Crawl-delay it sets (capped), if any.
+    pub(crate) async fn install_robots(
+        &self,
+        url: &Url,
+        txt: &RobotsTxt,
+        ttl: Duration,
+    ) -> Option<Duration> {
+        let slot = self.robots.slot(&url.origin().ascii_serialization());
+        let mut guard = slot.lock().await;
+        let (rules, delay) = self.rules(url, txt);
+        *guard = Some(Entry {
+            rules,
+            expires: Instant::now() + ttl,
+        });
+        delay
+    }
+
+    /// The rules of a fetched robots.txt; a Crawl-delay is applied to `url`'s host (and
+    /// returned).
+    fn rules(&self, url: &Url, txt: &RobotsTxt) -> (Rules, Option<Duration>) {
+        match txt {
+            RobotsTxt::AllowAll => (Rules::AllowAll, None),
+            RobotsTxt::Unavailable => (Rules::Unavailable, None),
+            RobotsTxt::Body(body) => match Robot::new(&self.config.robots_agent, body) {
+                Ok(robot) => {
+                    let delay = self.apply_crawl_delay(url, &robot);
+                    (Rules::Parsed(robot), delay)
+                }
+                Err(err) => {
+                    tracing::info!(%url, %err, "unparsable robots.txt, allowing all");
+                    (Rules::AllowAll, None)
+                }
+            },
+        }
+    }
+
+    fn apply_crawl_delay(&self, url: &Url, robot: &Robot) -> Option<Duration> {
+        let delay = robot.delay.filter(|d| d.is_finite() && *d > 0.0)?;
         let cap = self.config.max_crawl_delay;
         let wanted = Duration::try_from_secs_f32(delay).unwrap_or(cap);
         let delay = if wanted > cap {
@@ -116,20 +165,24 @@ impl Inner {
         if let Some(host) = crate::host::host_key(url) {
             self.hosts.get(&host).set_crawl_delay(delay);
         }
+        Some(delay)
     }
 
-    /// Fetches robots.txt for `page`'s origin. Errors are returned only for
-    /// failures that concern the host itself (address policy, DNS, connect,
-    /// TLS, host backoff); everything else becomes cached rules.
-    async fn fetch_robots(&self, page: &Url) -> Result<(Rules, Duration), FetchError> {
+    /// Fetches robots.txt for `page`'s origin, and how long to keep it. Errors are
+    /// returned only for failures that concern the host itself (address policy, DNS,
+    /// connect, TLS, host backoff); everything else becomes rules to cache.
+    pub(crate) async fn fetch_robots(
+        &self,
+        page: &Url,
+    ) -> Result<(RobotsTxt, Duration), FetchError> {
         let config = &self.config;
         let unavailable = |wait: Option<Duration>| {
             let ttl = wait.map_or(config.robots_retry_interval, |w| {
                 w.max(config.robots_retry_interval)
             });
-            Ok((Rules::Unavailable, ttl))
+            Ok((RobotsTxt::Unavailable, ttl))
         };
-        let allow_all = || Ok((Rules::AllowAll, config.robots_ttl));
+        let allow_all = || Ok((RobotsTxt::AllowAll, config.robots_ttl));
         let mut current = page
             .join("/robots.txt")
             .map_err(|_| FetchError::NoHost { url: page.clone() })?;
@@ -173,13 +226,7 @@ impl Inner {
                 .await;
                 drop(permits);
                 return match body {
-                    Ok(body) => match Robot::new(&config.robots_agent, &body) {
-                        Ok(robot) => Ok((Rules::Parsed(robot), config.robots_ttl)),
-                        Err(err) => {
-                            tracing::info!(url = %current, %err, "unparsable robots.txt, allowing all");
-                            allow_all()
-                        }
-                    },
+                    Ok(body) => Ok((RobotsTxt::Body(body.to_vec()), config.robots_ttl)),
                     Err(err) => {
                         tracing::info!(url = %current, %err, "robots.txt body failed");
                         unavailable(None)

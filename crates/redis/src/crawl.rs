@@ -10,8 +10,10 @@ use url::Url;
 use crate::codec::{Lease, entry, id_field, parse_entry, seen_member};
 use crate::error::doing;
 use crate::keys::Keys;
-use crate::scripts::{CLAIM, COMPLETE, ENQUEUE, GIVE_BACK, LATER, LEASE, PARAMS, UNCLAIM};
-use crate::{Conn, RedisLog, SharedError};
+use crate::scripts::{
+    CLAIM, COMPLETE, ENQUEUE, GIVE_BACK, LATER, LEASE, ONCE, PARAMS, RESERVE, UNCLAIM,
+};
+use crate::{Conn, RedisLog, SharedError, SharedRobots};
 
 /// How a worker shares the crawl.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,6 +28,16 @@ pub struct SharedConfig {
     pub claim_batch: usize,
     /// How long a dedup scope stays held if its worker disappears.
     pub hold: Duration,
+    /// Workers share each host's robots.txt ([`SharedCrawl::robots`]): a host has one
+    /// fetch in flight until its robots.txt is known, and its Crawl-delay spaces fetches
+    /// across workers.
+    pub shared_robots: bool,
+    /// The longest shared backoff of a failing host (429, 5xx without `Retry-After`).
+    pub backoff_cap: Duration,
+    /// URLs queued in the whole crawl at most (`crawl.max-pages`).
+    pub max_pages: Option<u64>,
+    /// URLs queued per host at most (`crawl.max-pages-per-host`).
+    pub max_pages_per_host: Option<u64>,
 }
 
 impl Default for SharedConfig {
@@ -36,6 +48,10 @@ impl Default for SharedConfig {
             per_host_in_flight: 1,
             claim_batch: 16,
             hold: Duration::from_secs(10),
+            shared_robots: false,
+            backoff_cap: Duration::from_secs(60),
+            max_pages: None,
+            max_pages_per_host: None,
         }
     }
 }
@@ -79,6 +95,17 @@ pub struct SharedCrawl {
 
 fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// `urls` by host (`host:port`).
+fn by_host(urls: &[(Url, u32)]) -> BTreeMap<String, Vec<&(Url, u32)>> {
+    let mut by_host: BTreeMap<String, Vec<&(Url, u32)>> = BTreeMap::new();
+    for u in urls {
+        if let Some(h) = host_port(&u.0) {
+            by_host.entry(h).or_default().push(u);
+        }
+    }
+    by_host
 }
 
 fn unix_ms() -> u64 {
@@ -168,6 +195,17 @@ impl SharedCrawl {
         }
     }
 
+    /// The hosts' shared robots.txt, for the fetch tasks.
+    #[must_use]
+    pub fn robots(&self) -> SharedRobots {
+        SharedRobots {
+            conn: self.conn.clone(),
+            keys: self.keys.clone(),
+            token: self.worker.clone(),
+            lock: self.config.lease,
+        }
+    }
+
     /// Round trips to Redis made by this worker outside the dedup log.
     #[must_use]
     pub const fn round_trips(&self) -> u64 {
@@ -201,6 +239,19 @@ impl SharedCrawl {
             .await
             .map_err(doing("leaving the crawl"))?;
         Ok(())
+    }
+
+    /// The settings the crawl was started with (those [`join`](Self::join) compares).
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn params(&mut self) -> Result<BTreeMap<String, String>, SharedError> {
+        self.round_trips += 1;
+        let key = self.keys.params();
+        self.conn
+            .hgetall(key)
+            .await
+            .map_err(doing("reading the crawl's settings"))
     }
 
     /// The crawl's seeds.
@@ -238,7 +289,21 @@ impl SharedCrawl {
             .await
             .map_err(doing("adding seeds"))?;
         let links: Vec<(Url, u32)> = seeds.iter().map(|u| (u.clone(), 0)).collect();
-        self.enqueue(&links, None).await
+        let mut queued = 0;
+        for (host, urls) in by_host(&links) {
+            let n = self.enqueue_host(&host, &urls, None, usize::MAX).await?;
+            if n > 0 && self.config.max_pages.is_some() {
+                // Seeds are queued whatever the budget, and count in it.
+                self.round_trips += 1;
+                let _: i64 = self
+                    .conn
+                    .incr(self.keys.pages(), n)
+                    .await
+                    .map_err(doing("counting pages"))?;
+            }
+            queued += n;
+        }
+        Ok(queued)
     }
 
     /// Queues the canonical URLs not seen yet, found on `referrer` (admitted by the caller:
@@ -251,46 +316,155 @@ impl SharedCrawl {
         urls: &[(Url, u32)],
         referrer: Option<&str>,
     ) -> Result<usize, SharedError> {
-        let mut by_host: BTreeMap<String, Vec<&(Url, u32)>> = BTreeMap::new();
-        for u in urls {
-            if let Some(h) = host_port(&u.0) {
-                by_host.entry(h).or_default().push(u);
-            }
-        }
         let mut queued = 0;
-        for (host, urls) in by_host {
-            let h = self.keys.host(&host);
-            let mut call = ENQUEUE.key(h.seen());
-            call.key(h.queue());
-            for (url, depth) in urls {
-                call.arg(&seen_member(url.as_str())[..])
-                    .arg(entry(url.as_str(), *depth, referrer));
+        for (host, urls) in by_host(urls) {
+            let most = match self.config.max_pages {
+                None => usize::MAX,
+                Some(max) => self.reserve(&host, &urls, max).await?,
+            };
+            if most == 0 {
+                continue;
             }
-            self.round_trips += 2;
-            let n: usize = call
-                .invoke_async(&mut self.conn)
-                .await
-                .map_err(doing("queueing URLs"))?;
-            queued += n;
-            if n > 0 {
-                // Ready now (LT: a later score only moves earlier); the lease script keeps
-                // the host's own interval.
-                let mut pipe = redis::pipe();
-                pipe.cmd("ZADD")
-                    .arg(self.keys.schedule())
-                    .arg("LT")
-                    .arg(0)
-                    .arg(&host)
-                    .ignore()
-                    .sadd(self.keys.hosts(), &host)
-                    .ignore();
-                let _: () = pipe
-                    .query_async(&mut self.conn)
+            let n = self.enqueue_host(&host, &urls, referrer, most).await?;
+            if most != usize::MAX && n < most {
+                // Reserved for URLs another worker queued meanwhile: back to the budget.
+                self.round_trips += 1;
+                let _: i64 = self
+                    .conn
+                    .decr(self.keys.pages(), most - n)
                     .await
-                    .map_err(doing("scheduling a host"))?;
+                    .map_err(doing("counting pages"))?;
             }
+            queued += n;
         }
         Ok(queued)
+    }
+
+    /// Takes from the crawl's page budget as many pages as `urls` has URLs not seen yet
+    /// (the budget lives in the crawl's slot, the seen set in the host's: two steps).
+    async fn reserve(
+        &mut self,
+        host: &str,
+        urls: &[&(Url, u32)],
+        max: u64,
+    ) -> Result<usize, SharedError> {
+        let h = self.keys.host(host);
+        let mut ask = redis::cmd("SMISMEMBER");
+        ask.arg(h.seen());
+        for (url, _) in urls {
+            ask.arg(&seen_member(url.as_str())[..]);
+        }
+        self.round_trips += 2;
+        let seen: Vec<bool> = ask
+            .query_async(&mut self.conn)
+            .await
+            .map_err(doing("reading the seen set"))?;
+        let unseen = seen.iter().filter(|s| !**s).count();
+        if unseen == 0 {
+            return Ok(0);
+        }
+        RESERVE
+            .key(self.keys.pages())
+            .arg(unseen)
+            .arg(max)
+            .invoke_async(&mut self.conn)
+            .await
+            .map_err(doing("taking from the page budget"))
+    }
+
+    /// Queues at most `most` of `host`'s URLs not seen yet (and within the host's budget);
+    /// schedules the host if one was queued.
+    async fn enqueue_host(
+        &mut self,
+        host: &str,
+        urls: &[&(Url, u32)],
+        referrer: Option<&str>,
+        most: usize,
+    ) -> Result<usize, SharedError> {
+        let h = self.keys.host(host);
+        let mut call = ENQUEUE.key(h.seen());
+        call.key(h.queue()).key(h.meta());
+        call.arg(most.min(urls.len()))
+            .arg(self.config.max_pages_per_host.unwrap_or(0));
+        for (url, depth) in urls {
+            call.arg(&seen_member(url.as_str())[..])
+                .arg(entry(url.as_str(), *depth, referrer));
+        }
+        self.round_trips += 2;
+        let n: usize = call
+            .invoke_async(&mut self.conn)
+            .await
+            .map_err(doing("queueing URLs"))?;
+        if n > 0 {
+            // Ready now (LT: a later score only moves earlier); the lease script keeps
+            // the host's own interval.
+            let mut pipe = redis::pipe();
+            pipe.cmd("ZADD")
+                .arg(self.keys.schedule())
+                .arg("LT")
+                .arg(0)
+                .arg(host)
+                .ignore()
+                .sadd(self.keys.hosts(), host)
+                .ignore();
+            let _: () = pipe
+                .query_async(&mut self.conn)
+                .await
+                .map_err(doing("scheduling a host"))?;
+        }
+        Ok(n)
+    }
+
+    /// Takes `task`, to be done once for the whole crawl (reading the seeds' sitemaps):
+    /// `true` if this worker is to do it now, `false` if it is done or another worker is on
+    /// it. A worker that dies doing it lets it go after the lease time.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn take_once(&mut self, task: &str) -> Result<bool, SharedError> {
+        self.round_trips += 1;
+        let took: i64 = ONCE
+            .key(self.keys.once(task))
+            .arg(&self.worker)
+            .arg(ms(self.config.lease))
+            .invoke_async(&mut self.conn)
+            .await
+            .map_err(doing("taking a task"))?;
+        Ok(took == 1)
+    }
+
+    /// Says `task` (taken with [`take_once`](Self::take_once)) is done for the crawl.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn done_once(&mut self, task: &str) -> Result<(), SharedError> {
+        self.round_trips += 1;
+        let key = self.keys.once(task);
+        let _: () = self
+            .conn
+            .set(key, "done")
+            .await
+            .map_err(doing("ending a task"))?;
+        Ok(())
+    }
+
+    /// Marks a canonical URL seen without queueing it (the target of a redirect, which was
+    /// just fetched): a link to it is not queued again. Returns whether it was new.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn mark_seen(&mut self, url: &Url) -> Result<bool, SharedError> {
+        let Some(host) = host_port(url) else {
+            return Ok(false);
+        };
+        self.round_trips += 1;
+        let key = self.keys.host(&host).seen();
+        let added: i64 = self
+            .conn
+            .sadd(key, &seen_member(url.as_str())[..])
+            .await
+            .map_err(doing("marking a URL seen"))?;
+        Ok(added == 1)
     }
 
     /// Leases up to `max` URLs from hosts that may be fetched now (as many per host as its
@@ -326,10 +500,12 @@ impl SharedCrawl {
                     .key(h.leases())
                     .key(h.meta())
                     .key(h.records())
+                    .key(h.robots())
                     .arg(ms(self.config.lease))
                     .arg(ms(self.config.host_interval))
                     .arg(self.config.per_host_in_flight.max(1))
                     .arg(want)
+                    .arg(u8::from(self.config.shared_robots))
                     .invoke_async(&mut self.conn)
                     .await
                     .map_err(doing("leasing a URL"))?
@@ -424,6 +600,22 @@ impl SharedCrawl {
         record: &str,
         decision: &str,
     ) -> Result<bool, SharedError> {
+        self.complete_failing(lease, record, decision, None).await
+    }
+
+    /// As [`complete`](Self::complete); `backoff`: the host failed (429, 5xx), so every
+    /// worker leaves it alone for `backoff`, doubled for each failure in a row (up to
+    /// [`SharedConfig::backoff_cap`]); `None`: the host answered, the failures are forgotten.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn complete_failing(
+        &mut self,
+        lease: &Lease,
+        record: &str,
+        decision: &str,
+        backoff: Option<Duration>,
+    ) -> Result<bool, SharedError> {
         let h = self.keys.host(&lease.host);
         self.round_trips += 1;
         let written: i64 = COMPLETE
@@ -435,6 +627,8 @@ impl SharedCrawl {
             .arg(record)
             .arg(ms(self.config.host_interval))
             .arg(decision)
+            .arg(backoff.map_or(0, |b| ms(b).max(1)))
+            .arg(ms(self.config.backoff_cap))
             .invoke_async(&mut self.conn)
             .await
             .map_err(doing("writing a record"))?;

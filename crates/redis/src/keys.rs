@@ -53,6 +53,14 @@ impl Keys {
     pub(crate) fn schedule(&self) -> String {
         self.key("sched")
     }
+    /// Pages taken of the crawl's `max-pages` budget (string).
+    pub(crate) fn pages(&self) -> String {
+        self.key("pages")
+    }
+    /// A once-per-crawl task (`sitemaps`): who does it, or `done` (string).
+    pub(crate) fn once(&self, task: &str) -> String {
+        self.key(&format!("once:{task}"))
+    }
     /// Workers by their last heartbeat (sorted set, ms).
     pub(crate) fn workers(&self) -> String {
         self.key("workers")
@@ -96,7 +104,16 @@ impl HostKeys {
     pub(crate) fn records(&self) -> String {
         self.key("rec")
     }
-    /// Politeness and counters: `next` (ms), `n:DECISION`, `rq:ID` (hash).
+    /// The host's robots.txt, shared by every worker (string with an expiry).
+    pub(crate) fn robots(&self) -> String {
+        self.key("robots")
+    }
+    /// Held by the worker fetching the host's robots.txt (string with an expiry).
+    pub(crate) fn robots_lock(&self) -> String {
+        self.key("rlock")
+    }
+    /// Politeness and counters: `next` (ms), `delay` (Crawl-delay, ms), `fails` (failures in
+    /// a row), `pages` (taken of `max-pages-per-host`), `n:DECISION`, `rq:ID` (hash).
     pub(crate) fn meta(&self) -> String {
         self.key("meta")
     }
@@ -117,7 +134,15 @@ mod tests {
     fn one_tag_per_host_and_per_crawl() {
         let k = Keys::new("c1").expect("valid");
         let h = k.host("a.example:8080");
-        let host_keys = [h.queue(), h.leases(), h.seen(), h.records(), h.meta()];
+        let host_keys = [
+            h.queue(),
+            h.leases(),
+            h.seen(),
+            h.records(),
+            h.meta(),
+            h.robots(),
+            h.robots_lock(),
+        ];
         assert!(host_keys.iter().all(|key| tag(key) == "c1@a.example:8080"));
         let (log, lock) = k.dedup("a.example:8080");
         assert_eq!(
@@ -130,6 +155,8 @@ mod tests {
             k.hosts(),
             k.schedule(),
             k.workers(),
+            k.pages(),
+            k.once("sitemaps"),
             k.dedup("").0,
         ];
         assert!(crawl_keys.iter().all(|key| tag(key) == "c1"));

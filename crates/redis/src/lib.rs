@@ -14,6 +14,8 @@
 //! - [`RedisLog`]: the dedup log, the [`DecisionLog`](silhouette_frontier::DecisionLog) that
 //!   [`SharedDedup`](silhouette_frontier::SharedDedup) judges through, so that no two kept
 //!   pages of a scope are within the threshold whatever the number of workers.
+//! - [`SharedRobots`]: each host's robots.txt, fetched by one worker and read by all (its
+//!   Crawl-delay spaces the host's fetches across workers).
 //! - [`Conn`]: one server (reconnecting) or a Redis Cluster; commands are retried while
 //!   Redis is briefly away.
 //!
@@ -37,6 +39,7 @@ mod crawl;
 mod error;
 mod keys;
 mod log;
+mod robots;
 mod scripts;
 
 pub use codec::{Lease, url_id};
@@ -44,3 +47,4 @@ pub use conn::Conn;
 pub use crawl::{Requeued, SharedConfig, SharedCrawl, SharedStats};
 pub use error::SharedError;
 pub use log::RedisLog;
+pub use robots::{RobotsState, SharedRobots};

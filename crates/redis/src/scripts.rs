@@ -30,16 +30,67 @@ return redis.call('HGETALL', KEYS[1])
 
 script!(
     ENQUEUE,
-    "KEYS: seen, queue. ARGV: seen member, entry, …. Queues the URLs not seen; returns how many.",
+    "KEYS: seen, queue, meta. ARGV: at most (URLs queued by this call), per-host budget (0: \
+     none), seen member, entry, …. Queues the URLs not seen, within both limits; returns \
+     how many. A URL over a limit is not marked seen.",
     r"
 local n = 0
-for i = 1, #ARGV, 2 do
+local most = tonumber(ARGV[1])
+local budget = tonumber(ARGV[2])
+local taken = tonumber(redis.call('HGET', KEYS[3], 'pages') or '0')
+for i = 3, #ARGV, 2 do
+  if n >= most or (budget > 0 and taken >= budget) then break end
   if redis.call('SADD', KEYS[1], ARGV[i]) == 1 then
     redis.call('RPUSH', KEYS[2], ARGV[i + 1])
     n = n + 1
+    taken = taken + 1
   end
 end
+if budget > 0 and n > 0 then redis.call('HSET', KEYS[3], 'pages', taken) end
 return n
+"
+);
+
+script!(
+    RESERVE,
+    "KEYS: page counter. ARGV: wanted, budget. Takes up to `wanted` pages of the crawl's \
+     budget; returns how many.",
+    r"
+local taken = tonumber(redis.call('GET', KEYS[1]) or '0')
+local n = math.max(0, math.min(tonumber(ARGV[1]), tonumber(ARGV[2]) - taken))
+if n > 0 then redis.call('INCRBY', KEYS[1], n) end
+return n
+"
+);
+
+script!(
+    ROBOTS,
+    "KEYS: robots, robots lock. ARGV: token, lock ms. The host's shared robots.txt: \
+     {'have', value, ms left}, or {'fetch'} (this worker holds the lock: fetch it), or \
+     {'wait'} (another worker is fetching it).",
+    r"
+local v = redis.call('GET', KEYS[1])
+if v then return {'have', v, tostring(redis.call('PTTL', KEYS[1]))} end
+local holder = redis.call('GET', KEYS[2])
+if holder and holder ~= ARGV[1] then return {'wait'} end
+redis.call('SET', KEYS[2], ARGV[1], 'PX', tonumber(ARGV[2]))
+return {'fetch'}
+"
+);
+
+script!(
+    ROBOTS_PUT,
+    "KEYS: robots, robots lock, meta. ARGV: token, value, ttl ms, Crawl-delay ms. Stores the \
+     host's robots.txt for everyone (its Crawl-delay in `meta`) and lets the lock go.",
+    r"
+redis.call('SET', KEYS[1], ARGV[2], 'PX', tonumber(ARGV[3]))
+if tonumber(ARGV[4]) > 0 then
+  redis.call('HSET', KEYS[3], 'delay', ARGV[4])
+else
+  redis.call('HDEL', KEYS[3], 'delay')
+end
+if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+return 1
 "
 );
 
@@ -75,9 +126,11 @@ return 0
 
 script!(
     LEASE,
-    "KEYS: queue, leases, meta, records. ARGV: lease ms, interval ms, in flight at most, how \
-     many. Returns expired leases to the queue, then: {'ok', next ms, entry, …} | {'wait', \
-     ms} | {'busy', ms} | {'empty'}. With an interval, one URL at a time.",
+    "KEYS: queue, leases, meta, records, robots. ARGV: lease ms, interval ms, in flight at \
+     most, how many, shared robots (1/0). Returns expired leases to the queue, then: {'ok', \
+     next ms, entry, …} | {'wait', ms} | {'busy', ms} | {'empty'}. The interval is the \
+     larger of ARGV's and the host's Crawl-delay; with an interval one URL at a time, and \
+     with shared robots one in flight until the host's robots.txt is known.",
     r"
 local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)
 for i = #expired, 1, -1 do
@@ -86,8 +139,10 @@ for i = #expired, 1, -1 do
 end
 local nxt = tonumber(redis.call('HGET', KEYS[3], 'next') or '0')
 if now < nxt then return {'wait', tostring(nxt)} end
-local interval = tonumber(ARGV[2])
-local room = tonumber(ARGV[3]) - redis.call('ZCARD', KEYS[2])
+local interval = math.max(tonumber(ARGV[2]), tonumber(redis.call('HGET', KEYS[3], 'delay') or '0'))
+local limit = tonumber(ARGV[3])
+if ARGV[5] == '1' and (interval > 0 or redis.call('EXISTS', KEYS[5]) == 0) then limit = 1 end
+local room = limit - redis.call('ZCARD', KEYS[2])
 if room <= 0 then return {'busy', tostring(now + interval)} end
 if interval > 0 then room = 1 end
 room = math.min(room, tonumber(ARGV[4]))
@@ -111,12 +166,20 @@ return {'busy', tostring(now + interval)}
 
 script!(
     COMPLETE,
-    "KEYS: leases, records, meta. ARGV: entry, id, record, interval ms, decision. Ends the \
-     lease, holds the host for an interval from now, writes the record unless one is there \
-     (1) or not (0).",
+    "KEYS: leases, records, meta. ARGV: entry, id, record, interval ms, decision, backoff \
+     ms (0: the host answered), backoff cap ms. Ends the lease, holds the host for an \
+     interval (or its Crawl-delay) from now, or for a backoff doubling with each failure in \
+     a row; writes the record unless one is there (1) or not (0).",
     r"
 redis.call('ZREM', KEYS[1], ARGV[1])
-local nxt = now + tonumber(ARGV[4])
+local wait = math.max(tonumber(ARGV[4]), tonumber(redis.call('HGET', KEYS[3], 'delay') or '0'))
+if tonumber(ARGV[6]) > 0 then
+  local fails = redis.call('HINCRBY', KEYS[3], 'fails', 1)
+  wait = math.max(wait, math.min(tonumber(ARGV[7]), tonumber(ARGV[6]) * 2 ^ math.min(fails - 1, 30)))
+else
+  redis.call('HDEL', KEYS[3], 'fails')
+end
+local nxt = now + wait
 if nxt > tonumber(redis.call('HGET', KEYS[3], 'next') or '0') then
   redis.call('HSET', KEYS[3], 'next', nxt)
 end
@@ -179,6 +242,18 @@ script!(
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
 if ARGV[2] then redis.call('RPUSH', KEYS[1], ARGV[2]) end
 redis.call('DEL', KEYS[2])
+return 1
+"
+);
+
+script!(
+    ONCE,
+    "KEYS: flag. ARGV: token, ms. Takes a once-per-crawl task (1) unless it is done or another \
+     worker has it (0); a worker that dies with it lets it go after `ms`.",
+    r"
+local v = redis.call('GET', KEYS[1])
+if v == 'done' or (v and v ~= ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', tonumber(ARGV[2]))
 return 1
 "
 );
