@@ -8,9 +8,12 @@ use crate::crawl_content::{archive_site, site};
 use crate::crawl_support::{config, field, jsonl};
 use crate::sites::Server;
 
+/// What a run must give: exit status, a fragment of stderr, the content duplicates.
+type Expected<'a> = (i32, &'a str, &'a [(&'a str, &'a str)]);
+
 /// `dedup` over `DIR/site.warc.gz` with the config (drop-when = "structure") and `flags`:
 /// the exit status, a fragment of stderr, and the content duplicates (url path, of path).
-fn check(dir: &Path, base: &str, flags: &[&str], expected: (i32, &str, &[(&str, &str)])) {
+fn check(dir: &Path, base: &str, flags: &[&str], expected: Expected<'_>) {
     let _ = std::fs::remove_file(dir.join("d.jsonl"));
     let mut args = vec!["--config", "c.toml", "dedup", "--output", "d.jsonl"];
     args.extend_from_slice(flags);
@@ -24,7 +27,10 @@ fn check(dir: &Path, base: &str, flags: &[&str], expected: (i32, &str, &[(&str, 
             .filter(|l| field(l, "decision") == Some("content-duplicate"))
             .filter_map(|l| {
                 let path = |u: &str| u.strip_prefix(base).map(str::to_owned);
-                Some((path(field(l, "url")?)?, path(field(l, "content_duplicate_of")?)?))
+                Some((
+                    path(field(l, "url")?)?,
+                    path(field(l, "content_duplicate_of")?)?,
+                ))
             })
             .collect()
     } else {
@@ -50,21 +56,36 @@ fn dedup_flags_override_the_configured_policy() {
     .expect("write the config");
     let base = server.url("");
     let copies: &[(&str, &str)] = &[("/print/1", "/a/1"), ("/mirror/a/1", "/a/1")];
-    let cases: [(&[&str], (i32, &str, &[(&str, &str)])); 6] = [
+    let cases: [(&[&str], Expected<'_>); 6] = [
         (&[], (0, ", 0 content duplicates;", &[])),
-        (&["--drop-when", "content"], (0, ", 2 content duplicates;", copies)),
         (
-            &["--drop-when", "structure-or-content", "--content-threshold", "3"],
+            &["--drop-when", "content"],
             (0, ", 2 content duplicates;", copies),
         ),
-        (&["--content-threshold", "5"], (0, ", 0 content duplicates;", &[])),
+        (
+            &[
+                "--drop-when",
+                "structure-or-content",
+                "--content-threshold",
+                "3",
+            ],
+            (0, ", 2 content duplicates;", copies),
+        ),
+        (
+            &["--content-threshold", "5"],
+            (0, ", 0 content duplicates;", &[]),
+        ),
         (
             &["--drop-when", "sometimes"],
             (2, "--drop-when = \"sometimes\": must be one of", &[]),
         ),
         (
             &["--drop-when", "content", "--content-threshold", "17"],
-            (2, "--content-threshold 17: must be a whole number from 0 to 16", &[]),
+            (
+                2,
+                "--content-threshold 17: must be a whole number from 0 to 16",
+                &[],
+            ),
         ),
     ];
     for (flags, expected) in cases {
@@ -87,9 +108,14 @@ fn dedup_flags_override_the_configured_policy() {
             b"",
         );
         assert_eq!(r.code, 0, "{}", r.stderr);
-        assert_eq!(r.stdout.contains("<svg id=\"content-histogram-svg\""), chart, "{policy}");
         assert_eq!(
-            r.stdout.contains("2 content duplicates by the distance in bits"),
+            r.stdout.contains("<svg id=\"content-histogram-svg\""),
+            chart,
+            "{policy}"
+        );
+        assert_eq!(
+            r.stdout
+                .contains("2 content duplicates by the distance in bits"),
             chart,
             "{policy}"
         );

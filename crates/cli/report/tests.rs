@@ -80,7 +80,10 @@ fn large_crawls_are_cut_and_say_how_much() {
 fn content_distances_are_drawn_when_present() {
     let mut r = big(2, 3);
     let html = html::page(&r);
-    assert!(!html.contains("content-histogram-svg"), "no content duplicates: no chart");
+    assert!(
+        !html.contains("content-histogram-svg"),
+        "no content duplicates: no chart"
+    );
     let mut near = vec![0; 129];
     (near[0], near[2], near[40]) = (1, 3, 1);
     r.content_histogram = Some(Histogram {

@@ -1,7 +1,12 @@
-//! The session-4 `NearIndex128` (commit 8c78f0e), kept verbatim as the bench's baseline:
+//! The session-4 `NearIndex128` (commit 7c7d0d1), kept verbatim as the bench's baseline:
 //! 8 substrings of 16 bits from k = 8, hashed buckets of 4 inline entries plus overflow lists.
 //! Only `new`, `insert`, `nearest` and `memory_bytes` are used.
-#![allow(dead_code, clippy::all, clippy::pedantic, reason = "a verbatim baseline for the bench")]
+#![allow(
+    dead_code,
+    clippy::all,
+    clippy::pedantic,
+    reason = "a verbatim baseline for the bench"
+)]
 
 use silhouette_simhash::{Fingerprint128, IndexError, Match};
 
@@ -285,4 +290,3 @@ fn grow(t: &mut Table, fps: &[u128]) {
         t.push(b, (other, at));
     }
 }
-

@@ -11,12 +11,21 @@
 //! 1 to k bits flipped (hits), half are random (misses). One iteration is 1,000 `nearest`
 //! queries: criterion's `elem/s` is queries per second. Before timing, both indexes answer
 //! every query and must agree (a check, not a measurement); each index's heap bytes per entry
-//! are printed.
-#![allow(missing_docs, clippy::expect_used, reason = "a bench binary")]
+//! are printed, and an interleaved run (new, old, new, old, … over the same queries, 15
+//! rounds each) prints both medians and their ratio: on a loaded machine the criterion
+//! figures of two benchmarks run seconds apart see different loads, the interleaved ratio
+//! sees the same.
+#![allow(
+    missing_docs,
+    clippy::expect_used,
+    clippy::print_stderr,
+    reason = "a bench binary: it prints its figures"
+)]
 
 mod baseline128;
 
 use std::hint::black_box;
+use std::time::Instant;
 
 use baseline128::OldIndex128;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -27,6 +36,13 @@ use silhouette_simhash::{Fingerprint128, NearIndex128};
 const N: usize = 1_000_000;
 const QUERIES: usize = 1_000;
 const BASES: usize = 50_000;
+const ROUNDS: usize = 15;
+
+/// Queries per second at the median of `secs` (seconds per round of [`QUERIES`]).
+fn qps(secs: &mut [f64]) -> f64 {
+    secs.sort_by(f64::total_cmp);
+    QUERIES as f64 / secs[secs.len() / 2]
+}
 
 fn flip(rng: &mut SmallRng, mut fp: u128, n: u32) -> u128 {
     for _ in 0..n {
@@ -78,11 +94,30 @@ fn bench(c: &mut Criterion) {
             for &q in &queries {
                 assert_eq!(new.nearest(q), old.nearest(q), "{name} k = {k}: {q}");
             }
+            let (mut new_secs, mut old_secs) = (Vec::new(), Vec::new());
+            for _ in 0..ROUNDS {
+                let start = Instant::now();
+                let hits = queries
+                    .iter()
+                    .filter(|&&q| new.nearest(black_box(q)).is_some())
+                    .count();
+                new_secs.push(start.elapsed().as_secs_f64());
+                let start = Instant::now();
+                let again = queries
+                    .iter()
+                    .filter(|&&q| old.nearest(black_box(q)).is_some())
+                    .count();
+                old_secs.push(start.elapsed().as_secs_f64());
+                assert_eq!(hits, again);
+            }
+            let (new_qps, old_qps) = (qps(&mut new_secs), qps(&mut old_secs));
             eprintln!(
-                "{name} k={k}: layout {:?}; bytes/entry new {:.1}, old {:.1}",
+                "{name} k={k}: layout {:?}; bytes/entry new {:.1}, old {:.1}; interleaved \
+                 median q/s new {new_qps:.0}, old {old_qps:.0}, new/old {:.2}",
                 new.layout(),
                 new.memory_bytes() as f64 / N as f64,
-                old.memory_bytes() as f64 / N as f64
+                old.memory_bytes() as f64 / N as f64,
+                new_qps / old_qps
             );
             for (label, index) in [("new", Some(&new)), ("old", None)] {
                 group.bench_function(format!("k{k}_{label}"), |b| {

@@ -198,7 +198,12 @@ fn plan(k: u32) -> Vec<(u32, u32)> {
     let layout = |m: u32| -> Vec<(u32, u32)> {
         let (q, a) = (k / m, k % m);
         (0..m)
-            .map(|i| (128 / m + u32::from(i < 128 % m), if i <= a { q } else { q - 1 }))
+            .map(|i| {
+                (
+                    128 / m + u32::from(i < 128 % m),
+                    if i <= a { q } else { q - 1 },
+                )
+            })
             .collect()
     };
     let cost = |parts: &[(u32, u32)]| -> f64 {
@@ -346,28 +351,30 @@ impl NearIndex128 {
     /// Calls `f(distance, position)` for every stored fingerprint within `k` of `q` (some
     /// more than once: once per probe that finds them).
     fn scan(&self, q: u128, mut f: impl FnMut(u32, u32)) {
-        let mut probes: Vec<usize> = Vec::new();
-        for t in &self.tables {
-            probes.clear();
+        let mut probes: Vec<(usize, usize)> = Vec::new();
+        for (i, t) in self.tables.iter().enumerate() {
             each_within(t.key(q), t.width, t.radius, 0, &mut |key| {
-                probes.push(t.bucket(key));
+                probes.push((i, t.bucket(key)));
             });
-            // First read every probed bucket's length in a tight loop, so that the processor
-            // has many of these independent cache misses in flight at once; the scan below
-            // then finds the buckets in cache.
-            let stored: u32 = probes.iter().map(|&b| t.buckets[b].len).sum();
-            if stored == 0 {
-                continue;
-            }
-            let tag = t.tag(q);
-            for &b in &probes {
-                t.candidates(b, tag, self.k, &mut |at| {
-                    let d = (self.fps[at as usize] ^ q).count_ones();
-                    if d <= self.k {
-                        f(d, at);
-                    }
-                });
-            }
+        }
+        // First read every probed bucket's length in a tight loop, so that the processor has
+        // many of these independent cache misses in flight at once; the scan below then finds
+        // the buckets in cache.
+        let stored: u32 = probes
+            .iter()
+            .map(|&(i, b)| self.tables[i].buckets[b].len)
+            .sum();
+        if stored == 0 {
+            return;
+        }
+        let tags: Vec<u32> = self.tables.iter().map(|t| t.tag(q)).collect();
+        for &(i, b) in &probes {
+            self.tables[i].candidates(b, tags[i], self.k, &mut |at| {
+                let d = (self.fps[at as usize] ^ q).count_ones();
+                if d <= self.k {
+                    f(d, at);
+                }
+            });
         }
     }
 

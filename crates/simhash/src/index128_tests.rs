@@ -83,14 +83,49 @@ fn layouts() {
     let cases: [(u32, &[(u32, u32)]); 5] = [
         (0, &[(128, 0)]),
         (3, &[(32, 0); 4]),
-        (6, &[(19, 0), (19, 0), (18, 0), (18, 0), (18, 0), (18, 0), (18, 0)]),
-        (10, &[(19, 1), (19, 1), (18, 1), (18, 1), (18, 0), (18, 0), (18, 0)]),
-        (16, &[(19, 2), (19, 2), (18, 2), (18, 1), (18, 1), (18, 1), (18, 1)]),
+        (
+            6,
+            &[
+                (19, 0),
+                (19, 0),
+                (18, 0),
+                (18, 0),
+                (18, 0),
+                (18, 0),
+                (18, 0),
+            ],
+        ),
+        (
+            10,
+            &[
+                (19, 1),
+                (19, 1),
+                (18, 1),
+                (18, 1),
+                (18, 0),
+                (18, 0),
+                (18, 0),
+            ],
+        ),
+        (
+            16,
+            &[
+                (19, 2),
+                (19, 2),
+                (18, 2),
+                (18, 1),
+                (18, 1),
+                (18, 1),
+                (18, 1),
+            ],
+        ),
     ];
     for (k, expected) in cases {
         let index = NearIndex128::new(k).expect("valid k");
         assert_eq!(index.layout(), expected, "k = {k}");
-        let (widths, slack): (u32, u32) = expected.iter().fold((0, 0), |(w, s), &(wi, r)| (w + wi, s + r + 1));
+        let (widths, slack): (u32, u32) = expected
+            .iter()
+            .fold((0, 0), |(w, s), &(wi, r)| (w + wi, s + r + 1));
         assert_eq!((widths, slack), (128, k + 1), "k = {k}: pigeonhole");
     }
 }
@@ -101,13 +136,18 @@ fn memory_per_entry() {
     let mut index = NearIndex128::new(10).expect("valid k");
     let mut x: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834;
     for i in 0..5000u64 {
-        x = x.wrapping_mul(0x2360_ed05_1fc6_5da4_4385_df64_9fcc_f645).wrapping_add(1);
+        x = x
+            .wrapping_mul(0x2360_ed05_1fc6_5da4_4385_df64_9fcc_f645)
+            .wrapping_add(1);
         index.insert(Fingerprint128::new(x), i);
     }
     let per_entry = index.memory_bytes() as f64 / 5000.0;
     // 24 bytes of fingerprint and id, 7 tables of 64-byte buckets holding 2 to 4 entries
     // each (and a few overflow entries of 12 bytes), plus Vec slack.
-    let (low, high) = (24.0 + 7.0 * 64.0 / 4.0, 2.0 * 24.0 + 7.0 * (64.0 / 2.0 + 12.0));
+    let (low, high) = (
+        24.0 + 7.0 * 64.0 / 4.0,
+        2.0 * 24.0 + 7.0 * (64.0 / 2.0 + 12.0),
+    );
     assert!((low..=high).contains(&per_entry), "{per_entry}");
 }
 
