@@ -13,9 +13,14 @@
 //! a probe costs one random read (its bucket), plus one per entry past the bucket's inline
 //! slots, plus a tenth per entry whose tag is compared. The best substring is about
 //! log2(entries) bits wide: `k = 3` gets 4 substrings of 32 bits at radius 0 (4 probes),
-//! `k = 6` 7 of 18–19 bits at radius 0, `k = 10` 7 of 18–19 bits, 4 of them at radius 1 (79
+//! `k = 6` 7 of 18–19 bits at radius 0, `k = 8` 7 of 18–19 bits, 2 of them at radius 1 (43
 //! probes, each one cache line of ~4 entries, where the session-4 layout of 8 substrings of 16
 //! bits made 56 probes of ~15 entries each, most of them in overflow lists).
+//!
+//! From `k = 9` ([`HALVES_FROM`]) the index is instead two 64-bit [`NearIndex`]es, one per
+//! half, searched at `⌊k/2⌋` (two fingerprints within `k` are within `⌊k/2⌋` on one half at
+//! least), each candidate checked on the full 128 bits: measured faster there, on clustered
+//! fingerprints most, and smaller (BENCHMARKS.md).
 //!
 //! A table hashes its substring into `2^b` buckets (about [`LOAD`] entries each, at most
 //! `2^width`). A bucket is one 64-byte cache line: [`INLINE`] entries of a 32-bit tag (the 32 bits
@@ -26,10 +31,15 @@
 //! amortised O(1) per insert. A query first reads the lengths of all the buckets it probes in
 //! a tight loop (independent cache misses, many in flight at once), then scans them.
 
-use crate::{Fingerprint, Fingerprint128, IndexError, Match};
+use crate::{Fingerprint, Fingerprint128, IndexError, Match, NearIndex};
 
 /// The largest `k` the 128-bit index supports.
 pub const MAX_K128: u32 = 16;
+
+/// From this `k` on, the index is two 64-bit [`NearIndex`]es over the halves at `⌊k/2⌋`
+/// (measured: at `k = 10` as fast as the tables on uniform fingerprints and 1.75× on
+/// clustered ones, in 60% of the memory; at `k = 6` the tables are 1.7× to 10× faster).
+const HALVES_FROM: u32 = 9;
 
 /// No entry (the end of an overflow chain).
 const EMPTY: u32 = u32::MAX;
@@ -252,6 +262,8 @@ fn plan(k: u32) -> Vec<(u32, u32)> {
 pub struct NearIndex128 {
     k: u32,
     tables: Vec<Table>,
+    /// From [`HALVES_FROM`]: the low and high halves, each at `⌊k/2⌋`, ids = positions.
+    halves: Option<Box<[NearIndex; 2]>>,
     fps: Vec<u128>,
     ids: Vec<u64>,
 }
@@ -264,6 +276,16 @@ impl NearIndex128 {
     pub fn new(k: u32) -> Result<Self, IndexError> {
         if k > MAX_K128 {
             return Err(IndexError::UnsupportedK { k, max: MAX_K128 });
+        }
+        if k >= HALVES_FROM {
+            let half = || NearIndex::with_params(k / 2, "index128-half");
+            return Ok(Self {
+                k,
+                tables: Vec::new(),
+                halves: Some(Box::new([half()?, half()?])),
+                fps: Vec::new(),
+                ids: Vec::new(),
+            });
         }
         let mut shift = 0;
         let tables = plan(k)
@@ -284,6 +306,7 @@ impl NearIndex128 {
         Ok(Self {
             k,
             tables,
+            halves: None,
             fps: Vec::new(),
             ids: Vec::new(),
         })
@@ -295,9 +318,13 @@ impl NearIndex128 {
         self.k
     }
 
-    /// The layout: `(width, radius)` of each substring table, in bit order from bit 0.
+    /// The layout: `(width, radius)` of each substring searched, in bit order from bit 0
+    /// (from `k = 9`, the two 64-bit halves at `⌊k/2⌋`).
     #[must_use]
     pub fn layout(&self) -> Vec<(u32, u32)> {
+        if self.halves.is_some() {
+            return vec![(64, self.k / 2); 2];
+        }
         self.tables.iter().map(|t| (t.width, t.radius)).collect()
     }
 
@@ -323,7 +350,14 @@ impl NearIndex128 {
                 t.buckets.capacity() * size_of::<Bucket>() + t.spill.capacity() * size_of::<Spill>()
             })
             .sum();
-        tables + self.fps.capacity() * size_of::<u128>() + self.ids.capacity() * size_of::<u64>()
+        let halves = self
+            .halves
+            .as_ref()
+            .map_or(0, |h| h[0].memory_bytes() + h[1].memory_bytes());
+        tables
+            + halves
+            + self.fps.capacity() * size_of::<u128>()
+            + self.ids.capacity() * size_of::<u64>()
     }
 
     /// Stores `fp` under `id`. (Positions are `u32`: past 4,294,967,294 entries further
@@ -339,6 +373,10 @@ impl NearIndex128 {
         self.ids.push(id);
         self.fps.push(bits);
         let n = self.fps.len();
+        if let Some(h) = &mut self.halves {
+            h[0].insert(Fingerprint::new(bits as u64), u64::from(at));
+            h[1].insert(Fingerprint::new((bits >> 64) as u64), u64::from(at));
+        }
         for t in &mut self.tables {
             if n > LOAD << t.bits && t.bits < t.width.min(MAX_BITS) {
                 t.grow(&self.fps);
@@ -351,6 +389,19 @@ impl NearIndex128 {
     /// Calls `f(distance, position)` for every stored fingerprint within `k` of `q` (some
     /// more than once: once per probe that finds them).
     fn scan(&self, q: u128, mut f: impl FnMut(u32, u32)) {
+        if let Some(h) = &self.halves {
+            // Within k in all, within ⌊k/2⌋ on one half at least.
+            let lo = h[0].within(Fingerprint::new(q as u64));
+            let hi = h[1].within(Fingerprint::new((q >> 64) as u64));
+            for m in lo.iter().chain(&hi) {
+                let at = m.id as u32;
+                let d = (self.fps[at as usize] ^ q).count_ones();
+                if d <= self.k {
+                    f(d, at);
+                }
+            }
+            return;
+        }
         let mut probes: Vec<(usize, usize)> = Vec::new();
         for (i, t) in self.tables.iter().enumerate() {
             each_within(t.key(q), t.width, t.radius, 0, &mut |key| {

@@ -80,45 +80,31 @@ proptest::proptest! {
 /// The cost model's layouts at the bench's k and at the ends of the range.
 #[test]
 fn layouts() {
-    let cases: [(u32, &[(u32, u32)]); 5] = [
+    const K6: [(u32, u32); 7] = [
+        (19, 0),
+        (19, 0),
+        (18, 0),
+        (18, 0),
+        (18, 0),
+        (18, 0),
+        (18, 0),
+    ];
+    const K8: [(u32, u32); 7] = [
+        (19, 1),
+        (19, 1),
+        (18, 0),
+        (18, 0),
+        (18, 0),
+        (18, 0),
+        (18, 0),
+    ];
+    let cases: [(u32, &[(u32, u32)]); 6] = [
         (0, &[(128, 0)]),
         (3, &[(32, 0); 4]),
-        (
-            6,
-            &[
-                (19, 0),
-                (19, 0),
-                (18, 0),
-                (18, 0),
-                (18, 0),
-                (18, 0),
-                (18, 0),
-            ],
-        ),
-        (
-            10,
-            &[
-                (19, 1),
-                (19, 1),
-                (18, 1),
-                (18, 1),
-                (18, 0),
-                (18, 0),
-                (18, 0),
-            ],
-        ),
-        (
-            16,
-            &[
-                (19, 2),
-                (19, 2),
-                (18, 2),
-                (18, 1),
-                (18, 1),
-                (18, 1),
-                (18, 1),
-            ],
-        ),
+        (6, &K6),
+        (8, &K8),
+        (10, &[(64, 5), (64, 5)]),
+        (16, &[(64, 8), (64, 8)]),
     ];
     for (k, expected) in cases {
         let index = NearIndex128::new(k).expect("valid k");
@@ -126,14 +112,15 @@ fn layouts() {
         let (widths, slack): (u32, u32) = expected
             .iter()
             .fold((0, 0), |(w, s), &(wi, r)| (w + wi, s + r + 1));
-        assert_eq!((widths, slack), (128, k + 1), "k = {k}: pigeonhole");
+        assert_eq!(widths, 128, "k = {k}");
+        assert!(slack > k, "k = {k}: pigeonhole");
     }
 }
 
 /// Memory grows with entries: a 64-byte bucket per 2 to 4 entries, per table.
 #[test]
 fn memory_per_entry() {
-    let mut index = NearIndex128::new(10).expect("valid k");
+    let mut index = NearIndex128::new(6).expect("valid k");
     let mut x: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834;
     for i in 0..5000u64 {
         x = x
