@@ -84,7 +84,7 @@ fn mirrored(n: u32) -> String {
 
 /// Six articles in one template, the print view of article 1 and a mirror of article 1, all
 /// linked from the home page in this order.
-fn site(target: &str) -> Response {
+pub fn site(target: &str) -> Response {
     let home = || {
         let mut links: Vec<String> = (1..=6).map(|n| format!("/a/{n}")).collect();
         links.push("/print/1".into());
@@ -364,26 +364,7 @@ fn dedup_over_a_warc_judges_content_as_the_crawl_does() {
     // the crawl drops (`content_keeps_every_article_and_drops_their_copies`).
     let server = Server::start(|_| site);
     let dir = tempfile::tempdir().expect("tempdir");
-    let out = std::process::Command::new("wget")
-        .args([
-            "--recursive",
-            "--level=inf",
-            "--no-verbose",
-            "--tries=1",
-            "--no-http-keep-alive",
-            "--delete-after",
-            "--no-directories",
-            "--warc-file=site",
-            &server.url("/"),
-        ])
-        .current_dir(dir.path())
-        .output()
-        .expect("wget runs (scripts/test.sh installs it)");
-    assert!(
-        dir.path().join("site.warc.gz").exists(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    archive_site(&server, dir.path());
     std::fs::write(
         dir.path().join("c.toml"),
         config("drop-when = \"content\"", ""),
@@ -417,5 +398,29 @@ fn dedup_over_a_warc_judges_content_as_the_crawl_does() {
             (&*server.url("/mirror/a/1"), &*a1)
         ],
         "{lines:?}"
+    );
+}
+
+/// The test site (`site`) archived by wget into `DIR/site.warc.gz`.
+pub fn archive_site(server: &Server, dir: &Path) {
+    let out = std::process::Command::new("wget")
+        .args([
+            "--recursive",
+            "--level=inf",
+            "--no-verbose",
+            "--tries=1",
+            "--no-http-keep-alive",
+            "--delete-after",
+            "--no-directories",
+            "--warc-file=site",
+            &server.url("/"),
+        ])
+        .current_dir(dir)
+        .output()
+        .expect("wget runs (scripts/test.sh installs it)");
+    assert!(
+        dir.join("site.warc.gz").exists(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
 }

@@ -23,6 +23,7 @@ mod crawl_state;
 mod crawl_support;
 mod crawl_tools;
 mod crawl_warc;
+mod dedup_policy;
 mod dedup_state;
 mod dedup_warc;
 mod report;

@@ -29,6 +29,30 @@ pub struct FingerprintFlags {
     pub features: Option<String>,
 }
 
+/// The drop policy of `replay` and `dedup`: which signal drops a page, and the content
+/// threshold (default: for `replay` the ones the crawl recorded, for `dedup` the
+/// configuration's dedup.drop-when and content.threshold).
+#[derive(Clone, Debug, clap::Args)]
+pub struct PolicyFlags {
+    /// Which signal drops a page: structure, content, structure-and-content or
+    /// structure-or-content.
+    #[arg(long, value_name = "MODE")]
+    pub drop_when: Option<String>,
+
+    /// Bits within which content fingerprints count as the same (0 to 16).
+    #[arg(long, value_name = "K", allow_negative_numbers = true)]
+    pub content_threshold: Option<i64>,
+}
+
+impl From<PolicyFlags> for crate::crawl::replay::ContentFlags {
+    fn from(flags: PolicyFlags) -> Self {
+        Self {
+            drop_when: flags.drop_when,
+            threshold: flags.content_threshold,
+        }
+    }
+}
+
 /// Output formats of `fingerprint`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -164,6 +188,9 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         state: Option<PathBuf>,
 
+        #[command(flatten)]
+        policy: PolicyFlags,
+
         /// WARC files or directories of them.
         #[arg(value_name = "INPUT", required = true)]
         inputs: Vec<PathBuf>,
@@ -216,15 +243,8 @@ pub enum Command {
         #[arg(long, value_name = "T")]
         min_similarity: Option<f64>,
 
-        /// Which signal drops a page: structure, content, structure-and-content or
-        /// structure-or-content (default: the one the crawl used).
-        #[arg(long, value_name = "MODE")]
-        drop_when: Option<String>,
-
-        /// Bits within which content fingerprints count as the same (default: the one the
-        /// crawl used).
-        #[arg(long, value_name = "K", allow_negative_numbers = true)]
-        content_threshold: Option<i64>,
+        #[command(flatten)]
+        policy: PolicyFlags,
     },
     /// Write one self-contained HTML file (no network needed to view it) that shows what a
     /// crawl decided: totals, hosts, every structure cluster, the distance histogram with the

@@ -216,10 +216,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             output,
             warc_out,
             state,
+            policy,
             inputs,
         } => dedup_command(
             cli.config.as_deref(),
-            &flags,
+            (&flags, &policy),
             threshold,
             (output, warc_out, state),
             &inputs,
@@ -276,8 +277,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             decay,
             threshold,
             min_similarity,
-            drop_when,
-            content_threshold,
+            policy,
         } => {
             // An export (`export --redis`) is read into a state of its own first.
             let imported = if state.is_file() {
@@ -298,11 +298,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 min_similarity,
             )?;
             let mut dedup = dedup;
-            crawl::replay::ContentFlags {
-                drop_when,
-                threshold: content_threshold,
-            }
-            .apply(&mut dedup)?;
+            crawl::replay::ContentFlags::from(policy).apply(&mut dedup)?;
             crawl::replay::replay(&store, decay, dedup, &mut io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
         }
@@ -462,7 +458,7 @@ fn crawl_content(
 
 fn dedup_command(
     config: Option<&std::path::Path>,
-    flags: &FingerprintFlags,
+    (flags, policy): (&FingerprintFlags, &args::PolicyFlags),
     threshold: Option<i64>,
     (output, warc_out, state): (
         Option<std::path::PathBuf>,
@@ -471,7 +467,8 @@ fn dedup_command(
     ),
     args: &[std::path::PathBuf],
 ) -> Result<ExitCode> {
-    let (base, crawl) = crawl_settings(config, flags, threshold)?;
+    let (base, mut crawl) = crawl_settings(config, flags, threshold)?;
+    crawl::replay::ContentFlags::from(policy.clone()).apply(&mut crawl.frontier.dedup)?;
     let mut found = Vec::new();
     let mut warnings = Vec::new();
     for arg in args {

@@ -81,11 +81,35 @@ impl Histogram {
         Ok(h)
     }
 
+    /// The content duplicates by their content distance (`content_distance`, 0 to 128) to the
+    /// kept page whose content they repeat, at the crawl's content threshold; `None` when no
+    /// record has one (no content duplicate, or a crawl from before the content signal).
+    pub fn read_content(store: &Store, threshold: u32) -> Result<Option<Self>> {
+        let mut h = Self {
+            near: vec![0; 129],
+            threshold,
+            ..Self::default()
+        };
+        let mut any = false;
+        store.records(None, |r| {
+            if r.page.decision == "kept" {
+                h.kept += 1;
+            }
+            if let Some(d) = r.page.content_distance {
+                h.near[d.min(128) as usize] += 1;
+                any = true;
+            }
+        })?;
+        Ok(any.then_some(h))
+    }
+
     /// The bars to draw: bucket 0 holds the exact duplicates too; up to the farthest distance
     /// seen or twice the threshold, whichever is more.
     pub fn bars(&self) -> Vec<u64> {
         let last = self.near.iter().rposition(|&n| n > 0).unwrap_or(0);
-        let len = (last + 1).max(2 * self.threshold as usize + 2).min(65);
+        let len = (last + 1)
+            .max(2 * self.threshold as usize + 2)
+            .min(self.near.len());
         let mut bars = self.near[..len].to_vec();
         bars[0] += self.exact;
         bars
@@ -193,5 +217,15 @@ mod tests {
             v[64] = 1;
             v
         });
+        // Content distances reach 128 bits.
+        let mut h = Histogram {
+            near: vec![0; 129],
+            threshold: 6,
+            ..Histogram::default()
+        };
+        h.near[100] = 2;
+        assert_eq!(h.bars().len(), 101);
+        h.near[100] = 0;
+        assert_eq!(h.bars(), vec![0; 14]);
     }
 }

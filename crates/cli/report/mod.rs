@@ -31,6 +31,8 @@ pub struct Report {
     pub summary: crate::crawl::summary::Summary,
     /// Distances of the judged pages to their kept page.
     pub histogram: Histogram,
+    /// Content distances of the content duplicates to their kept page, when there are any.
+    pub content_histogram: Option<Histogram>,
     /// Pages kept and clusters at other settings.
     pub grid: Grid,
     /// What the grid could not judge.
@@ -54,6 +56,7 @@ pub fn render(store: &Store, state: &Path, decay: f64, config: DedupConfig) -> R
         on_duplicate: store.meta("dedup.on-duplicate")?,
         summary,
         histogram,
+        content_histogram: Histogram::read_content(store, config.content_threshold)?,
         grid,
         gaps: crate::crawl::replay_gaps::Gaps::of(store)?,
         rate: Rate::read(store)?,

@@ -83,7 +83,7 @@ fn hosts(r: &Report, out: &mut String) {
 
 fn histogram(r: &Report, out: &mut String) {
     let h = &r.histogram;
-    out.push_str(&super::svg::histogram(h));
+    out.push_str(&super::svg::histogram(h, ""));
     let near: u64 = h.near.iter().sum();
     let _ = writeln!(
         out,
@@ -93,6 +93,25 @@ fn histogram(r: &Report, out: &mut String) {
          close or closer to a kept page is a duplicate (with class-paths, only if its path set \
          is alike enough too).</p>",
         h.exact, h.kept, h.threshold
+    );
+    if let Some(c) = &r.content_histogram {
+        content_histogram(c, out);
+    }
+}
+
+/// The content duplicates by their content distance (the crawl's second signal).
+fn content_histogram(h: &super::Histogram, out: &mut String) {
+    out.push_str("<h3 id=\"content-distance\">Content distance to the kept page</h3>\n");
+    out.push_str(&super::svg::histogram(h, "content-"));
+    let near: u64 = h.near.iter().sum();
+    let _ = writeln!(
+        out,
+        "<p class=\"note\">{near} content duplicates by the distance in bits between their \
+         content fingerprint (main-content text) and that of the kept page whose content they \
+         repeat (<code>content_distance</code>). Red line: the content threshold, {} bits \
+         (<code>content.threshold</code>); a page past it was matched by its equal semantic \
+         signature.</p>",
+        h.threshold
     );
 }
 

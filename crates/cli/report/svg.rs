@@ -10,8 +10,9 @@ const LEFT: f64 = 48.0;
 const BOTTOM: f64 = 28.0;
 const TOP: f64 = 12.0;
 
-/// An SVG bar chart of `h.bars()` with the threshold drawn as a line after its bucket.
-pub fn histogram(h: &Histogram) -> String {
+/// An SVG bar chart of `h.bars()` with the threshold drawn as a line after its bucket; its
+/// ids are `{prefix}histogram-svg` and `{prefix}threshold`.
+pub fn histogram(h: &Histogram, prefix: &str) -> String {
     let bars = h.bars();
     let most = bars.iter().copied().max().unwrap_or(0).max(1);
     let plot_w = WIDTH - LEFT - 8.0;
@@ -20,7 +21,7 @@ pub fn histogram(h: &Histogram) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "<svg id=\"histogram-svg\" viewBox=\"0 0 {WIDTH} \
+        "<svg id=\"{prefix}histogram-svg\" viewBox=\"0 0 {WIDTH} \
          {HEIGHT}\" width=\"{WIDTH}\" height=\"{HEIGHT}\" role=\"img\" aria-label=\"pages by \
          distance in bits to their kept page\">"
     );
@@ -64,7 +65,7 @@ pub fn histogram(h: &Histogram) -> String {
     let tx = LEFT + (h.threshold as f64 + 1.0) * step;
     let _ = writeln!(
         out,
-        "<line id=\"threshold\" class=\"threshold\" x1=\"{tx:.1}\" y1=\"{TOP}\" x2=\"{tx:.1}\" \
+        "<line id=\"{prefix}threshold\" class=\"threshold\" x1=\"{tx:.1}\" y1=\"{TOP}\" x2=\"{tx:.1}\" \
          y2=\"{base}\"/><text class=\"threshold\" x=\"{:.1}\" y=\"{}\">threshold {}</text>",
         tx + 4.0,
         TOP + 10.0,

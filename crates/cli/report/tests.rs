@@ -34,6 +34,7 @@ fn big(clusters: u64, members: u64) -> Report {
             kept: clusters,
             threshold: 5,
         },
+        content_histogram: None,
         grid: Grid {
             decays: vec![0.75],
             thresholds: vec![5],
@@ -73,4 +74,36 @@ fn large_crawls_are_cut_and_say_how_much() {
     let html = html::page(&big(2, 50));
     assert_eq!(html.matches("… and 40 more pages").count(), 2);
     assert_eq!(html.matches("<td class=\"current\"").count(), 1);
+}
+
+#[test]
+fn content_distances_are_drawn_when_present() {
+    let mut r = big(2, 3);
+    let html = html::page(&r);
+    assert!(
+        !html.contains("content-histogram-svg"),
+        "no content duplicates: no chart"
+    );
+    let mut near = vec![0; 129];
+    (near[0], near[2], near[40]) = (1, 3, 1);
+    r.content_histogram = Some(Histogram {
+        near,
+        exact: 0,
+        kept: 2,
+        threshold: 6,
+    });
+    let html = html::page(&r);
+    for expected in [
+        "<svg id=\"content-histogram-svg\"",
+        "<line id=\"content-threshold\"",
+        "<title>2 bits: 3 pages</title>",
+        "<title>40 bits: 1 pages</title>",
+        "5 content duplicates by the distance in bits",
+        "the content threshold, 6 bits",
+    ] {
+        assert!(html.contains(expected), "{expected}");
+    }
+    // The structure chart keeps its ids: one of each.
+    assert_eq!(html.matches("<line id=\"threshold\"").count(), 1);
+    assert_eq!(html.matches("id=\"histogram-svg\"").count(), 1);
 }

@@ -1,45 +1,102 @@
 //! [`NearIndex128`]: the exact near-duplicate index over 128-bit fingerprints (content
 //! fingerprints, ALGORITHM.md §7).
 //!
-//! Multi-index hashing: the 128 bits are cut into `m` substrings, table `i` is probed at
-//! radius `r_i` (0 or 1) around the query's substring, and `Σ (r_i + 1) >= k + 1`. Two
-//! fingerprints within `k` bits cannot differ in more than `r_i` bits on every substring (that
-//! would take `Σ (r_i + 1)` bits), so some probe finds every stored fingerprint within `k`;
-//! each candidate's full distance is then checked — no false negatives, no false positives.
-//! Layout: `m = k + 1` substrings at radius 0 up to `k = 7` (32 bits for `k = 3`, 16 for
-//! `k = 7`); from `k = 8`, 8 (then 9) substrings of 16 (14) bits, `k + 1 - m` of them probed
-//! at radius 1 — at 1M entries a query of `k = 10` probes 56 buckets of ~15 entries instead
-//! of 11 buckets of ~330. A table hashes the substring into `2^b` buckets (`b` grows with
-//! the index, at most the substring's width), each with 4 entries inline (one cache line per
-//! probe) and an overflow list; an entry is the other 64-bit half of the fingerprint (a
-//! first, necessary distance check) and its position in insertion order.
+//! Multi-index hashing (Norouzi, Punjani and Fleet, "Fast Exact Search in Hamming Space with
+//! Multi-Index Hashing", 2014): the 128 bits are cut into `m` substrings and `k = m·q + a`
+//! (`0 <= a < m`); the first `a + 1` substrings are probed at radius `q`, the others at
+//! `q - 1`. Two fingerprints within `k` bits cannot differ in more bits than that on every
+//! substring (it would take `(a + 1)(q + 1) + (m - a - 1)q = k + 1` bits), so some probe finds
+//! every stored fingerprint within `k`, and each candidate's full distance is then checked —
+//! no false negatives, no false positives.
+//!
+//! `m` is chosen per `k` by a cost model at a design point of 2^20 entries (see [`plan`]):
+//! a probe costs one random read (its bucket), plus one per entry past the bucket's inline
+//! slots, plus a tenth per entry whose tag is compared. The best substring is about
+//! log2(entries) bits wide: `k = 3` gets 4 substrings of 32 bits at radius 0 (4 probes),
+//! `k = 6` 7 of 18–19 bits at radius 0, `k = 8` 7 of 18–19 bits, 2 of them at radius 1 (43
+//! probes, each one cache line of ~4 entries, where the session-4 layout of 8 substrings of 16
+//! bits made 56 probes of ~15 entries each, most of them in overflow lists).
+//!
+//! From `k = 9` ([`HALVES_FROM`]) the index is instead two 64-bit [`NearIndex`]es, one per
+//! half, searched at `⌊k/2⌋` (two fingerprints within `k` are within `⌊k/2⌋` on one half at
+//! least), each candidate checked on the full 128 bits: measured faster there, on clustered
+//! fingerprints most, and smaller (BENCHMARKS.md).
+//!
+//! A table hashes its substring into `2^b` buckets (about [`LOAD`] entries each, at most
+//! `2^width`). A bucket is one 64-byte cache line: [`INLINE`] entries of a 32-bit tag (the 32 bits
+//! of the fingerprint after the substring) and a position, its length and the head of an
+//! overflow chain. A probe reads one bucket and compares tags, which rejects almost every
+//! entry of another key or too far (a tag more than `k` bits away is); only the rest read
+//! their full fingerprint. Growing a table (doubling its buckets) stores every entry again,
+//! amortised O(1) per insert. A query first reads the lengths of all the buckets it probes in
+//! a tight loop (independent cache misses, many in flight at once), then scans them.
 
-use crate::{Fingerprint, Fingerprint128, IndexError, Match};
+use crate::{Fingerprint, Fingerprint128, IndexError, Match, NearIndex};
 
 /// The largest `k` the 128-bit index supports.
 pub const MAX_K128: u32 = 16;
+
+/// From this `k` on, the index is two 64-bit [`NearIndex`]es over the halves at `⌊k/2⌋`
+/// (measured: at `k = 10` as fast as the tables on uniform fingerprints and 1.75× on
+/// clustered ones, in 60% of the memory; at `k = 6` the tables are 1.7× to 10× faster).
+const HALVES_FROM: u32 = 9;
+
+/// No entry (the end of an overflow chain).
+const EMPTY: u32 = u32::MAX;
+
+/// Entries the layout is designed for (2^20): [`plan`]'s cost model assumes this many.
+const DESIGN_LOG2: u32 = 20;
+
+/// Never more than `2^MAX_BITS` buckets per table.
+const MAX_BITS: u32 = 28;
+
+/// Entries stored in a bucket itself; more go to the table's overflow chains.
+const INLINE: usize = 7;
+
+/// Entries per bucket the tables grow to keep on average (at most).
+const LOAD: usize = 4;
+
+/// One bucket: up to [`INLINE`] entries, each a 32-bit tag (other bits of the fingerprint: a
+/// first, necessary distance check) and a position, plus its overflow chain. 64 bytes, aligned:
+/// one probe reads one cache line.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+struct Bucket {
+    tags: [u32; INLINE],
+    at: [u32; INLINE],
+    /// Entries in the bucket, inline and overflow.
+    len: u32,
+    /// The newest overflow entry ([`EMPTY`] when none).
+    more: u32,
+}
+
+const EMPTY_BUCKET: Bucket = Bucket {
+    tags: [0; INLINE],
+    at: [EMPTY; INLINE],
+    len: 0,
+    more: EMPTY,
+};
+
+/// An entry past a full bucket's inline slots: tag, position, the next (older) one.
+#[derive(Clone, Copy, Debug)]
+struct Spill {
+    tag: u32,
+    at: u32,
+    next: u32,
+}
 
 /// One substring's table.
 #[derive(Clone, Debug)]
 struct Table {
     shift: u32,
     width: u32,
-    /// 1: the query's substring and its one-bit neighbours are probed.
+    /// Bits that may differ in this substring for a probe to find an entry.
     radius: u32,
-    /// Whether entries hold the high half (the substring lies in the low half) or the low.
-    high: bool,
-    /// Buckets in use: `2^bits`.
+    /// `2^bits` buckets.
     bits: u32,
-    /// [`SLOTS`] entries per bucket, inline (one cache line); unused slots hold [`EMPTY`].
-    slots: Vec<(u64, u32)>,
-    /// Entries past a full bucket's slots, per bucket (empty until a bucket overflows).
-    overflow: Vec<Vec<(u64, u32)>>,
+    buckets: Vec<Bucket>,
+    spill: Vec<Spill>,
 }
-
-/// Entries stored inline per bucket: 4 × 16 bytes, one cache line.
-const SLOTS: usize = 4;
-/// The position of an unused slot.
-const EMPTY: u32 = u32::MAX;
 
 impl Table {
     /// The substring of `fp` this table keys on.
@@ -49,6 +106,12 @@ impl Table {
         } else {
             (fp >> self.shift) & ((1u128 << self.width) - 1)
         }
+    }
+
+    /// The 32 bits after the substring (wrapping round): an entry whose tag differs from the
+    /// query's in more than `k` bits is more than `k` away.
+    fn tag(&self, fp: u128) -> u32 {
+        fp.rotate_right((self.shift + self.width) % 128) as u32
     }
 
     fn bucket(&self, key: u128) -> usize {
@@ -61,47 +124,117 @@ impl Table {
         }
     }
 
-    fn half(&self, fp: u128) -> u64 {
-        if self.high {
-            (fp >> 64) as u64
+    /// Stores position `at` (fingerprint `fp`) in its bucket.
+    fn link(&mut self, fp: u128, at: u32) {
+        let (tag, index) = (self.tag(fp), self.bucket(self.key(fp)));
+        let more = u32::try_from(self.spill.len()).unwrap_or(EMPTY);
+        let b = &mut self.buckets[index];
+        let i = b.len as usize;
+        if i < INLINE {
+            b.tags[i] = tag;
+            b.at[i] = at;
         } else {
-            fp as u64
+            let next = b.more;
+            b.more = more;
+            self.spill.push(Spill { tag, at, next });
+        }
+        b.len += 1;
+    }
+
+    /// Doubles the buckets until they hold at most [`LOAD`] entries each on average (or the
+    /// cap), storing `fps` again.
+    fn grow(&mut self, fps: &[u128]) {
+        let cap = self.width.min(MAX_BITS);
+        while self.bits < cap && LOAD << self.bits < fps.len() {
+            self.bits += 1;
+        }
+        self.buckets = vec![EMPTY_BUCKET; 1 << self.bits];
+        self.spill.clear();
+        for (at, &fp) in fps.iter().enumerate() {
+            self.link(fp, at as u32);
         }
     }
 
-    /// Calls `f` with the entries of bucket `b` (inline slots, then any overflow).
-    fn entries(&self, b: usize, f: &mut impl FnMut(&[(u64, u32)])) {
-        let inline = &self.slots[b * SLOTS..(b + 1) * SLOTS];
-        let used = inline.iter().position(|e| e.1 == EMPTY).unwrap_or(SLOTS);
-        f(&inline[..used]);
-        if used == SLOTS && !self.overflow.is_empty() {
-            f(&self.overflow[b]);
-        }
-    }
-
-    /// Calls `f` with the entries of each bucket to probe for `fp`.
-    fn probes(&self, fp: u128, mut f: impl FnMut(&[(u64, u32)])) {
-        let key = self.key(fp);
-        self.entries(self.bucket(key), &mut f);
-        if self.radius == 1 {
-            for bit in 0..self.width {
-                self.entries(self.bucket(key ^ (1u128 << bit)), &mut f);
+    /// Calls `f` with the position of every entry of bucket `b` whose tag is within `k` bits
+    /// of `tag`.
+    fn candidates(&self, b: usize, tag: u32, k: u32, f: &mut impl FnMut(u32)) {
+        let bucket = &self.buckets[b];
+        let inline = (bucket.len as usize).min(INLINE);
+        for i in 0..inline {
+            if (bucket.tags[i] ^ tag).count_ones() <= k {
+                f(bucket.at[i]);
             }
         }
+        let mut s = bucket.more;
+        while let Some(e) = self.spill.get(s as usize) {
+            if (e.tag ^ tag).count_ones() <= k {
+                f(e.at);
+            }
+            s = e.next;
+        }
     }
+}
 
-    /// Stores an entry in bucket `b`.
-    fn push(&mut self, b: usize, entry: (u64, u32)) {
-        let inline = &mut self.slots[b * SLOTS..(b + 1) * SLOTS];
-        if let Some(free) = inline.iter_mut().find(|e| e.1 == EMPTY) {
-            *free = entry;
-            return;
+/// Calls `f` with `key` and every value within `radius` bits of it in its low `width` bits
+/// (each once), flipping bits from `from` up.
+fn each_within(key: u128, width: u32, radius: u32, from: u32, f: &mut impl FnMut(u128)) {
+    f(key);
+    if radius > 0 {
+        for bit in from..width {
+            each_within(key ^ (1u128 << bit), width, radius - 1, bit + 1, f);
         }
-        if self.overflow.is_empty() {
-            self.overflow = vec![Vec::new(); 1 << self.bits];
-        }
-        self.overflow[b].push(entry);
     }
+}
+
+/// Values within `r` bits of a `w`-bit key: `Σ_{j<=r} C(w, j)`, as a float (a cost estimate).
+fn ball(w: u32, r: u32) -> f64 {
+    let mut c = 1.0;
+    let mut total = 1.0;
+    for j in 1..=r {
+        c = c * f64::from(w + 1 - j) / f64::from(j);
+        total += c;
+    }
+    total
+}
+
+/// The layout for `k`: `(width, radius)` per substring, widest first, widths summing to 128.
+///
+/// For every `m` in `1..=k + 1`, substrings of near-equal widths and Norouzi's radii
+/// (`k = m·q + a`: `a + 1` substrings at `q`, the rest at `q - 1`); the `m` of least estimated
+/// cost at 2^20 entries wins (the smallest `m` among equals): probes + 2 × candidates, where a
+/// probe's bucket holds `2^20 / 2^min(width, 20)` entries.
+#[must_use]
+fn plan(k: u32) -> Vec<(u32, u32)> {
+    let layout = |m: u32| -> Vec<(u32, u32)> {
+        let (q, a) = (k / m, k % m);
+        (0..m)
+            .map(|i| {
+                (
+                    128 / m + u32::from(i < 128 % m),
+                    if i <= a { q } else { q - 1 },
+                )
+            })
+            .collect()
+    };
+    let cost = |parts: &[(u32, u32)]| -> f64 {
+        parts
+            .iter()
+            .map(|&(w, r)| {
+                let probes = ball(w, r);
+                let same_key = f64::from(DESIGN_LOG2.saturating_sub(w)).exp2();
+                let spilled = (same_key - INLINE as f64).max(0.0);
+                probes * (1.0 + spilled + 0.1 * same_key.max(LOAD as f64))
+            })
+            .sum()
+    };
+    let mut best = layout(1);
+    for m in 2..=k + 1 {
+        let parts = layout(m);
+        if cost(&parts) < cost(&best) {
+            best = parts;
+        }
+    }
+    best
 }
 
 /// An exact index answering "which stored 128-bit fingerprints lie within `k` bits of this
@@ -109,6 +242,9 @@ impl Table {
 ///
 /// Matches come nearest first, the earliest inserted first among equal distances, as
 /// [`NearIndex`](crate::NearIndex)'s. Identical fingerprints may be stored under many ids.
+/// Memory: 16 bytes of fingerprint and 8 of id per entry, plus per substring table 64 bytes
+/// per bucket (about one bucket per 2 to 4 entries) and 12 per overflow entry;
+/// [`memory_bytes`](Self::memory_bytes) tells (BENCHMARKS.md has the figures at 1M entries).
 ///
 /// ```
 /// use silhouette_simhash::{Fingerprint128, Match, NearIndex128};
@@ -126,6 +262,8 @@ impl Table {
 pub struct NearIndex128 {
     k: u32,
     tables: Vec<Table>,
+    /// From [`HALVES_FROM`]: the low and high halves, each at `⌊k/2⌋`, ids = positions.
+    halves: Option<Box<[NearIndex; 2]>>,
     fps: Vec<u128>,
     ids: Vec<u64>,
 }
@@ -139,20 +277,27 @@ impl NearIndex128 {
         if k > MAX_K128 {
             return Err(IndexError::UnsupportedK { k, max: MAX_K128 });
         }
-        let m = (k + 1).min(8).max((k + 2) / 2);
-        let wide = k + 1 - m; // tables probed at radius 1
+        if k >= HALVES_FROM {
+            let half = || NearIndex::with_params(k / 2, "index128-half");
+            return Ok(Self {
+                k,
+                tables: Vec::new(),
+                halves: Some(Box::new([half()?, half()?])),
+                fps: Vec::new(),
+                ids: Vec::new(),
+            });
+        }
         let mut shift = 0;
-        let tables = (0..m)
-            .map(|i| {
-                let width = 128 / m + u32::from(i < 128 % m);
+        let tables = plan(k)
+            .into_iter()
+            .map(|(width, radius)| {
                 let t = Table {
                     shift,
                     width,
-                    radius: u32::from(i < wide),
-                    high: shift + width <= 64,
+                    radius,
                     bits: 0,
-                    slots: vec![(0, EMPTY); SLOTS],
-                    overflow: Vec::new(),
+                    buckets: vec![EMPTY_BUCKET],
+                    spill: Vec::new(),
                 };
                 shift += width;
                 t
@@ -161,6 +306,7 @@ impl NearIndex128 {
         Ok(Self {
             k,
             tables,
+            halves: None,
             fps: Vec::new(),
             ids: Vec::new(),
         })
@@ -170,6 +316,16 @@ impl NearIndex128 {
     #[must_use]
     pub const fn k(&self) -> u32 {
         self.k
+    }
+
+    /// The layout: `(width, radius)` of each substring searched, in bit order from bit 0
+    /// (from `k = 9`, the two 64-bit halves at `⌊k/2⌋`).
+    #[must_use]
+    pub fn layout(&self) -> Vec<(u32, u32)> {
+        if self.halves.is_some() {
+            return vec![(64, self.k / 2); 2];
+        }
+        self.tables.iter().map(|t| (t.width, t.radius)).collect()
     }
 
     /// Entries stored.
@@ -184,55 +340,90 @@ impl NearIndex128 {
         self.ids.is_empty()
     }
 
-    /// Heap bytes in use, roughly (bucket entries and headers, fingerprints, ids).
+    /// Heap bytes in use (buckets, overflow entries, fingerprints, ids; capacities counted).
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         let tables: usize = self
             .tables
             .iter()
             .map(|t| {
-                t.slots.capacity() * size_of::<(u64, u32)>()
-                    + t.overflow.capacity() * size_of::<Vec<(u64, u32)>>()
-                    + t.overflow
-                        .iter()
-                        .map(|b| b.capacity() * size_of::<(u64, u32)>())
-                        .sum::<usize>()
+                t.buckets.capacity() * size_of::<Bucket>() + t.spill.capacity() * size_of::<Spill>()
             })
             .sum();
-        tables + self.fps.capacity() * 16 + self.ids.capacity() * 8
+        let halves = self
+            .halves
+            .as_ref()
+            .map_or(0, |h| h[0].memory_bytes() + h[1].memory_bytes());
+        tables
+            + halves
+            + self.fps.capacity() * size_of::<u128>()
+            + self.ids.capacity() * size_of::<u64>()
     }
 
-    /// Stores `fp` under `id`. (Positions are `u32`: an index holds at most 4 billion entries.)
+    /// Stores `fp` under `id`. (Positions are `u32`: past 4,294,967,294 entries further
+    /// inserts are not stored.)
     pub fn insert(&mut self, fp: Fingerprint128, id: u64) {
-        let at = u32::try_from(self.ids.len()).unwrap_or(u32::MAX);
+        let Ok(at) = u32::try_from(self.ids.len()) else {
+            return;
+        };
+        if at == EMPTY {
+            return;
+        }
         let bits = fp.bits();
         self.ids.push(id);
         self.fps.push(bits);
-        let n = self.ids.len();
+        let n = self.fps.len();
+        if let Some(h) = &mut self.halves {
+            h[0].insert(Fingerprint::new(bits as u64), u64::from(at));
+            h[1].insert(Fingerprint::new((bits >> 64) as u64), u64::from(at));
+        }
         for t in &mut self.tables {
-            // About 2 entries per bucket on random fingerprints (few overflow their slots);
-            // never more buckets than keys.
-            if n > 2 << t.bits && t.bits < t.width.min(26) {
-                grow(t, &self.fps);
+            if n > LOAD << t.bits && t.bits < t.width.min(MAX_BITS) {
+                t.grow(&self.fps);
+            } else {
+                t.link(bits, at);
             }
-            let (b, half) = (t.bucket(t.key(bits)), t.half(bits));
-            t.push(b, (half, at));
         }
     }
 
     /// Calls `f(distance, position)` for every stored fingerprint within `k` of `q` (some
     /// more than once: once per probe that finds them).
     fn scan(&self, q: u128, mut f: impl FnMut(u32, u32)) {
-        for t in &self.tables {
-            let half = t.half(q);
-            t.probes(q, |bucket| {
-                for &(other, at) in bucket {
-                    if (other ^ half).count_ones() <= self.k {
-                        let d = (self.fps[at as usize] ^ q).count_ones();
-                        if d <= self.k {
-                            f(d, at);
-                        }
-                    }
+        if let Some(h) = &self.halves {
+            // Within k in all, within ⌊k/2⌋ on one half at least.
+            let lo = h[0].within(Fingerprint::new(q as u64));
+            let hi = h[1].within(Fingerprint::new((q >> 64) as u64));
+            for m in lo.iter().chain(&hi) {
+                let at = m.id as u32;
+                let d = (self.fps[at as usize] ^ q).count_ones();
+                if d <= self.k {
+                    f(d, at);
+                }
+            }
+            return;
+        }
+        let mut probes: Vec<(usize, usize)> = Vec::new();
+        for (i, t) in self.tables.iter().enumerate() {
+            each_within(t.key(q), t.width, t.radius, 0, &mut |key| {
+                probes.push((i, t.bucket(key)));
+            });
+        }
+        // First read every probed bucket's length in a tight loop, so that the processor has
+        // many of these independent cache misses in flight at once; the scan below then finds
+        // the buckets in cache.
+        let stored: u32 = probes
+            .iter()
+            .map(|&(i, b)| self.tables[i].buckets[b].len)
+            .sum();
+        if stored == 0 {
+            return;
+        }
+        let tags: Vec<u32> = self.tables.iter().map(|t| t.tag(q)).collect();
+        for &(i, b) in &probes {
+            self.tables[i].candidates(b, tags[i], self.k, &mut |at| {
+                let d = (self.fps[at as usize] ^ q).count_ones();
+                if d <= self.k {
+                    f(d, at);
                 }
             });
         }
@@ -290,25 +481,6 @@ impl NearIndex128 {
     }
 }
 
-/// Doubles a table's buckets (one more bit), redistributing its entries in order.
-fn grow(t: &mut Table, fps: &[u128]) {
-    t.bits += 1;
-    let slots = std::mem::replace(&mut t.slots, vec![(0, EMPTY); SLOTS << t.bits]);
-    let overflow = std::mem::take(&mut t.overflow);
-    let old = slots
-        .chunks(SLOTS)
-        .enumerate()
-        .flat_map(|(b, inline)| {
-            let more = overflow.get(b).map_or(&[][..], Vec::as_slice);
-            inline.iter().chain(more)
-        })
-        .filter(|e| e.1 != EMPTY);
-    for &(other, at) in old {
-        let b = t.bucket(t.key(fps[at as usize]));
-        t.push(b, (other, at));
-    }
-}
-
 /// A 64-bit fingerprint as the low half of a 128-bit one (same distances).
 impl From<Fingerprint> for Fingerprint128 {
     fn from(fp: Fingerprint) -> Self {
@@ -317,81 +489,5 @@ impl From<Fingerprint> for Fingerprint128 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Brute force over the same inserts: every query's matches must agree.
-    fn check(k: u32, stored: &[u128], queries: &[u128]) {
-        let mut index = NearIndex128::new(k).expect("valid k");
-        for (i, &fp) in stored.iter().enumerate() {
-            index.insert(Fingerprint128::new(fp), i as u64 + 100);
-        }
-        for &q in queries {
-            let mut expected: Vec<(u32, u64)> = stored
-                .iter()
-                .enumerate()
-                .map(|(i, &fp)| ((fp ^ q).count_ones(), i as u64 + 100))
-                .filter(|&(d, _)| d <= k)
-                .collect();
-            expected.sort_unstable();
-            let got: Vec<(u32, u64)> = index
-                .within(Fingerprint128::new(q))
-                .into_iter()
-                .map(|m| (m.distance, m.id))
-                .collect();
-            assert_eq!(got, expected, "k = {k}, query {q:032x}");
-            assert_eq!(
-                index
-                    .nearest(Fingerprint128::new(q))
-                    .map(|m| (m.distance, m.id)),
-                expected.first().copied()
-            );
-        }
-    }
-
-    #[test]
-    fn edges_of_k() {
-        let a: u128 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210;
-        let flip = |n: u32| (0..n).fold(a, |x, i| x ^ (1u128 << (i * 11 % 128)));
-        for k in [0, 1, 3, 10, 16] {
-            let stored = [a, flip(k), flip(k + 1), a];
-            check(k, &stored, &[a, flip(1), flip(k), !a]);
-        }
-        assert!(matches!(
-            NearIndex128::new(17),
-            Err(IndexError::UnsupportedK { k: 17, max: 16 })
-        ));
-        let mut index = NearIndex128::new(3).expect("valid");
-        assert!(index.is_empty());
-        assert_eq!(index.insert_if_new(Fingerprint128::new(a), 7), Ok(()));
-        assert_eq!(
-            index.insert_if_new(Fingerprint128::new(a ^ 0b101), 8),
-            Err(Match { id: 7, distance: 2 })
-        );
-        assert_eq!((index.len(), index.k()), (1, 3));
-        assert!(index.memory_bytes() > 0);
-        assert_eq!(
-            Fingerprint128::from(Fingerprint::new(5)),
-            Fingerprint128::new(5)
-        );
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
-        /// Clustered fingerprints (a few bases, bit flips) across bucket growth: the index
-        /// and brute force agree for every k.
-        #[test]
-        fn agrees_with_brute_force(
-            bases in proptest::collection::vec(proptest::prelude::any::<u128>(), 1..5),
-            flips in proptest::collection::vec((0usize..5, proptest::collection::vec(0u32..128, 0..14)), 1..400),
-            k in 0u32..=16,
-        ) {
-            let fps: Vec<u128> = flips
-                .iter()
-                .map(|(b, bits)| bits.iter().fold(bases[b % bases.len()], |x, &i| x ^ (1u128 << i)))
-                .collect();
-            let (stored, queries) = fps.split_at(fps.len() / 2);
-            check(k, stored, queries);
-        }
-    }
-}
+#[path = "index128_tests.rs"]
+mod tests;
