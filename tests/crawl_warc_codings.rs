@@ -154,6 +154,10 @@ impl Drop for CodingServer {
     }
 }
 
+/// A response record: its HTTP header fields (names lower-cased), the stored body, the
+/// payload digest.
+type Stored = (Vec<(String, String)>, Vec<u8>, String);
+
 #[test]
 fn compressed_responses_are_stored_decoded_with_x_crawler_headers() {
     let server = CodingServer::start();
@@ -185,8 +189,7 @@ fn compressed_responses_are_stored_decoded_with_x_crawler_headers() {
         String::from_utf8_lossy(&check.stderr)
     );
 
-    // Each response record: (its HTTP header fields, the stored body, the payload digest).
-    let mut seen: BTreeMap<String, (Vec<(String, String)>, Vec<u8>, String)> = BTreeMap::new();
+    let mut seen: BTreeMap<String, Stored> = BTreeMap::new();
     let file = std::fs::File::open(w.join(&names[0])).expect("the WARC file");
     let mut reader = WarcReader::new(BufReader::new(file));
     while let Some(rec) = reader.next_record() {
