@@ -4,7 +4,11 @@
 # with every page fetched (on-duplicate = "follow-links", no rate limit, concurrency 16),
 # alternately without and with `--warc` (+ `--warc-cdxj`), fresh state each run.
 #
-#   scripts/bench-crawl-warc.sh        (SILHOUETTE_BENCH_ROUNDS=N pairs of runs, default 5)
+#   scripts/bench-crawl-warc.sh        (SILHOUETTE_BENCH_ROUNDS=N pairs of runs, default 5;
+#                                       SILHOUETTE_BIN=PATH: that binary, no build)
+#
+# Prints wall pages/s and the crawl's CPU time (user + system) per run: the machine may be
+# shared, and CPU per page is steadier than wall time under load.
 #
 # Figures and how to read them: BENCHMARKS.md, "`crawl --warc`".
 set -euo pipefail
@@ -21,8 +25,12 @@ if [ ! -d "$corpus" ] || [ ! -x "$nginx" ]; then
     cppreference-doc-en-html nginx
 fi
 
-cargo build --release --locked --bin silhouette
-bin="$PWD/target/release/silhouette"
+if [ -n "${SILHOUETTE_BIN:-}" ]; then
+  bin="$SILHOUETTE_BIN"   # a binary built (and copied) beforehand
+else
+  cargo build --release --locked --bin silhouette
+  bin="$PWD/target/release/silhouette"
+fi
 work=$(mktemp -d)
 server_pid=""
 cleanup() {
@@ -68,23 +76,26 @@ for r in $(seq "$rounds"); do
     extra=()
     [ "$mode" = warc ] && extra=(--warc "$work/w-$r" --warc-cdxj)
     t0=$(now)
-    "$bin" --config "$work/c.toml" crawl --state "$work/s-$mode-$r" "${extra[@]}" "$seed" \
-      2>"$work/$mode-$r.err"
+    TIMEFORMAT='%U %S'
+    { time "$bin" --config "$work/c.toml" crawl --state "$work/s-$mode-$r" "${extra[@]}" "$seed" \
+      2>"$work/$mode-$r.err" ; } 2>"$work/$mode-$r.cpu"
     t1=$(now)
     pages=$(grep -o '^fetched [0-9]*' "$work/$mode-$r.err" | tail -n 1 | grep -o '[0-9]*')
     secs=$(echo "$t1 - $t0" | bc)
-    echo "round $r $mode: $pages pages in ${secs}s"
-    echo "$r $mode $pages $secs" >> "$results"
+    cpu=$(awk '{print $1 + $2}' "$work/$mode-$r.cpu")
+    echo "round $r $mode: $pages pages in ${secs}s, CPU ${cpu}s"
+    echo "$r $mode $pages $secs $cpu" >> "$results"
   done
   du -sb "$work/w-$r" | awk '{printf "  WARC written: %.1f MB\n", $1 / 1e6}'
   rm -rf "$work/w-$r" "$work/s-plain-$r" "$work/s-warc-$r"
 done
 python3 - "$results" <<'PY'
 import statistics, sys
-runs = {}
+runs, cpu = {}, {}
 for line in open(sys.argv[1]):
-    r, mode, pages, secs = line.split()
+    r, mode, pages, secs, cpu_secs = line.split()
     runs.setdefault(int(r), {})[mode] = int(pages) / float(secs)
+    cpu.setdefault(mode, []).append(1000 * float(cpu_secs) / int(pages))
 ratios = [v["warc"] / v["plain"] for v in runs.values()]
 plain = [v["plain"] for v in runs.values()]
 warc = [v["warc"] for v in runs.values()]
@@ -92,4 +103,6 @@ print(f"pages/s without --warc: best {max(plain):.0f}, median {statistics.median
 print(f"pages/s with --warc:    best {max(warc):.0f}, median {statistics.median(warc):.0f}")
 print("per-round ratio (with / without):", " ".join(f"{x:.3f}" for x in ratios))
 print(f"median ratio {statistics.median(ratios):.3f}, best/best {max(warc) / max(plain):.3f} (target >= 0.90)")
+p, w = statistics.median(cpu["plain"]), statistics.median(cpu["warc"])
+print(f"CPU ms per page, median: {p:.3f} without, {w:.3f} with --warc ({w / p:.3f}x)")
 PY

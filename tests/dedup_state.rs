@@ -1,6 +1,7 @@
 //! `silhouette dedup --state`: killed with SIGKILL at several points and resumed (with a torn
 //! JSONL line and a torn WARC record left behind), a run ends with the same JSONL bytes and
-//! the same WARC records as an uninterrupted one; `stats` and `replay` read the state.
+//! the same WARC records as an uninterrupted one; a resumed run does not read the input files
+//! it finished again; `stats` and `replay` read the state.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -14,8 +15,9 @@ use crate::sites::tree_site;
 
 const PAGES: u32 = 900;
 
-/// Two WARC files of the tree site's pages (with its byte-identical copies) and a request
-/// record before each response (not judged).
+/// Three WARC files of the tree site's pages (with its byte-identical copies) and a request
+/// record before each response (not judged): a gzip member per record, uncompressed, and
+/// gzipped as one member.
 fn write_inputs(dir: &Path) {
     std::fs::create_dir_all(dir.join("in")).expect("mkdir");
     let mut paths = vec!["/".to_owned()];
@@ -25,7 +27,7 @@ fn write_inputs(dir: &Path) {
             paths.push(format!("/d/{k}"));
         }
     }
-    for (i, part) in paths.chunks(paths.len() / 2 + 1).enumerate() {
+    for (i, part) in paths.chunks(paths.len() / 3 + 1).enumerate() {
         let mut w = WarcWriter::new(Vec::new());
         for (j, path) in part.iter().enumerate() {
             let page = tree_site(PAGES, path);
@@ -43,8 +45,47 @@ fn write_inputs(dir: &Path) {
                 .expect("write");
         }
         let bytes = w.into_inner().expect("bytes");
-        std::fs::write(dir.join(format!("in/part{i}.warc.gz")), bytes).expect("write");
+        let (name, bytes) = match i {
+            0 => ("part0.warc.gz", bytes),
+            1 => ("part1.warc", ungzip(&bytes)),
+            _ => ("part2.warc.gz", gzip(&ungzip(&bytes))),
+        };
+        std::fs::write(dir.join("in").join(name), bytes).expect("write");
     }
+}
+
+fn ungzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Read as _;
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(bytes)
+        .read_to_end(&mut out)
+        .expect("gzip members");
+    out
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write as _;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(bytes).expect("to a Vec");
+    e.finish().expect("to a Vec")
+}
+
+/// Where a resumed run would start reading (input file index, offset), as the state says.
+fn resume_point(state: &Path) -> Option<(u64, u64)> {
+    let db = rusqlite::Connection::open_with_flags(
+        state.join("crawl.sqlite"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .ok()?;
+    let value: String = db
+        .query_row(
+            "SELECT value FROM meta WHERE key = 'dedup.resume'",
+            [],
+            |r| r.get(0),
+        )
+        .ok()?;
+    let mut parts = value.split(' ').map(|p| p.parse().expect("a number"));
+    Some((parts.next()?, parts.next()?))
 }
 
 /// (type, target URI, payload digest, block digest) of every record but the warcinfo.
@@ -119,6 +160,7 @@ fn killed_dedup_runs_resume_to_the_same_output() {
     // Killed at its start, then after 200, 250 and 250 more lines, resumed each time.
     let killed = args("st", "out.jsonl", "ow");
     let (mut kills, mut runs) = (0, 0);
+    let mut points = Vec::new();
     loop {
         runs += 1;
         assert!(runs < 20, "the run never finished");
@@ -152,6 +194,13 @@ fn killed_dedup_runs_resume_to_the_same_output() {
             }
             None => kills += 1,
         }
+        // Once the run is past the first input, that file is never read again: replaced by
+        // garbage, it changes nothing (re-read, it would shift every record after it).
+        let point = resume_point(&d.join("st"));
+        points.push(point);
+        if point.is_some_and(|(file, _)| file >= 1) {
+            std::fs::write(d.join("in/part0.warc.gz"), b"not a WARC file any more").expect("write");
+        }
         if kills == 2 {
             // Torn writes: half a JSONL line, the start of a gzip member.
             use std::io::Write as _;
@@ -173,6 +222,10 @@ fn killed_dedup_runs_resume_to_the_same_output() {
         }
     }
     assert!(kills >= 3, "only {kills} kills before the run finished");
+    assert!(
+        points.iter().flatten().any(|(file, _)| *file >= 1),
+        "never resumed past the first input: {points:?}"
+    );
     assert_eq!(
         std::fs::read(d.join("out.jsonl")).expect("the output"),
         want,

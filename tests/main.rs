@@ -23,6 +23,7 @@ mod crawl_state;
 mod crawl_support;
 mod crawl_tools;
 mod crawl_warc;
+mod crawl_warc_codings;
 mod dedup_policy;
 mod dedup_state;
 mod dedup_warc;

@@ -18,8 +18,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::{Context, Result, bail};
 use silhouette_frontier::{Store, StoredRecord, WarcLocation};
 use silhouette_warc::{
-    WarcRecord, WarcWriter, cdxj_line, http_response_head, request, response, revisit, warc_date,
-    warcinfo,
+    WarcRecord, WarcWriter, cdxj_line, gzip_member, http_response_head, request, response_fields,
+    revisit, warc_date, warcinfo,
 };
 
 use crate::warc_settings::{WarcRecords, WarcSettings};
@@ -33,14 +33,13 @@ pub struct Capture {
     date: String,
     /// The URL the response came from (after redirects).
     url: String,
-    /// The response's HTTP head as stored.
-    head: Vec<u8>,
     /// `WARC-Payload-Digest` of the body.
     payload_digest: String,
     /// The `request` and `response` records as gzip members.
     request: Vec<u8>,
     response: Vec<u8>,
-    /// The response record without its body, for its CDXJ line.
+    /// The response record without its body (its block is the HTTP head as stored), for
+    /// its CDXJ line and a revisit.
     index: WarcRecord,
 }
 
@@ -63,26 +62,28 @@ impl Capture {
             .map(|(n, v)| (n.as_str(), v.as_str()))
             .collect();
         let head = http_response_head(page.status, &page.reason, &headers, page.body.len() as u64);
-        let main = response(&date, &url, &head, &page.body);
-        let req = request(&date, &url, request_head)
-            .with_field("WARC-Concurrent-To", main.id().unwrap_or_default());
-        let payload_digest = main
-            .fields
+        // The response is compressed from its head and the body as fetched, never joined
+        // or copied; its fields carry both digests (two SHA-1 passes over the body).
+        let fields = response_fields(&date, &url, &head, &page.body);
+        let req = request(&date, &url, request_head).with_field(
+            "WARC-Concurrent-To",
+            fields.get("WARC-Record-ID").unwrap_or_default(),
+        );
+        let payload_digest = fields
             .get("WARC-Payload-Digest")
             .unwrap_or_default()
             .to_owned();
         let (request, response) = (
             req.to_gzip_member(true).ok()?,
-            main.to_gzip_member(true).ok()?,
+            gzip_member(&fields, &[&head, &page.body], true).ok()?,
         );
         Some(Self {
             index: WarcRecord {
-                fields: main.fields,
-                block: head.clone(),
+                fields,
+                block: head,
             },
             date,
             url,
-            head,
             payload_digest,
             request,
             response,
@@ -337,7 +338,7 @@ impl WarcLog {
                 let record = revisit(
                     &capture.date,
                     &capture.url,
-                    &capture.head,
+                    &capture.index.block,
                     &capture.payload_digest,
                     &o.uri,
                     &o.date,

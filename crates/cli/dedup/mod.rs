@@ -8,7 +8,7 @@ mod read;
 mod state;
 mod warc_out;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, mpsc};
@@ -20,7 +20,7 @@ use silhouette_text::ContentHasher;
 use silhouette_warc::{parse_http_response, strip_angle_brackets};
 
 use self::judge::Page;
-use self::read::{Candidate, Item};
+use self::read::{Candidate, Item, Position, Positioned};
 use self::state::{DedupState, Judged};
 use self::warc_out::{KeptCopy, WarcOut};
 
@@ -171,7 +171,7 @@ pub fn run(job: &DedupJob, err: &mut dyn Write) -> Result<Report> {
         err,
         state: None,
     };
-    let mut skip = 0;
+    let (mut from, mut skip) = (Position { file: 0, offset: 0 }, 0);
     if let Some(s) = state.as_mut() {
         if let Some(w) = judging.warc.as_mut().filter(|_| new_warc) {
             // The new file is known to the state before any record goes into it.
@@ -182,15 +182,22 @@ pub fn run(job: &DedupJob, err: &mut dyn Write) -> Result<Report> {
         (r.judged, r.kept, r.exact, r.near, r.content) =
             s.restore(&mut judging.dedup, &mut judging.kept)?;
         (r.skipped, r.errors) = (s.skipped, s.errors);
-        skip = usize::try_from(s.items).unwrap_or(usize::MAX);
+        let (at, handled) = s.read_from();
+        (from, skip) = (at, usize::try_from(handled).unwrap_or(usize::MAX));
     }
     judging.state = state;
-    let (batches, reader) = read::start(job.inputs.clone(), job.max_body.saturating_add(1 << 20));
+    let (batches, reader) = read::start(
+        job.inputs.clone(),
+        job.max_body.saturating_add(1 << 20),
+        from,
+    );
     let hasher = Arc::new((job.hasher.clone(), job.content.clone()));
     let (tx, rx) = mpsc::channel::<(u64, Done)>();
     let mut in_flight: HashMap<u64, usize> = HashMap::new();
     let mut bytes_in_flight = 0usize;
     let mut pending: BTreeMap<u64, Done> = BTreeMap::new();
+    // Where each item not yet handled can be read again from, in input order.
+    let mut entries: VecDeque<Option<Position>> = VecDeque::new();
     let (mut next_in, mut next_out) = (0u64, 0u64);
     let receive = |in_flight: &mut HashMap<u64, usize>,
                    bytes: &mut usize,
@@ -202,9 +209,10 @@ pub fn run(job: &DedupJob, err: &mut dyn Write) -> Result<Report> {
         Ok(())
     };
     // A resumed run reads on from the first record not handled.
-    for item in batches.into_iter().flatten().skip(skip) {
+    for Positioned { item, entry } in batches.into_iter().flatten().skip(skip) {
         let seq = next_in;
         next_in += 1;
+        entries.push_back(entry);
         match item {
             Item::Response(c) => {
                 let size = c.block.len();
@@ -225,13 +233,13 @@ pub fn run(job: &DedupJob, err: &mut dyn Write) -> Result<Report> {
         }
         while let Some((item, outcome)) = pending.remove(&next_out) {
             next_out += 1;
-            judging.handle(item, outcome)?;
+            judging.handle(item, outcome, entries.pop_front().flatten())?;
         }
     }
     while next_out < next_in {
         if let Some((item, outcome)) = pending.remove(&next_out) {
             next_out += 1;
-            judging.handle(item, outcome)?;
+            judging.handle(item, outcome, entries.pop_front().flatten())?;
         } else {
             receive(&mut in_flight, &mut bytes_in_flight, &mut pending)?;
         }
@@ -255,10 +263,15 @@ struct Judging<'a> {
 }
 
 impl Judging<'_> {
-    fn handle(&mut self, item: Item, outcome: Option<Outcome>) -> Result<()> {
+    fn handle(
+        &mut self,
+        item: Item,
+        outcome: Option<Outcome>,
+        entry: Option<Position>,
+    ) -> Result<()> {
         self.judge(item, outcome)?;
         if let Some(s) = self.state.as_mut()
-            && s.handled()
+            && s.handled(entry)
         {
             (s.skipped, s.errors) = (self.report.skipped, self.report.errors);
             s.commit(self.warc.as_mut(), &mut self.out)?;

@@ -1,7 +1,10 @@
 //! The reading side of `dedup`: WARC files in order, `response` records in batches, on a
-//! thread of its own so that decompression overlaps fingerprinting.
+//! thread of its own so that decompression overlaps fingerprinting. Reading may start at a
+//! [`Position`] (a resumed `--state` run): later files only, the first one from a record's
+//! offset (its gzip member's, or an uncompressed record's).
 
 use std::fs::File;
+use std::io::{Seek, SeekFrom};
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
@@ -27,6 +30,24 @@ pub struct Candidate {
     pub block: Vec<u8>,
 }
 
+/// Where reading can start again: a record's offset in an input file, from which reading
+/// gives this record first and then the same items as reading the file from its start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    /// Index of the file in the input list.
+    pub file: usize,
+    /// Offset of the record (of its gzip member) in the file.
+    pub offset: u64,
+}
+
+/// An item, and the position to read it again from, when it has one (not every record is a
+/// place to start: only the first record of a file gzipped as one member is).
+#[derive(Debug)]
+pub struct Positioned {
+    pub item: Item,
+    pub entry: Option<Position>,
+}
+
 /// What the reader found, in input order.
 #[derive(Debug)]
 pub enum Item {
@@ -38,13 +59,18 @@ pub enum Item {
     Skipped,
 }
 
-/// Starts reading `files`; batches arrive on the receiver, in order.
-pub fn start(files: Vec<PathBuf>, max_block: u64) -> (Receiver<Vec<Item>>, JoinHandle<()>) {
+/// Starts reading `files` at `from`; batches arrive on the receiver, in order.
+pub fn start(
+    files: Vec<PathBuf>,
+    max_block: u64,
+    from: Position,
+) -> (Receiver<Vec<Positioned>>, JoinHandle<()>) {
     let (tx, rx) = sync_channel(2);
     let handle = std::thread::spawn(move || {
         let mut batch = Batch::default();
-        for (index, path) in files.iter().enumerate() {
-            if read_file(index, path, max_block, &mut batch, &tx).is_err() {
+        for (index, path) in files.iter().enumerate().skip(from.file) {
+            let offset = if index == from.file { from.offset } else { 0 };
+            if read_file(index, path, offset, max_block, &mut batch, &tx).is_err() {
                 return; // the receiver is gone
             }
         }
@@ -55,16 +81,21 @@ pub fn start(files: Vec<PathBuf>, max_block: u64) -> (Receiver<Vec<Item>>, JoinH
 
 #[derive(Default)]
 struct Batch {
-    items: Vec<Item>,
+    items: Vec<Positioned>,
     bytes: usize,
 }
 
 impl Batch {
-    fn push(&mut self, item: Item, tx: &SyncSender<Vec<Item>>) -> Result<(), ()> {
+    fn push(
+        &mut self,
+        item: Item,
+        entry: Option<Position>,
+        tx: &SyncSender<Vec<Positioned>>,
+    ) -> Result<(), ()> {
         if let Item::Response(c) = &item {
             self.bytes += c.block.len();
         }
-        self.items.push(item);
+        self.items.push(Positioned { item, entry });
         if self.items.len() >= BATCH_RECORDS || self.bytes >= BATCH_BYTES {
             self.bytes = 0;
             tx.send(std::mem::take(&mut self.items)).map_err(drop)?;
@@ -76,20 +107,32 @@ impl Batch {
 fn read_file(
     index: usize,
     path: &PathBuf,
+    offset: u64,
     max_block: u64,
     batch: &mut Batch,
-    tx: &SyncSender<Vec<Item>>,
+    tx: &SyncSender<Vec<Positioned>>,
 ) -> Result<(), ()> {
     let error = |message: String| Item::Error {
         file: index,
         message,
     };
-    let file = match File::open(path) {
+    let opened = File::open(path).and_then(|mut f| {
+        f.seek(SeekFrom::Start(offset))?;
+        Ok(f)
+    });
+    let file = match opened {
         Ok(f) => f,
-        Err(e) => return batch.push(error(format!("cannot open: {e}")), tx),
+        Err(e) => return batch.push(error(format!("cannot open: {e}")), None, tx),
     };
-    let mut reader = WarcReader::new(file);
+    let mut reader = WarcReader::starting_at(file, offset);
     while let Some(next) = reader.next_record() {
+        let entry = match &next {
+            Ok(rec) if rec.is_entry_point() => Some(Position {
+                file: index,
+                offset: rec.header().offset,
+            }),
+            _ => None,
+        };
         let item = match next {
             Err(e) => error(e.to_string()),
             Ok(rec) if rec.header().record_type() != RecordType::Response => Item::Skipped,
@@ -104,7 +147,7 @@ fn read_file(
                 Err(e) => error(e.to_string()),
             },
         };
-        batch.push(item, tx)?;
+        batch.push(item, entry, tx)?;
     }
     Ok(())
 }

@@ -8,7 +8,11 @@
 //! written only after their commit. A resumed run re-judges the committed records (in
 //! order, from the state) to rebuild the dedup index, cuts the JSONL and the WARC output
 //! back to what was committed, writes the committed lines the JSONL lacks, and reads on
-//! from the first input record not handled.
+//! from the first input record not handled: the files finished are not opened again, the
+//! current one is entered at the last record handled that is a place to start (any record
+//! of a file with a gzip member per record or uncompressed; of a file gzipped as one member
+//! only the first, so such a file is read again from its start), and the records from
+//! there to the first one not handled are read and passed over.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -21,6 +25,7 @@ use silhouette_frontier::{Dedup, PageRecord, Store, Verdict, WarcLocation};
 use silhouette_simhash::Fingerprint;
 
 use super::judge::Page;
+use super::read::Position;
 use super::warc_out::{KeptCopy, WarcOut};
 
 /// Records judged between two commits.
@@ -39,6 +44,9 @@ pub struct DedupState {
     pub errors: u64,
     /// Cluster of each kept page.
     clusters: HashMap<u64, u64>,
+    /// The last place to start reading again among the records handled, and the number of
+    /// records handled before it.
+    resume: Option<(Position, u64)>,
 }
 
 /// A judged record, as the state keeps it.
@@ -74,7 +82,18 @@ impl DedupState {
             }
             store.commit()?;
         }
+        let resume = store.meta("dedup.resume")?.and_then(|v| {
+            let mut parts = v.split(' ').map(str::parse::<u64>);
+            let (file, offset, before) = (
+                parts.next()?.ok()?,
+                parts.next()?.ok()?,
+                parts.next()?.ok()?,
+            );
+            let file = usize::try_from(file).ok()?;
+            Some((Position { file, offset }, before))
+        });
         let state = Self {
+            resume,
             items: meta_u64(&store, "dedup.items")?,
             skipped: meta_u64(&store, "dedup.skipped")?,
             errors: meta_u64(&store, "dedup.errors")?,
@@ -235,8 +254,21 @@ impl DedupState {
         Ok(())
     }
 
-    /// Counts an input record handled; true when it is time to commit.
-    pub fn handled(&mut self) -> bool {
+    /// Where to read the input from, and how many items read from there were handled
+    /// already (to pass over).
+    pub fn read_from(&self) -> (Position, u64) {
+        match self.resume {
+            Some((at, before)) => (at, self.items.saturating_sub(before)),
+            None => (Position { file: 0, offset: 0 }, self.items),
+        }
+    }
+
+    /// Counts an input record handled (`entry`: where reading can start again at it); true
+    /// when it is time to commit.
+    pub fn handled(&mut self, entry: Option<Position>) -> bool {
+        if let Some(at) = entry {
+            self.resume = Some((at, self.items));
+        }
         self.items += 1;
         self.since_commit += 1;
         self.since_commit >= COMMIT_EVERY
@@ -253,6 +285,10 @@ impl DedupState {
         }
         self.store
             .set_meta("dedup.items", &self.items.to_string())?;
+        if let Some((at, before)) = self.resume {
+            let value = format!("{} {} {before}", at.file, at.offset);
+            self.store.set_meta("dedup.resume", &value)?;
+        }
         self.store
             .set_meta("dedup.skipped", &self.skipped.to_string())?;
         self.store

@@ -126,7 +126,9 @@ pub struct FetchConfig {
     pub fetch_non_html_body: bool,
     /// Which non-public addresses may be reached.
     pub address_policy: AddressPolicy,
-    /// Extra request headers (name, value), sent with every request.
+    /// Extra request headers (name, value), sent with every request. An
+    /// `Accept-Encoding` here is not sent: the fetcher asks for the codings it
+    /// decodes (`gzip, deflate`).
     pub headers: Vec<(String, String)>,
     /// An HTTP(S) proxy URL for every request (`None`: connect directly). Through a proxy
     /// the proxy resolves host names, so the address policy checks only IP-literal URLs.
@@ -230,6 +232,13 @@ pub enum ConfigError {
 }
 
 impl FetchConfig {
+    /// [`headers`](Self::headers) as sent: without `Accept-Encoding`.
+    pub(crate) fn extra_headers(&self) -> impl Iterator<Item = &(String, String)> {
+        self.headers
+            .iter()
+            .filter(|(name, _)| !name.eq_ignore_ascii_case("accept-encoding"))
+    }
+
     /// Checks every field; [`Fetcher::new`](crate::Fetcher::new) calls this.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let durations = [

@@ -179,6 +179,15 @@ pub enum FetchError {
         /// The underlying error.
         message: String,
     },
+    /// The body's content coding could not be undone: a corrupt or truncated `gzip` /
+    /// `deflate` stream, or a coding the fetcher does not accept (`br`, `zstd`).
+    #[error("cannot decode the body of {url}: {message}")]
+    Decode {
+        /// The URL.
+        url: Url,
+        /// The coding and what is wrong with it.
+        message: String,
+    },
     /// A malformed response or another HTTP-level failure.
     #[error("protocol error for {url}: {message}")]
     Protocol {
@@ -212,6 +221,7 @@ macro_rules! url_of {
             | Self::Tls { url, .. }
             | Self::HttpStatus { url, .. }
             | Self::BodyInterrupted { url, .. }
+            | Self::Decode { url, .. }
             | Self::Protocol { url, .. } => url,
         }
     };
@@ -258,6 +268,7 @@ impl FetchError {
             Self::Tls { .. } => "tls",
             Self::HttpStatus { .. } => "http_status",
             Self::BodyInterrupted { .. } => "body_interrupted",
+            Self::Decode { .. } => "decode",
             Self::Protocol { .. } => "protocol",
         }
     }

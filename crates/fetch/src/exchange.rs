@@ -4,12 +4,13 @@
 use std::error::Error as StdError;
 use std::io;
 
-use bytes::{Bytes, BytesMut};
-use reqwest::header::{ACCEPT, HeaderMap};
+use bytes::Bytes;
+use reqwest::header::{ACCEPT, ACCEPT_ENCODING, CONTENT_ENCODING, HeaderMap};
 use tokio::time::{Instant, timeout};
 use url::Url;
 
 use crate::address::{BlockedByPolicy, LookupFailed};
+use crate::decode::{ACCEPT_ENCODING_VALUE, BodyDecoder, Coding, Pushed};
 use crate::{FetchConfig, FetchError, TimeoutKind};
 
 const ACCEPT_VALUE: &str = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5";
@@ -53,10 +54,10 @@ pub(crate) fn request_head(url: &Url, config: &FetchConfig) -> Vec<u8> {
         "GET {target} HTTP/1.1\r\nHost: {host}\r\nUser-Agent: {}\r\nAccept: {ACCEPT_VALUE}\r\n",
         config.user_agent
     );
-    for (name, value) in &config.headers {
+    for (name, value) in config.extra_headers() {
         head.push_str(&format!("{name}: {value}\r\n"));
     }
-    head.push_str("Accept-Encoding: gzip, br, zstd, deflate\r\n\r\n");
+    head.push_str(&format!("Accept-Encoding: {ACCEPT_ENCODING_VALUE}\r\n\r\n"));
     head.into_bytes()
 }
 
@@ -80,7 +81,11 @@ pub(crate) async fn send(
             config.total_timeout,
         )
     };
-    let request = client.get(url.clone()).header(ACCEPT, ACCEPT_VALUE).send();
+    let request = client
+        .get(url.clone())
+        .header(ACCEPT, ACCEPT_VALUE)
+        .header(ACCEPT_ENCODING, ACCEPT_ENCODING_VALUE)
+        .send();
     let response = match timeout(wait, request).await {
         Err(_) => {
             return Err(FetchError::Timeout {
@@ -111,7 +116,8 @@ fn header_size(headers: &HeaderMap) -> usize {
         .sum()
 }
 
-/// Streams the (decompressed) body, enforcing `max` bytes, the idle timeout
+/// Streams the body, undoing its content coding (`gzip`, `deflate`) as it arrives, and
+/// enforces `max` bytes on the decoded body (and on the bytes received), the idle timeout
 /// between chunks and the exchange's total deadline.
 pub(crate) async fn read_body(
     head: Head,
@@ -128,13 +134,25 @@ pub(crate) async fn read_body(
         url: url.clone(),
         limit: max,
     };
+    let decode_error = |message: String| FetchError::Decode {
+        url: url.clone(),
+        message,
+    };
     let announced = response.content_length();
     if over == OverLimit::Fail && announced.is_some_and(|len| len > max) {
         return Err(too_large());
     }
+    let coding = Coding::from_values(
+        response
+            .headers()
+            .get_all(CONTENT_ENCODING)
+            .iter()
+            .map(|v| v.to_str().unwrap_or("unreadable")),
+    )
+    .map_err(decode_error)?;
     let max_len = usize::try_from(max).unwrap_or(usize::MAX);
     let initial = announced.unwrap_or(0).min(max).min(1 << 20);
-    let mut buf = BytesMut::with_capacity(usize::try_from(initial).unwrap_or(0));
+    let mut decoder = BodyDecoder::new(coding, max_len, usize::try_from(initial).unwrap_or(0));
     loop {
         let now = Instant::now();
         let remaining = deadline.saturating_duration_since(now);
@@ -155,22 +173,27 @@ pub(crate) async fn read_body(
             Ok(Ok(None)) => break,
             Ok(Ok(Some(chunk))) => chunk,
         };
-        let room = max_len.saturating_sub(buf.len());
-        if chunk.len() > room {
+        let pushed = decoder
+            .push(&chunk)
+            .map_err(|c| decode_error(format!("{coding} body: {}", c.0)))?;
+        // Compressed bytes beyond the cap decode to more than the cap for any real body.
+        if pushed == Pushed::Full || decoder.wire_bytes() > max {
             match over {
                 OverLimit::Fail => {
                     tracing::debug!(%url, max, "body too large");
                     return Err(too_large());
                 }
-                OverLimit::Truncate => {
-                    buf.extend_from_slice(&chunk[..room]);
-                    break;
-                }
+                OverLimit::Truncate => return Ok(Bytes::from(decoder.into_prefix())),
             }
         }
-        buf.extend_from_slice(&chunk);
     }
-    Ok(buf.freeze())
+    let finished = decoder
+        .finish()
+        .map_err(|c| decode_error(format!("{coding} body: {}", c.0)))?;
+    if finished == Pushed::Full && over == OverLimit::Fail {
+        return Err(too_large());
+    }
+    Ok(Bytes::from(decoder.into_prefix()))
 }
 
 /// The error and its sources, joined with ": ".

@@ -24,8 +24,8 @@ use crate::{
 /// Fetches pages politely and turns every failure into a typed outcome.
 ///
 /// Cheap to clone (an `Arc` inside) and `Send + Sync`: share one per crawl.
-/// One HTTP client (connection pool, HTTP/1.1 and HTTP/2, rustls,
-/// gzip/brotli/deflate/zstd) serves every request.
+/// One HTTP client (connection pool, HTTP/1.1 and HTTP/2, rustls) serves every request;
+/// bodies are decoded here (`gzip`, `deflate`), so the response headers stay as sent.
 #[derive(Clone)]
 pub struct Fetcher {
     inner: Arc<Inner>,
@@ -111,7 +111,7 @@ impl Fetcher {
             message: e.to_string(),
         };
         let mut headers = reqwest::header::HeaderMap::new();
-        for (name, value) in &config.headers {
+        for (name, value) in config.extra_headers() {
             if let (Ok(name), Ok(value)) = (
                 reqwest::header::HeaderName::from_bytes(name.as_bytes()),
                 reqwest::header::HeaderValue::from_str(value),
@@ -132,10 +132,6 @@ impl Fetcher {
             .referer(false)
             .connect_timeout(config.connect_timeout)
             .dns_resolver(PolicyResolver::new(Arc::clone(&allow)))
-            .gzip(true)
-            .brotli(true)
-            .deflate(true)
-            .zstd(true)
             .tcp_nodelay(true)
             .pool_idle_timeout(Duration::from_secs(90))
             .pool_max_idle_per_host(config.per_host_concurrency)

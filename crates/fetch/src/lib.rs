@@ -17,7 +17,10 @@
 //! address policy (IP literals up front, resolved addresses at connect time),
 //! the host's concurrency cap, backoff and rate limit, then the request with
 //! connect / first-byte / idle / total timeouts, a header-size cap and a body
-//! cap counted after decompression.
+//! cap counted after decompression. The fetcher asks for `gzip, deflate` and
+//! decodes them itself, so [`FetchedPage::headers`] keep `Content-Encoding`,
+//! `Transfer-Encoding` and `Content-Length` as the server sent them (a WARC
+//! writer stores them under `X-Crawler-` names beside the decoded body).
 //!
 //! ```
 //! use std::time::Duration;
@@ -58,6 +61,7 @@ mod address;
 mod backoff;
 mod config;
 mod content;
+mod decode;
 mod error;
 mod exchange;
 mod fetcher;

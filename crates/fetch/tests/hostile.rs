@@ -95,6 +95,128 @@ async fn plain_and_gzip_html() {
     assert_eq!(server.count("/robots.txt"), 1);
 }
 
+/// `page` compressed by `encoder` (a flate2 write encoder over a `Vec`).
+fn compress<W: std::io::Write>(
+    mut encoder: W,
+    page: &[u8],
+    finish: impl FnOnce(W) -> Vec<u8>,
+) -> Vec<u8> {
+    encoder.write_all(page).expect("compress");
+    finish(encoder)
+}
+
+/// Every coding the fetcher asks for is decoded by the fetcher itself, framed by a length
+/// or chunked, and the response headers stay as the server sent them (for the WARC).
+#[tokio::test]
+async fn codings_decoded_and_headers_kept() {
+    use flate2::Compression;
+    use flate2::write::{DeflateEncoder, GzEncoder, ZlibEncoder};
+    let page = "<!doctype html><title>coded</title><p>hello, decoded world</p>".repeat(60);
+    let gz = compress(
+        GzEncoder::new(Vec::new(), Compression::fast()),
+        page.as_bytes(),
+        |e| e.finish().expect("gzip"),
+    );
+    let zlib = compress(
+        ZlibEncoder::new(Vec::new(), Compression::fast()),
+        page.as_bytes(),
+        |e| e.finish().expect("zlib"),
+    );
+    let raw = compress(
+        DeflateEncoder::new(Vec::new(), Compression::fast()),
+        page.as_bytes(),
+        |e| e.finish().expect("deflate"),
+    );
+    let mut corrupt = gz.clone();
+    let mid = corrupt.len() / 2;
+    corrupt[mid..].fill(0xff);
+    let (g, z, r, c) = (gz.clone(), zlib.clone(), raw.clone(), corrupt);
+    let server = Server::start(move |path| {
+        let coded = |coding: &str, body: &[u8]| {
+            full(
+                "200 OK",
+                &[("Content-Type", "text/html"), ("Content-Encoding", coding)],
+                body,
+            )
+        };
+        let chunked = |coding: &str, body: &[u8]| Reply::Chunked {
+            head: head(
+                "200 OK",
+                &[("Content-Type", "text/html"), ("Content-Encoding", coding)],
+            ),
+            body: body.to_vec(),
+            size: 100,
+        };
+        match path {
+            "/gzip" => coded("gzip", &g),
+            "/zlib" => coded("deflate", &z),
+            "/raw" => coded("deflate", &r),
+            "/gzip-chunked" => chunked("gzip", &g),
+            "/raw-chunked" => chunked("deflate", &r),
+            "/corrupt" => coded("gzip", &c),
+            "/br" => coded("br", b"whatever"),
+            _ => not_found(),
+        }
+    })
+    .await;
+    let f = fetcher(config());
+    for (path, coding, wire, chunked) in [
+        ("/gzip", "gzip", &gz, false),
+        ("/zlib", "deflate", &zlib, false),
+        ("/raw", "deflate", &raw, false),
+        ("/gzip-chunked", "gzip", &gz, true),
+        ("/raw-chunked", "deflate", &raw, true),
+    ] {
+        let out = get(&f, &server.url(path)).await;
+        let got = out
+            .page()
+            .unwrap_or_else(|| panic!("{path}: {:?}", out.result));
+        assert_eq!(got.body, page.as_bytes(), "{path} decoded");
+        let header = |name: &str| {
+            got.headers
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.clone())
+        };
+        assert_eq!(
+            header("content-encoding").as_deref(),
+            Some(coding),
+            "{path}"
+        );
+        if chunked {
+            assert_eq!(
+                header("transfer-encoding").as_deref(),
+                Some("chunked"),
+                "{path}"
+            );
+            assert_eq!(header("content-length"), None, "{path}");
+        } else {
+            assert_eq!(
+                header("content-length"),
+                Some(wire.len().to_string()),
+                "{path}"
+            );
+        }
+    }
+    for (path, says) in [
+        ("/corrupt", "gzip body"),
+        ("/br", "\"br\" is not supported"),
+    ] {
+        let out = get(&f, &server.url(path)).await;
+        let error = err(&out);
+        assert!(
+            matches!(error, FetchError::Decode { .. }),
+            "{path}: {error:?}"
+        );
+        let text = error.to_string();
+        assert!(
+            text.contains(says) && text.contains(server.url(path).as_str()),
+            "{text}"
+        );
+        assert_eq!(error.code(), "decode");
+    }
+}
+
 #[tokio::test]
 async fn drip_body_hits_total_timeout() {
     let server = Server::start(|path| match path {

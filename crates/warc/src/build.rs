@@ -4,7 +4,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use sha1::{Digest as _, Sha1};
 
-use crate::digest::sha1_digest;
+use crate::digest::{DigestBuilder, sha1_digest};
 use crate::fields::Fields;
 use crate::writer::WarcRecord;
 
@@ -75,6 +75,8 @@ pub fn record_id(parts: &[&[u8]]) -> String {
     )
 }
 
+/// The first fields of a record; its id is derived from `kind`, `date`, `uri` and `block`
+/// (the block itself, or its digest).
 fn base(kind: &str, date: &str, uri: Option<&str>, block: &[u8]) -> Fields {
     let mut f = Fields::new();
     f.push("WARC-Type", kind);
@@ -120,10 +122,26 @@ pub fn response(date: &str, uri: &str, head: &[u8], body: &[u8]) -> WarcRecord {
     let mut block = Vec::with_capacity(head.len() + body.len());
     block.extend_from_slice(head);
     block.extend_from_slice(body);
-    let mut fields = base("response", date, Some(uri), &block);
+    WarcRecord {
+        fields: response_fields(date, uri, head, body),
+        block,
+    }
+}
+
+/// The fields of the [`response`] record of `head` and `body`, `WARC-Block-Digest` included,
+/// computed without joining head and body: with [`gzip_member`](crate::gzip_member) a
+/// crawler archives a page without copying its body. Two SHA-1 passes over the body (payload
+/// and block digests); the record id is derived from the block digest.
+pub fn response_fields(date: &str, uri: &str, head: &[u8], body: &[u8]) -> Fields {
+    let mut block_digest = DigestBuilder::new();
+    block_digest.update(head);
+    block_digest.update(body);
+    let block_digest = block_digest.finish();
+    let mut fields = base("response", date, Some(uri), block_digest.as_bytes());
     fields.push("WARC-Payload-Digest", sha1_digest(body));
     fields.push("Content-Type", "application/http; msgtype=response");
-    WarcRecord { fields, block }
+    fields.push("WARC-Block-Digest", block_digest);
+    fields
 }
 
 /// An identical-payload-digest `revisit`: `head` is this response's HTTP head, the payload

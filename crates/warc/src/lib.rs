@@ -54,7 +54,7 @@ mod writer;
 
 pub use build::{
     IDENTICAL_PAYLOAD_DIGEST, RENAMED_HEADERS, http_response_head, record_id, request, response,
-    revisit, warc_date, warcinfo,
+    response_fields, revisit, warc_date, warcinfo,
 };
 pub use cdxj::{cdxj_line, cdxj_timestamp, surt};
 pub use digest::{DigestBuilder, sha1_digest};
@@ -62,4 +62,4 @@ pub use error::{Error, HttpError};
 pub use fields::{Fields, RecordType, strip_angle_brackets};
 pub use http::{HttpResponse, parse_http_response};
 pub use reader::{Header, Limits, Record, WarcReader};
-pub use writer::{WarcRecord, WarcWriter, Written};
+pub use writer::{WarcRecord, WarcWriter, Written, gzip_member};

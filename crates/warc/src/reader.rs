@@ -196,6 +196,13 @@ pub struct Record<'a, R: Read> {
 }
 
 impl<R: Read> Record<'_, R> {
+    /// Whether reading can start at this record's [`Header::offset`] with
+    /// [`WarcReader::starting_at`]: the record starts a gzip member, or the input is
+    /// uncompressed.
+    pub fn is_entry_point(&self) -> bool {
+        self.header.offset_in_member == 0 || matches!(self.reader.layer, Layer::Plain(_))
+    }
+
     /// The header.
     pub fn header(&self) -> &Header {
         &self.header
@@ -244,6 +251,38 @@ impl<R: Read> WarcReader<R> {
     pub fn with_limits(input: R, limits: Limits) -> Self {
         Self {
             layer: Layer::Plain(Rewind::new(input, limits.rewind_window)),
+            limits,
+            state: State::Start,
+            previous: None,
+            quiet: false,
+        }
+    }
+
+    /// A reader over input that starts `offset` bytes into a file, at the start of a record
+    /// (of its gzip member, for gzip input): how a long run resumes without reading the
+    /// file again. Offsets, in records and errors, count from the start of the file.
+    ///
+    /// [`Record::is_entry_point`] says which records are such a start: each one of an
+    /// uncompressed file or of a file with a gzip member per record; of a file gzipped as one
+    /// member, only the first (the file must be read again from its start).
+    ///
+    /// ```
+    /// use silhouette_warc::{WarcReader, WarcRecord, WarcWriter};
+    /// let mut writer = WarcWriter::new(Vec::new());
+    /// let record = |n: &str| WarcRecord::default().with_field("WARC-Type", n);
+    /// writer.write(&record("resource"))?;
+    /// let second = writer.write(&record("metadata"))?;
+    /// let file = writer.into_inner()?;
+    /// let at = second.offset as usize;
+    /// let mut reader = WarcReader::starting_at(&file[at..], second.offset);
+    /// let rec = reader.next_record().expect("a record")?;
+    /// assert_eq!((rec.header().offset, rec.header().fields.get("WARC-Type")), (second.offset, Some("metadata")));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn starting_at(input: R, offset: u64) -> Self {
+        let limits = Limits::default();
+        Self {
+            layer: Layer::Plain(Rewind::new(input, limits.rewind_window).starting_at(offset)),
             limits,
             state: State::Start,
             previous: None,

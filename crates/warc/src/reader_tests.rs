@@ -271,3 +271,50 @@ proptest! {
         prop_assert!(reader.next_record().is_none());
     }
 }
+
+/// Reading from each entry point a first pass reports gives the same records, with the same
+/// offsets, as the first pass from there on.
+#[test]
+fn resumes_at_entry_points() {
+    let records: Vec<Vec<u8>> = abc().into_iter().collect();
+    let per_member: Vec<u8> = records.iter().flat_map(|r| gz(r)).collect();
+    let plain_file = records.concat();
+    let whole = gz(&plain_file);
+    for (name, file, entries) in [
+        ("gzip per record", &per_member, 3),
+        ("uncompressed", &plain_file, 3),
+        ("gzip as one member", &whole, 1),
+    ] {
+        let read = |reader: &mut WarcReader<&[u8]>| {
+            let mut out = Vec::new();
+            while let Some(rec) = reader.next_record() {
+                let rec = rec.expect("valid");
+                let h = rec.header();
+                out.push((
+                    h.offset,
+                    h.target_uri().map(str::to_owned),
+                    rec.is_entry_point(),
+                ));
+            }
+            out
+        };
+        let all = read(&mut WarcReader::new(file.as_slice()));
+        assert_eq!(all.len(), 3, "{name}");
+        let starts: Vec<usize> = all
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.2)
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(starts.len(), entries, "{name}: {all:?}");
+        for i in starts {
+            let at = all[i].0;
+            let mut again = WarcReader::starting_at(&file[at as usize..], at);
+            assert_eq!(
+                read(&mut again),
+                all[i..],
+                "{name}: from record {i} at {at}"
+            );
+        }
+    }
+}

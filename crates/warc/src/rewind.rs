@@ -37,6 +37,12 @@ impl<R: Read> Rewind<R> {
         }
     }
 
+    /// Counts offsets from `offset` (the input starts that far into a file); before reading.
+    pub(crate) fn starting_at(mut self, offset: u64) -> Self {
+        self.base = offset;
+        self
+    }
+
     /// Offset of the next byte to read.
     pub(crate) fn offset(&self) -> u64 {
         self.base + self.pos as u64

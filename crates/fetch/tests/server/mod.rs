@@ -31,6 +31,12 @@ pub enum Reply {
     Endless { head: String },
     /// Head and a partial body, then a TCP reset.
     Reset { head: String, partial: Vec<u8> },
+    /// Head and the body in `Transfer-Encoding: chunked` chunks of `size` bytes.
+    Chunked {
+        head: String,
+        body: Vec<u8>,
+        size: usize,
+    },
     /// Read the request, never answer.
     Silent,
     /// Answer after a pause (to observe concurrency).
@@ -277,6 +283,17 @@ async fn respond(stream: &mut TcpStream, reply: Reply) -> std::io::Result<()> {
             let head = format!("{head}Content-Length: {}\r\n\r\n", body.len());
             stream.write_all(head.as_bytes()).await?;
             stream.write_all(&body).await?;
+            stream.shutdown().await
+        }
+        Reply::Chunked { head, body, size } => {
+            let mut bytes = format!("{head}Transfer-Encoding: chunked\r\n\r\n").into_bytes();
+            for chunk in body.chunks(size.max(1)) {
+                bytes.extend_from_slice(format!("{:x}\r\n", chunk.len()).as_bytes());
+                bytes.extend_from_slice(chunk);
+                bytes.extend_from_slice(b"\r\n");
+            }
+            bytes.extend_from_slice(b"0\r\n\r\n");
+            stream.write_all(&bytes).await?;
             stream.shutdown().await
         }
         Reply::Drip { head, body, every } => {
