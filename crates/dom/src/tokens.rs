@@ -164,8 +164,14 @@ struct TagState {
     all_attrs: bool,
     /// The names in `attrs`, once there are too many to scan (hostile pages write 200k).
     names: FnvHashSet<LocalName>,
-    /// Whether `class` is kept too (the arena labels elements with their class tokens).
+    /// Whether the arena labels elements with their class tokens: the first `class` value of
+    /// a start tag is then read into [`class`](Self::class) (see [`Bridge::emit_current_tag`]).
     classes: bool,
+    /// The first `class` value of this start tag (not of a formatting element's, which keeps
+    /// every attribute), read from the input without allocating per tag.
+    class: String,
+    /// Whether `class` holds a complete value (the first `class` attribute has ended).
+    has_class: bool,
     /// Whether `role` is kept too (text collection looks for `role=main`).
     role: bool,
 }
@@ -176,8 +182,19 @@ impl TagState {
         !self.end
             && (self.all_attrs
                 || KEPT.contains(&self.attr_name.as_slice())
-                || (self.classes && self.attr_name == b"class")
                 || (self.role && self.attr_name == b"role"))
+    }
+
+    /// Whether the current attribute is the first `class` of a start tag whose element gets
+    /// its class tokens through the arena rather than as an attribute: every start tag but a
+    /// formatting element's (whose attributes are all kept, since the tree builder clones
+    /// them with the element).
+    fn reads_class(&self) -> bool {
+        self.classes
+            && !self.end
+            && !self.all_attrs
+            && !self.has_class
+            && self.attr_name == b"class"
     }
 }
 
@@ -328,6 +345,10 @@ impl Bridge<'_, '_> {
         if !std::mem::take(&mut tag.in_attr) {
             return;
         }
+        if tag.reads_class() {
+            tag.has_class = true;
+            return;
+        }
         let value = std::mem::take(&mut tag.attr_value);
         if !tag.keeps_attr() {
             return;
@@ -424,6 +445,8 @@ impl Emitter for Bridge<'_, '_> {
         self.tag.names.clear();
         self.tag.in_attr = false;
         self.tag.all_attrs = false;
+        self.tag.class.clear();
+        self.tag.has_class = false;
     }
 
     fn init_end_tag(&mut self) {
@@ -456,7 +479,20 @@ impl Emitter for Bridge<'_, '_> {
             attrs: std::mem::take(&mut self.tag.attrs),
             had_duplicate_attributes: false,
         });
+        // The element the tree builder creates for this tag takes its class tokens from the
+        // arena (`TreeArena::create_element`); they are dropped once the tag is processed.
+        let class = self.tag.has_class && self.stopped.is_none();
+        if class {
+            self.guard
+                .arena
+                .borrow_mut()
+                .pending_class
+                .set(&self.tag.name, &self.tag.class);
+        }
         let result = self.send(token);
+        if class {
+            self.guard.arena.borrow_mut().pending_class.clear();
+        }
         // The raw text that follows a script, style, title… start tag is never shown.
         self.hidden_raw = hides && matches!(result, TokenSinkResult::RawData(_));
         match result {
@@ -525,7 +561,9 @@ impl Emitter for Bridge<'_, '_> {
     }
 
     fn push_attribute_value(&mut self, s: &[u8]) {
-        if self.tag.keeps_attr() {
+        if self.tag.reads_class() {
+            self.tag.class.push_str(&String::from_utf8_lossy(s));
+        } else if self.tag.keeps_attr() {
             self.tag.attr_value.push_str(&String::from_utf8_lossy(s));
         }
     }

@@ -122,6 +122,45 @@ pub(crate) struct TreeArena {
     runs: Vec<(u32, u32)>,
     /// Elements with `role=main`, when collecting text.
     pub(crate) main_roles: FnvHashSet<NodeId>,
+    /// The `class` of the start tag being processed, for the element created for it.
+    pub(crate) pending_class: PendingClass,
+}
+
+/// The `class` value of the start tag the tree builder is processing, set by the tokenizer
+/// bridge (`tokens.rs`) instead of a `class` attribute: no attribute list, tendril or string
+/// per element. The first element created with the tag's name (ASCII case aside; `<image>`
+/// becomes `img`) takes it: the elements the tree builder creates before it for the same
+/// token are implied ones (`tbody`, `tr`, `colgroup`, `html`, `head`, `body`) or clones of
+/// formatting elements, never of the tag's name, and formatting elements keep their `class`
+/// as an attribute.
+#[derive(Debug, Default)]
+pub(crate) struct PendingClass {
+    name: Vec<u8>,
+    class: String,
+    active: bool,
+}
+
+impl PendingClass {
+    /// Notes the class value of a start tag named `name`.
+    pub(crate) fn set(&mut self, name: &[u8], class: &str) {
+        self.name.clear();
+        self.name.extend_from_slice(name);
+        self.class.clear();
+        self.class.push_str(class);
+        self.active = true;
+    }
+
+    /// Forgets it (the tag has been processed).
+    pub(crate) const fn clear(&mut self) {
+        self.active = false;
+    }
+
+    /// Whether an element named `name` is the one created for the pending tag.
+    fn matches(&self, name: &str) -> bool {
+        self.active
+            && (name.as_bytes().eq_ignore_ascii_case(&self.name)
+                || (name == "img" && self.name == b"image"))
+    }
 }
 
 impl TreeArena {
@@ -140,6 +179,7 @@ impl TreeArena {
             items: Vec::new(),
             runs: Vec::new(),
             main_roles: FnvHashSet::default(),
+            pending_class: PendingClass::default(),
         };
         arena.push(Node::new(Kind::Document, Ns::Html, LocalName::from("")));
         arena.push(Node::new(Kind::Ignored, Ns::Html, LocalName::from("")));
@@ -163,6 +203,8 @@ impl TreeArena {
     }
 
     /// Creates an element (and, for an HTML `<template>`, its contents right after it).
+    /// `class` is its `class` attribute, if it came as one; otherwise the pending class of
+    /// its start tag ([`PendingClass`]) is taken.
     pub(crate) fn create_element(
         &mut self,
         ns: Ns,
@@ -171,7 +213,15 @@ impl TreeArena {
         class: Option<&str>,
     ) -> NodeId {
         self.created += 1;
-        let label = self.labelled.then(|| crate::paths::label(&name, class));
+        let label = self.labelled.then(|| {
+            let pending = class.is_none() && self.pending_class.matches(&name);
+            let class = class.or_else(|| pending.then_some(self.pending_class.class.as_str()));
+            let label = crate::paths::label(&name, class);
+            if pending {
+                self.pending_class.clear();
+            }
+            label
+        });
         let id = self.push(Node::new(Kind::Element, ns, name));
         if let Some(label) = label
             && let Some(slot) = self.labels.get_mut(id as usize)
