@@ -1,6 +1,6 @@
 //! [`SharedCrawl`]: one worker's view of a crawl kept in Redis.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use redis::{AsyncCommands, Value};
@@ -91,7 +91,14 @@ pub struct SharedCrawl {
     config: SharedConfig,
     /// Round trips made (dedup ones are counted by the [`RedisLog`]).
     round_trips: u64,
+    /// Seen-set members this worker knows to be in the shared seen set, which only grows:
+    /// links to them are not sent again (a site's navigation links are on every page). At
+    /// most [`KNOWN_MAX`]; past it, links are sent as before.
+    known: HashSet<[u8; 16]>,
 }
+
+/// The most seen-set members a worker remembers (16 bytes each, plus the set's overhead).
+const KNOWN_MAX: usize = 1 << 20;
 
 fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
@@ -173,6 +180,7 @@ impl SharedCrawl {
             worker,
             config: SharedConfig::default(),
             round_trips: 0,
+            known: HashSet::new(),
         })
     }
 
@@ -318,6 +326,13 @@ impl SharedCrawl {
     ) -> Result<usize, SharedError> {
         let mut queued = 0;
         for (host, urls) in by_host(urls) {
+            let urls: Vec<&(Url, u32)> = urls
+                .into_iter()
+                .filter(|(u, _)| !self.known.contains(&seen_member(u.as_str())))
+                .collect();
+            if urls.is_empty() {
+                continue;
+            }
             let most = match self.config.max_pages {
                 None => usize::MAX,
                 Some(max) => self.reserve(&host, &urls, max).await?,
@@ -326,6 +341,14 @@ impl SharedCrawl {
                 continue;
             }
             let n = self.enqueue_host(&host, &urls, referrer, most).await?;
+            if most == usize::MAX
+                && self.config.max_pages_per_host.is_none()
+                && self.known.len() + urls.len() <= KNOWN_MAX
+            {
+                // No limit stopped the script: every one of them is in the seen set now.
+                self.known
+                    .extend(urls.iter().map(|(u, _)| seen_member(u.as_str())));
+            }
             if most != usize::MAX && n < most {
                 // Reserved for URLs another worker queued meanwhile: back to the budget.
                 self.round_trips += 1;
