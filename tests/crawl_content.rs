@@ -403,24 +403,5 @@ fn dedup_over_a_warc_judges_content_as_the_crawl_does() {
 
 /// The test site (`site`) archived by wget into `DIR/site.warc.gz`.
 pub fn archive_site(server: &Server, dir: &Path) {
-    let out = std::process::Command::new("wget")
-        .args([
-            "--recursive",
-            "--level=inf",
-            "--no-verbose",
-            "--tries=1",
-            "--no-http-keep-alive",
-            "--delete-after",
-            "--no-directories",
-            "--warc-file=site",
-            &server.url("/"),
-        ])
-        .current_dir(dir)
-        .output()
-        .expect("wget runs (scripts/test.sh installs it)");
-    assert!(
-        dir.join("site.warc.gz").exists(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::dedup_warc::wget_site(dir, &server.url("/"));
 }

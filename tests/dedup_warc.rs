@@ -27,7 +27,7 @@ pub fn tool(dir: &Path, program: &str, args: &[&str]) -> std::process::Output {
 }
 
 /// `wget --recursive --warc-file=site` of the tree site; the path of the WARC.
-fn wget_site(dir: &Path, seed: &str) -> std::path::PathBuf {
+pub fn wget_site(dir: &Path, seed: &str) -> std::path::PathBuf {
     let out = tool(
         dir,
         "wget",

@@ -434,10 +434,18 @@ fn crawl_settings(
 fn crawl_hasher(base: &Settings, content: bool) -> Result<StructureHasher> {
     let mut config = base.hasher;
     config.limits.max_links = 10_000;
-    if content {
-        config.limits.max_text_bytes = silhouette_dom::DEFAULT_MAX_TEXT_BYTES;
-    }
+    config.limits.max_text_bytes = text_bytes(content);
     Ok(StructureHasher::new(config)?)
+}
+
+/// How much main-content text a crawl or `dedup` hasher collects: none without a content
+/// signal.
+const fn text_bytes(content: bool) -> usize {
+    if content {
+        silhouette_dom::DEFAULT_MAX_TEXT_BYTES
+    } else {
+        0
+    }
 }
 
 /// The content hasher of a crawl (`[content]`), shared by its tasks; `None` when
@@ -494,11 +502,7 @@ fn dedup_command(
     )?;
     let hasher = StructureHasher::new(silhouette_dom::HasherConfig {
         limits: silhouette_dom::Limits {
-            max_text_bytes: if content.is_some() {
-                silhouette_dom::DEFAULT_MAX_TEXT_BYTES
-            } else {
-                0
-            },
+            max_text_bytes: text_bytes(content.is_some()),
             ..base.hasher.limits
         },
         ..base.hasher
