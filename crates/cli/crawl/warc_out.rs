@@ -91,6 +91,11 @@ impl Capture {
     }
 }
 
+/// Bytes buffered before a WARC file is written to: a page's response member is about
+/// 10 KB, more than `BufWriter`'s default 8 KB, so that each member would be its own system
+/// call. Everything buffered is flushed before the state commits, as before.
+const WRITE_BUFFER: usize = 256 * 1024;
+
 /// The open file.
 struct Current {
     serial: u64,
@@ -236,7 +241,10 @@ impl WarcLog {
                 log.current = Some(Current {
                     serial: f.serial,
                     name: f.name.clone(),
-                    writer: WarcWriter::starting_at(BufWriter::new(file), f.committed_end),
+                    writer: WarcWriter::starting_at(
+                        BufWriter::with_capacity(WRITE_BUFFER, file),
+                        f.committed_end,
+                    ),
                     cdxj,
                 });
             }
@@ -296,7 +304,10 @@ impl WarcLog {
             .with_context(|| format!("cannot write {}", path.display()))?;
         self.current = Some(Current {
             serial,
-            writer: WarcWriter::starting_at(BufWriter::new(file), bytes.len() as u64),
+            writer: WarcWriter::starting_at(
+                BufWriter::with_capacity(WRITE_BUFFER, file),
+                bytes.len() as u64,
+            ),
             cdxj: self.open_cdxj(&name, false)?,
             name,
         });

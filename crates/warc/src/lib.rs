@@ -46,6 +46,7 @@ mod cdxj;
 mod digest;
 mod error;
 mod fields;
+mod gzip;
 mod header;
 mod http;
 mod reader;

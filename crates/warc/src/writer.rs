@@ -3,7 +3,6 @@
 use std::io::{self, Write};
 
 use flate2::Compression;
-use flate2::write::GzEncoder;
 
 use crate::digest::DigestBuilder;
 use crate::fields::Fields;
@@ -87,13 +86,13 @@ pub fn gzip_member(fields: &Fields, parts: &[&[u8]], fast: bool) -> io::Result<V
     } else {
         Compression::default()
     };
-    let mut gz = GzEncoder::new(Vec::with_capacity(len / 3 + 64), level);
-    gz.write_all(&head)?;
-    for part in parts {
-        gz.write_all(part)?;
-    }
-    gz.write_all(b"\r\n\r\n")?;
-    gz.finish()
+    let mut all: Vec<&[u8]> = Vec::with_capacity(parts.len() + 2);
+    all.push(&head);
+    all.extend_from_slice(parts);
+    all.push(b"\r\n\r\n");
+    let mut out = Vec::with_capacity(len / 3 + 64);
+    crate::gzip::member_into(&mut out, &all, level)?;
+    Ok(out)
 }
 
 impl WarcRecord {
