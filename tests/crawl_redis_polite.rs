@@ -283,10 +283,10 @@ fn sitemaps_are_read_once_for_all_workers() {
     }
 }
 
-/// `replay` reads an export as it reads a local state: on one host, the replay of three
-/// workers' export and the replay of a single-process crawl's state agree.
+/// `replay` and `report` read an export as they read a local state: on one host, the replay
+/// of three workers' export and the replay of a single-process crawl's state agree.
 #[test]
-fn replay_on_an_export_agrees_with_replay_on_a_state() {
+fn replay_and_report_on_an_export_agree_with_a_state() {
     let server = Server::start(|_| |target: &str| tree_site(40, target));
     let toml = "[fingerprint]\nfeatures = \"classic\"\n\n[dedup]\nthreshold = 5\ncluster-budget = 2\non-duplicate = \"follow-links\"\n\n[crawl]\nconcurrency = 4\n\n[fetch]\nrequest-interval-ms = 5\nper-host-concurrency = 2\n";
     let shared = crawl_all(toml, &[server.url("/")]);
@@ -333,8 +333,41 @@ fn replay_on_an_export_agrees_with_replay_on_a_state() {
         assert_eq!(ours.len(), 2, "{ours:?}");
         assert_eq!(ours, theirs, "replay {flags:?}");
     }
+    // `report` reads an export as it reads a state: written beside it (OUT.report.html),
+    // every record of the export counted, and its grid, replayed at the crawl's own settings,
+    // keeps what the grid of the single-process crawl's report keeps.
+    let marked_kept = |html: &str| -> String {
+        let cell = &html[html.find("<td class=\"current\"").expect("a marked cell")..];
+        let cell = &cell[cell.find("<b>").expect("a count") + 3..];
+        cell[..cell.find("</b>").expect("a count")].to_owned()
+    };
+    let r = run_in(
+        local.path(),
+        &["report", export.to_str().expect("UTF-8")],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("out.report.html"), "{}", r.stderr);
+    let html = std::fs::read_to_string(shared.dir.path().join("out.report.html"))
+        .expect("the report beside the export");
+    let all = format!(
+        "<tr class=\"sum\"><td>all</td><td class=\"n\">{}</td></tr>",
+        jsonl(&export).len()
+    );
+    assert!(html.contains(&all), "no {all}");
+    let r = run_in(local.path(), &["report", "state", "-o", "state.html"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let local_html = std::fs::read_to_string(local.path().join("state.html")).expect("report");
+    assert_eq!(marked_kept(&html), marked_kept(&local_html));
     // Without the settings written beside it, an export is refused with a clear message.
     std::fs::remove_file(shared.dir.path().join("out.jsonl.params.json")).expect("params");
+    let r = run_in(
+        local.path(),
+        &["report", export.to_str().expect("UTF-8")],
+        b"",
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("out.jsonl.params.json"), "{}", r.stderr);
     let r = run_in(
         local.path(),
         &["replay", export.to_str().expect("UTF-8")],

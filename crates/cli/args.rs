@@ -250,10 +250,12 @@ pub enum Command {
     /// crawl decided: totals, hosts, every structure cluster, the distance histogram with the
     /// threshold, a decay x threshold grid replayed offline, errors.
     Report {
-        /// The state directory.
+        /// The state directory, or an export of a shared crawl (`export --redis`, with the
+        /// `OUT.params.json` it writes beside it).
         state: PathBuf,
 
-        /// The HTML file to write (default: STATE/report.html; `-` for standard output).
+        /// The HTML file to write (default: STATE/report.html, or OUT.report.html beside an
+        /// export; `-` for standard output).
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
     },

@@ -303,7 +303,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Report { state, output } => {
-            let store = silhouette_frontier::Store::open_existing(&state)?;
+            // An export (`export --redis`) is read into a state of its own first, as for
+            // `replay`; its report goes beside it (`OUT.report.html`).
+            let imported = if state.is_file() {
+                Some(tempfile::tempdir().context("cannot make a temporary directory")?)
+            } else {
+                None
+            };
+            let store = match &imported {
+                Some(dir) => crawl::export_replay::import(&state, dir.path())?,
+                None => silhouette_frontier::Store::open_existing(&state)?,
+            };
             let recorded = crawl::replay::Recorded::of(&store)?;
             let (decay, dedup) =
                 crawl::replay::settings(cli.config.as_deref(), &recorded, None, None, None)?;
@@ -313,7 +323,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     io::stdout().lock().write_all(html.as_bytes())?
                 }
                 output => {
-                    let path = output.unwrap_or_else(|| state.join("report.html"));
+                    let path = output.unwrap_or_else(|| {
+                        if imported.is_some() {
+                            state.with_extension("report.html")
+                        } else {
+                            state.join("report.html")
+                        }
+                    });
                     std::fs::write(&path, &html)
                         .with_context(|| format!("cannot write {}", path.display()))?;
                     writeln!(
