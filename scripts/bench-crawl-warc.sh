@@ -16,14 +16,8 @@ cd "$(dirname "$0")/.."
 
 corpus=/usr/share/cppreference/doc/html
 rounds="${SILHOUETTE_BENCH_ROUNDS:-5}"
-nginx=/usr/sbin/nginx
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-if [ ! -d "$corpus" ] || [ ! -x "$nginx" ]; then
-  apt-cache show cppreference-doc-en-html >/dev/null 2>&1 || $sudo apt-get update
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends \
-    cppreference-doc-en-html nginx
-fi
+. scripts/lib/nginx.sh
+bench_need cppreference-doc-en-html nginx bc
 
 if [ -n "${SILHOUETTE_BIN:-}" ]; then
   bin="$SILHOUETTE_BIN"   # a binary built (and copied) beforehand
@@ -32,29 +26,14 @@ else
   bin="$PWD/target/release/silhouette"
 fi
 work=$(mktemp -d)
-server_pid=""
 cleanup() {
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
+  nginx_stop
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-cat > "$work/nginx.conf" <<EOF
-daemon off;
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  include /etc/nginx/mime.types;
-  server { listen 127.0.0.1:$port; root $corpus; }
-}
-EOF
-"$nginx" -c "$work/nginx.conf" -p "$work" &
-server_pid=$!
-sleep 1
+nginx_start "$work/nginx" cpp="$corpus"
+port=$PORT_cpp
 cat > "$work/c.toml" <<EOF
 [dedup]
 on-duplicate = "follow-links"
