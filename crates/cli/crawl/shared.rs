@@ -115,6 +115,7 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
     let mut signals = Signals::install()?;
     let mut beat = Instant::now();
     let mut idle_checks = 0;
+    let lease_at = settings.concurrency.div_ceil(2).max(1);
 
     loop {
         if beat.elapsed() >= Duration::from_secs(2) {
@@ -127,7 +128,11 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
             }
             beat = Instant::now();
         }
-        while report.interrupted.is_none() && tasks.len() < settings.concurrency {
+        // Leases come in batches: a lease costs two round trips whatever the number of URLs,
+        // so the worker asks again only once half its slots are free (or none is busy).
+        while report.interrupted.is_none()
+            && (tasks.is_empty() || settings.concurrency - tasks.len() >= lease_at)
+        {
             let got = shared.lease(settings.concurrency - tasks.len()).await?;
             if got.is_empty() {
                 break;
