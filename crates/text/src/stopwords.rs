@@ -1,17 +1,23 @@
 //! Stop words: NLTK's English and Chinese lists.
 
-use std::collections::HashSet;
 use std::sync::LazyLock;
 
+use fnv::FnvHashSet;
+
 /// The union of NLTK's English and Chinese stop-word lists, lower-cased and
-/// NFKC-normalised like the tokens they are compared with.
-static STOP_WORDS: LazyLock<HashSet<String>> = LazyLock::new(|| {
-    ["en", "zh"]
+/// NFKC-normalised like the tokens they are compared with, and the length in bytes of the
+/// longest (a longer word is no stop word: most words of a text are rejected without a hash).
+/// FNV: the words are short, and SipHash's resistance to chosen keys is not needed for a
+/// fixed set.
+static STOP_WORDS: LazyLock<(FnvHashSet<String>, usize)> = LazyLock::new(|| {
+    let set: FnvHashSet<String> = ["en", "zh"]
         .into_iter()
         .filter_map(stop_words::lookup)
         .flatten()
         .map(|w| crate::tokenize::normalize(w))
-        .collect()
+        .collect();
+    let longest = set.iter().map(String::len).max().unwrap_or(0);
+    (set, longest)
 });
 
 /// Whether `word` (a token, already lower-cased) is an English or Chinese stop word.
@@ -26,7 +32,8 @@ static STOP_WORDS: LazyLock<HashSet<String>> = LazyLock::new(|| {
 /// ```
 #[must_use]
 pub fn is_stop_word(word: &str) -> bool {
-    STOP_WORDS.contains(word)
+    let (set, longest) = &*STOP_WORDS;
+    word.len() <= *longest && set.contains(word)
 }
 
 #[cfg(test)]
