@@ -69,7 +69,10 @@ impl Tokenizer {
             }
             Self::Unicode => each_line(text, |line| each_word(line, &mut f)),
             Self::Jieba => jieba_words(text, &mut f),
-            Self::Auto if text.chars().any(is_han) => jieba_words(text, &mut f),
+            // (ASCII text, the common case, holds no Han: checked many bytes at a time.)
+            Self::Auto if !text.is_ascii() && text.chars().any(is_han) => {
+                jieba_words(text, &mut f);
+            }
             Self::Auto => each_line(text, |line| each_word(line, &mut f)),
         }
     }
@@ -161,11 +164,15 @@ fn normalize_slow(s: &str) -> String {
     }
 }
 
-/// Calls `f` with each normalised line of `text` (lines are the blocks of the page).
+/// Calls `f` with each normalised line of `text` (lines are the blocks of the page), all
+/// normalised into one buffer in turn.
 fn each_line(text: &str, mut f: impl FnMut(&str)) {
+    let mut buf = String::new();
     for line in text.split('\n') {
         if !line.is_empty() {
-            f(&normalize(line));
+            buf.clear();
+            normalize_into(line, &mut buf);
+            f(&buf);
         }
     }
 }

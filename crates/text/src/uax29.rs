@@ -61,34 +61,59 @@ pub(crate) fn each_word<'t>(text: &'t str, f: &mut impl FnMut(&'t str)) {
     flush(run, b.len(), run_ascii && piece_ascii);
 }
 
+/// A byte's class for [`ascii_words`]: a letter, a digit, `_`, or anything else (0).
+const LETTER: u8 = 1;
+const DIGIT: u8 = 2;
+const UNDERSCORE: u8 = 4;
+const CLASS: [u8; 256] = {
+    let mut t = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        #[allow(clippy::cast_possible_truncation, reason = "i < 256")]
+        let c = i as u8;
+        t[i] = if c.is_ascii_alphabetic() {
+            LETTER
+        } else if c.is_ascii_digit() {
+            DIGIT
+        } else if c == b'_' {
+            UNDERSCORE
+        } else {
+            0
+        };
+        i += 1;
+    }
+    t
+};
+
 /// [`each_word`] of ASCII text.
 fn ascii_words<'t>(text: &'t str, f: &mut impl FnMut(&'t str)) {
     let b = text.as_bytes();
-    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let class = |i: usize| b.get(i).map_or(0, |&c| CLASS[usize::from(c)]);
     let mut i = 0;
     while i < b.len() {
-        if !word(b[i]) {
+        if class(i) == 0 {
             i += 1;
             continue;
         }
         let start = i;
+        // Whether the word holds a letter or a digit (not only `_`).
         let mut alnum = false;
         loop {
-            while i < b.len() && word(b[i]) {
-                alnum |= b[i] != b'_';
+            loop {
+                let c = class(i);
+                if c == 0 {
+                    break;
+                }
+                alnum |= c != UNDERSCORE;
                 i += 1;
             }
             // `i` is past the run: join across one middle character when the rules allow.
-            let (Some(&prev), Some(&mid), Some(&next)) = (b.get(i - 1), b.get(i), b.get(i + 1))
-            else {
+            let (Some(&prev), Some(&mid)) = (b.get(i.wrapping_sub(1)), b.get(i)) else {
                 break;
             };
-            let letters = prev.is_ascii_alphabetic()
-                && next.is_ascii_alphabetic()
-                && matches!(mid, b':' | b'.' | b'\'');
-            let digits = prev.is_ascii_digit()
-                && next.is_ascii_digit()
-                && matches!(mid, b',' | b';' | b'.' | b'\'');
+            let (prev, next) = (CLASS[usize::from(prev)], class(i + 1));
+            let letters = prev == LETTER && next == LETTER && matches!(mid, b':' | b'.' | b'\'');
+            let digits = prev == DIGIT && next == DIGIT && matches!(mid, b',' | b';' | b'.' | b'\'');
             if !(letters || digits) {
                 break;
             }
