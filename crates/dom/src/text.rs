@@ -89,6 +89,9 @@ fn is_block(name: &str) -> bool {
 /// says whether it was cut.
 pub(crate) fn main_text(arena: &TreeArena, max_bytes: usize) -> (String, bool) {
     let mut out = Lines::new(max_bytes);
+    // At most every word and a separator after each: one allocation.
+    out.text
+        .reserve(max_bytes.min(arena.words.len_bytes() + arena.words.len()));
     let (roots, skip_chrome) = main_roots(arena);
     let all = arena.words.text();
     for root in roots {

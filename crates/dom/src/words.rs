@@ -47,6 +47,16 @@ impl WordStore {
         self.bytes.extend_from_slice(bytes);
     }
 
+    /// The number of words.
+    pub(crate) fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The bytes of all the words.
+    pub(crate) fn len_bytes(&self) -> usize {
+        self.bytes.len()
+    }
+
     /// The byte range of word `n` in the store.
     fn range(&self, n: usize) -> Option<(usize, usize)> {
         let start = *self.starts.get(n)?;

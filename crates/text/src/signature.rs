@@ -6,7 +6,7 @@ use std::str::FromStr;
 use md5::{Digest, Md5};
 
 use crate::idf::hex;
-use crate::weights::{top_n_by, weigh_unordered};
+use crate::weights::{top_n_by, weigh_unordered_where};
 use crate::{IdfTable, TextError, Weighting};
 
 /// A 128-bit exact-match key: the MD5 of a text's top-n keywords, sorted and joined by one
@@ -89,10 +89,14 @@ impl FromStr for Signature {
 /// ```
 #[must_use]
 pub fn keywords<S: AsRef<str>>(words: &[S], idf: &IdfTable, n: usize) -> Vec<(String, f64)> {
-    let weighted = weigh_unordered(words, Weighting::TfIdf, idf)
-        .into_iter()
-        .filter(|(w, weight)| *weight > 0.0 && w.chars().nth(1).is_some())
-        .collect();
+    // Words of one character are never keywords: not weighed at all (so a page whose only Han
+    // words are single characters does not load jieba's IDF table).
+    let weighted = weigh_unordered_where(words, Weighting::TfIdf, idf, |w| {
+        w.chars().nth(1).is_some()
+    })
+    .into_iter()
+    .filter(|(_, weight)| *weight > 0.0)
+    .collect();
     top_n_by(weighted, n)
         .into_iter()
         .map(|(w, weight)| (w.to_owned(), weight))

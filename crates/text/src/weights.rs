@@ -98,6 +98,17 @@ pub(crate) fn weigh_unordered<'a, S: AsRef<str>>(
     weighting: Weighting,
     idf: &IdfTable,
 ) -> Vec<(&'a str, f64)> {
+    weigh_unordered_where(features, weighting, idf, |_| true)
+}
+
+/// [`weigh_unordered`] of the distinct features `keep` accepts (the others are counted in the
+/// total all the same, and are never weighed: no IDF is looked up for them).
+pub(crate) fn weigh_unordered_where<'a, S: AsRef<str>>(
+    features: &'a [S],
+    weighting: Weighting,
+    idf: &IdfTable,
+    keep: impl Fn(&str) -> bool,
+) -> Vec<(&'a str, f64)> {
     // Counted in a hash map: a tree map compares strings on every insert. (FNV: short keys;
     // the map's order never reaches the result.)
     let mut map: FnvHashMap<&str, u32> =
@@ -105,11 +116,10 @@ pub(crate) fn weigh_unordered<'a, S: AsRef<str>>(
     for f in features {
         *map.entry(f.as_ref()).or_insert(0) += 1;
     }
-    let counts = map.into_iter();
     #[allow(clippy::cast_precision_loss, reason = "counts far below 2^53")]
     let total = features.len() as f64;
-    counts
-        .into_iter()
+    map.into_iter()
+        .filter(|(feature, _)| keep(feature))
         .map(|(feature, count)| {
             let c = f64::from(count);
             let weight = match weighting {
