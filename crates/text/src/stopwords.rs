@@ -20,6 +20,44 @@ static STOP_WORDS: LazyLock<(FnvHashSet<String>, usize)> = LazyLock::new(|| {
     (set, longest)
 });
 
+/// The stop words' [`FeatureHash::Sip13`](crate::FeatureHash::Sip13) 64-bit hashes, in an
+/// open-addressing table of [`SLOTS`] (a power of two, over twice the number of words), 0 for
+/// an empty slot: a word whose hash is not in it is no stop word, found with one or two probes
+/// and no hashing of its own.
+const SLOTS: usize = 4096;
+static STOP_HASHES: LazyLock<Vec<u64>> = LazyLock::new(|| {
+    let mut table = vec![0u64; SLOTS];
+    for w in &STOP_WORDS.0 {
+        let h = crate::FeatureHash::Sip13.hash64(w.as_bytes()).max(1);
+        let mut slot = slot_of(h);
+        while table[slot] != 0 && table[slot] != h {
+            slot = (slot + 1) % SLOTS;
+        }
+        table[slot] = h;
+    }
+    table
+});
+
+#[allow(clippy::cast_possible_truncation, reason = "the low bits pick the slot")]
+const fn slot_of(h: u64) -> usize {
+    (h as usize) % SLOTS
+}
+
+/// [`is_stop_word`] of a word whose `Sip13` 64-bit hash is `hash` (computed anyway for the
+/// minhash): the hash table rules out almost every word, the set confirms the others.
+pub(crate) fn is_stop_word_hashed(word: &str, hash: u64) -> bool {
+    let h = hash.max(1);
+    let table = &*STOP_HASHES;
+    let mut slot = slot_of(h);
+    loop {
+        match table[slot] {
+            0 => return false,
+            x if x == h => return is_stop_word(word),
+            _ => slot = (slot + 1) % SLOTS,
+        }
+    }
+}
+
 /// Whether `word` (a token, already lower-cased) is an English or Chinese stop word.
 ///
 /// The lists are NLTK's `english` (198 words) and `chinese` (841 words) stop-word corpora, as
@@ -42,6 +80,18 @@ mod tests {
 
     fn check(word: &str, expected: bool) {
         assert_eq!(is_stop_word(word), expected, "{word:?}");
+    }
+
+    #[test]
+    fn hashed_agrees() {
+        for w in ["the", "and", "的", "了", "crawler", "网页", "", "themselves", "a"] {
+            let h = crate::FeatureHash::Sip13.hash64(w.as_bytes());
+            assert_eq!(super::is_stop_word_hashed(w, h), is_stop_word(w), "{w:?}");
+        }
+        for w in &super::STOP_WORDS.0 {
+            let h = crate::FeatureHash::Sip13.hash64(w.as_bytes());
+            assert!(super::is_stop_word_hashed(w, h), "{w:?}");
+        }
     }
 
     #[test]

@@ -120,15 +120,34 @@ pub(crate) fn weigh_unordered_where<'a, S: AsRef<str>>(
     let total = features.len() as f64;
     map.into_iter()
         .filter(|(feature, _)| keep(feature))
-        .map(|(feature, count)| {
-            let c = f64::from(count);
-            let weight = match weighting {
-                Weighting::Equal => c,
-                Weighting::Tf => c / total,
-                Weighting::TfIdf => (c / total * feature_idf(feature, idf)).max(0.0),
-            };
-            (feature, weight)
-        })
+        .map(|(feature, count)| (feature, weight_of(count, total, weighting, feature, idf)))
+        .collect()
+}
+
+/// A feature's weight, from its count among `total` features.
+fn weight_of(count: u32, total: f64, weighting: Weighting, feature: &str, idf: &IdfTable) -> f64 {
+    let c = f64::from(count);
+    match weighting {
+        Weighting::Equal => c,
+        Weighting::Tf => c / total,
+        Weighting::TfIdf => (c / total * feature_idf(feature, idf)).max(0.0),
+    }
+}
+
+/// The keyword candidates of a signature from words already counted (`total` words in all):
+/// the words of 2+ characters, weighed by TF-IDF, those above 0 (what
+/// [`keywords`](crate::keywords) selects from).
+pub(crate) fn tf_idf_of_counts<'a>(
+    counts: impl Iterator<Item = (&'a str, u32)>,
+    total: usize,
+    idf: &IdfTable,
+) -> Vec<(&'a str, f64)> {
+    #[allow(clippy::cast_precision_loss, reason = "counts far below 2^53")]
+    let total = total as f64;
+    counts
+        .filter(|(w, _)| w.chars().nth(1).is_some())
+        .map(|(w, c)| (w, weight_of(c, total, Weighting::TfIdf, w, idf)))
+        .filter(|(_, weight)| *weight > 0.0)
         .collect()
 }
 
