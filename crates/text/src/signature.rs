@@ -9,7 +9,7 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use md5::{Digest, Md5};
 
 use crate::idf::hex;
-use crate::weights::{tf_idf_of_counts, top_n_by, weigh_unordered_where};
+use crate::weights::{tf_idf_of_counts_for_top, top_n_by, weigh_unordered_where};
 use crate::{IdfTable, TextError, Weighting};
 
 /// A 128-bit exact-match key: the MD5 of a text's top-n keywords, sorted and joined by one
@@ -122,7 +122,7 @@ pub(crate) fn signature_hashed(
         *map.entry(Keyed { hash, word }).or_insert(0) += 1;
     }
     let counts = map.into_iter().map(|(k, c)| (k.word, c));
-    let weighted = tf_idf_of_counts(counts, words.len(), idf);
+    let weighted = tf_idf_of_counts_for_top(counts, words.len(), idf, n);
     let top = top_n_by(weighted, n);
     (n > 0 && top.len() == n).then(|| Signature::of_keywords(top.iter().map(|(w, _)| w)))
 }
@@ -215,6 +215,29 @@ mod tests {
                 signature(&words, &idf, n),
                 "top {n}"
             );
+        }
+        // jieba's table: Han words that cannot reach the top are never weighed; the ones that
+        // can are.
+        let jieba = IdfTable::jieba();
+        let mut many: Vec<String> = (0..30)
+            .flat_map(|i| std::iter::repeat_n(format!("word{i}"), 3 + i % 4))
+            .collect();
+        many.push("网页".to_owned());
+        for extra in [0, 1, 40] {
+            let mut text = many.clone();
+            text.extend(std::iter::repeat_n("去重".to_owned(), extra));
+            let words: Vec<&str> = text.iter().map(String::as_str).collect();
+            let keys: Vec<u64> = words
+                .iter()
+                .map(|w| crate::FeatureHash::Sip13.hash64(w.as_bytes()))
+                .collect();
+            for n in [1, 20, 40] {
+                assert_eq!(
+                    signature_hashed(&words, &keys, &jieba, n),
+                    signature(&words, &jieba, n),
+                    "{extra} × 去重, top {n}"
+                );
+            }
         }
         // Equal hashes of different words (not the Sip13 ones) still count apart.
         let same = vec![7; words.len()];
