@@ -57,6 +57,7 @@ mod error;
 mod hash;
 mod hasher;
 mod idf;
+mod jieba_small;
 mod minhash;
 mod seed002;
 mod signature;
