@@ -55,8 +55,7 @@ static JIEBA_WORDS: LazyLock<HashMap<String, f64>> = LazyLock::new(jieba_words);
 /// jieba's table for look-ups: each word's value text, both borrowed from the decompressed
 /// table, which lives as long as the process (one allocation instead of 270k, and no number
 /// parsed but the ones looked up). A test checks that it gives [`JIEBA_WORDS`]'s values.
-static JIEBA_LOOKUP: LazyLock<FnvHashMap<&'static str, &'static str>> =
-    LazyLock::new(jieba_lookup);
+static JIEBA_LOOKUP: LazyLock<FnvHashMap<&'static str, &'static str>> = LazyLock::new(jieba_lookup);
 
 /// The median of jieba's table (`sorted[len / 2]` of its 270,132 IDFs): the IDF of a word it
 /// lacks. A test checks it against the decoded table.
@@ -488,9 +487,10 @@ mod tests {
         );
         assert_eq!(JIEBA_LOOKUP.len(), JIEBA_WORDS.len());
         assert!(
-            JIEBA_WORDS
-                .iter()
-                .all(|(w, v)| JIEBA_LOOKUP.get(w.as_str()).and_then(|x| x.parse::<f64>().ok()) == Some(*v)),
+            JIEBA_WORDS.iter().all(|(w, v)| JIEBA_LOOKUP
+                .get(w.as_str())
+                .and_then(|x| x.parse::<f64>().ok())
+                == Some(*v)),
             "the look-up table's values differ from the decoded table's"
         );
         let largest = JIEBA_WORDS.values().copied().fold(0.0, f64::max);

@@ -94,12 +94,11 @@ impl FromStr for Signature {
 pub fn keywords<S: AsRef<str>>(words: &[S], idf: &IdfTable, n: usize) -> Vec<(String, f64)> {
     // Words of one character are never keywords: not weighed at all (so a page whose only Han
     // words are single characters does not load jieba's IDF table).
-    let weighted = weigh_unordered_where(words, Weighting::TfIdf, idf, |w| {
-        w.chars().nth(1).is_some()
-    })
-    .into_iter()
-    .filter(|(_, weight)| *weight > 0.0)
-    .collect();
+    let weighted =
+        weigh_unordered_where(words, Weighting::TfIdf, idf, |w| w.chars().nth(1).is_some())
+            .into_iter()
+            .filter(|(_, weight)| *weight > 0.0)
+            .collect();
     top_n_by(weighted, n)
         .into_iter()
         .map(|(w, weight)| (w.to_owned(), weight))
@@ -241,7 +240,10 @@ mod tests {
         }
         // Equal hashes of different words (not the Sip13 ones) still count apart.
         let same = vec![7; words.len()];
-        assert_eq!(signature_hashed(&words, &same, &idf, 4), signature(&words, &idf, 4));
+        assert_eq!(
+            signature_hashed(&words, &same, &idf, 4),
+            signature(&words, &idf, 4)
+        );
     }
 
     #[test]

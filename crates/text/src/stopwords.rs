@@ -38,7 +38,10 @@ static STOP_HASHES: LazyLock<Vec<u64>> = LazyLock::new(|| {
     table
 });
 
-#[allow(clippy::cast_possible_truncation, reason = "the low bits pick the slot")]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "the low bits pick the slot"
+)]
 const fn slot_of(h: u64) -> usize {
     (h as usize) % SLOTS
 }
@@ -84,7 +87,17 @@ mod tests {
 
     #[test]
     fn hashed_agrees() {
-        for w in ["the", "and", "的", "了", "crawler", "网页", "", "themselves", "a"] {
+        for w in [
+            "the",
+            "and",
+            "的",
+            "了",
+            "crawler",
+            "网页",
+            "",
+            "themselves",
+            "a",
+        ] {
             let h = crate::FeatureHash::Sip13.hash64(w.as_bytes());
             assert_eq!(super::is_stop_word_hashed(w, h), is_stop_word(w), "{w:?}");
         }

@@ -113,7 +113,8 @@ fn ascii_words<'t>(text: &'t str, f: &mut impl FnMut(&'t str)) {
             };
             let (prev, next) = (CLASS[usize::from(prev)], class(i + 1));
             let letters = prev == LETTER && next == LETTER && matches!(mid, b':' | b'.' | b'\'');
-            let digits = prev == DIGIT && next == DIGIT && matches!(mid, b',' | b';' | b'.' | b'\'');
+            let digits =
+                prev == DIGIT && next == DIGIT && matches!(mid, b',' | b';' | b'.' | b'\'');
             if !(letters || digits) {
                 break;
             }
