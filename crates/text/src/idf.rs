@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{BufRead, BufReader, Read};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock};
 
 use fnv::{FnvBuildHasher, FnvHashMap};
@@ -56,6 +57,9 @@ static JIEBA_WORDS: LazyLock<HashMap<String, f64>> = LazyLock::new(jieba_words);
 /// table, which lives as long as the process (one allocation instead of 270k, and no number
 /// parsed but the ones looked up). A test checks that it gives [`JIEBA_WORDS`]'s values.
 static JIEBA_LOOKUP: LazyLock<FnvHashMap<&'static str, &'static str>> = LazyLock::new(jieba_lookup);
+
+/// Set once [`JIEBA_LOOKUP`] is built (a hint only: either way a look-up gives the same value).
+static JIEBA_LOOKUP_LOADED: AtomicBool = AtomicBool::new(false);
 
 /// The median of jieba's table (`sorted[len / 2]` of its 270,132 IDFs): the IDF of a word it
 /// lacks. A test checks it against the decoded table.
@@ -165,7 +169,7 @@ impl IdfTable {
         match &self.words {
             Words::Map(m) => (Some(m.get(word).copied().unwrap_or(self.missing)), None),
             Words::Jieba if !word.chars().any(is_han) => (Some(self.missing), Some(JIEBA_MAX)),
-            Words::Jieba if LazyLock::get(&JIEBA_LOOKUP).is_some() => {
+            Words::Jieba if JIEBA_LOOKUP_LOADED.load(Ordering::Relaxed) => {
                 (Some(self.idf(word)), Some(JIEBA_MAX))
             }
             Words::Jieba => (None, Some(JIEBA_MAX)),
@@ -281,6 +285,7 @@ fn jieba_lookup() -> FnvHashMap<&'static str, &'static str> {
             map.insert(word, value);
         }
     }
+    JIEBA_LOOKUP_LOADED.store(true, Ordering::Relaxed);
     map
 }
 
