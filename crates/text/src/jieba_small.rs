@@ -40,6 +40,12 @@ static DICT: LazyLock<(String, Vec<u32>)> = LazyLock::new(|| {
     (text, starts)
 });
 
+/// Whether the dictionary was read (always: its bytes are part of the build; an unreadable
+/// copy would leave the cut to jieba-rs rather than cut every character apart).
+pub(crate) fn available() -> bool {
+    !DICT.1.is_empty()
+}
+
 /// Line `i` of the dictionary: (word, frequency).
 fn entry(i: usize) -> Option<(&'static str, usize)> {
     let (text, starts) = &*DICT;

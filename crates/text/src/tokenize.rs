@@ -8,7 +8,7 @@ use jieba_rs::Jieba;
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
 use crate::TextError;
-use crate::jieba_small::{SMALL, cut as cut_small, is_jieba_han};
+use crate::jieba_small::{SMALL, available as small_dictionary, cut as cut_small, is_jieba_han};
 use crate::uax29::each_word;
 
 /// jieba-rs with its default dictionary, loaded once, on first use.
@@ -216,6 +216,7 @@ fn jieba_words(text: &str, f: &mut impl FnMut(&str)) {
     if han.is_empty() {
     } else if han.chars().filter(|&c| c != '\n').take(SMALL + 1).count() <= SMALL
         && han.chars().all(|c| c == '\n' || is_jieba_han(c))
+        && small_dictionary()
     {
         // A little Han text: cut without building jieba-rs (the same words).
         let mut at = 0;
