@@ -89,10 +89,14 @@ fn is_block(name: &str) -> bool {
 /// says whether it was cut.
 pub(crate) fn main_text(arena: &TreeArena, max_bytes: usize) -> (String, bool) {
     let mut out = Lines::new(max_bytes);
+    // At most every word and a separator after each: one allocation.
+    out.text
+        .reserve(max_bytes.min(arena.words.len_bytes() + arena.words.len()));
     let (roots, skip_chrome) = main_roots(arena);
+    let all = arena.words.text();
     for root in roots {
         out.block();
-        emit(arena, root, skip_chrome, &mut out);
+        emit(arena, root, skip_chrome, all, &mut out);
         out.block();
         if out.full {
             break;
@@ -154,9 +158,12 @@ fn push_children(arena: &TreeArena, id: NodeId, mut push: impl FnMut(NodeId)) {
 }
 
 /// Writes the text under `root` to `out`, iteratively.
-fn emit(arena: &TreeArena, root: NodeId, skip_chrome: bool, out: &mut Lines) {
+/// `all` is the word store's text ([`WordStore::text`](crate::words::WordStore::text)), checked
+/// as UTF-8 once rather than word by word.
+fn emit(arena: &TreeArena, root: NodeId, skip_chrome: bool, all: Option<&str>, out: &mut Lines) {
     // (node, leaving): a block element is visited twice, to end its line.
     let mut stack = vec![(root, false)];
+
     while let Some((id, leaving)) = stack.pop() {
         if out.full {
             return;
@@ -171,6 +178,10 @@ fn emit(arena: &TreeArena, root: NodeId, skip_chrome: bool, out: &mut Lines) {
                 for &item in arena.text_items(id) {
                     if item == SPACE {
                         out.space = true;
+                    } else if let Some(text) = all {
+                        if let Some(word) = arena.words.get_in(text, item as usize) {
+                            out.push(word);
+                        }
                     } else if let Some(word) = arena.words.get(item as usize) {
                         out.push(&word);
                     }

@@ -395,8 +395,9 @@ impl TreeArena {
     /// A new, unlinked text node: no element, no guarded work.
     fn text_node(&mut self, text: &str) -> NodeId {
         let id = NodeId::try_from(self.nodes.len()).unwrap_or(NONE);
+        // (`local_name!("")`: the static atom, no look-up of the empty string per text node.)
         self.nodes
-            .push(Node::new(Kind::Text, Ns::Html, LocalName::from("")));
+            .push(Node::new(Kind::Text, Ns::Html, html5ever::local_name!("")));
         self.depth.push(0);
         if self.labelled {
             self.labels.push(0);

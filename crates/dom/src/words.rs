@@ -47,10 +47,38 @@ impl WordStore {
         self.bytes.extend_from_slice(bytes);
     }
 
-    /// Word `n` (replacement characters for bytes that are not UTF-8; none from the bridge).
-    pub(crate) fn get(&self, n: usize) -> Option<Cow<'_, str>> {
+    /// The number of words.
+    pub(crate) fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The bytes of all the words.
+    pub(crate) fn len_bytes(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// The byte range of word `n` in the store.
+    fn range(&self, n: usize) -> Option<(usize, usize)> {
         let start = *self.starts.get(n)?;
         let end = self.starts.get(n + 1).copied().unwrap_or(self.bytes.len());
+        Some((start, end))
+    }
+
+    /// The whole store as one string, when it is UTF-8 (always, from the bridge: words end
+    /// at ASCII white space, so no character is cut), checked once for all its words.
+    pub(crate) fn text(&self) -> Option<&str> {
+        std::str::from_utf8(&self.bytes).ok()
+    }
+
+    /// Word `n` of `text`, the store's [`text`](Self::text).
+    pub(crate) fn get_in<'t>(&self, text: &'t str, n: usize) -> Option<&'t str> {
+        let (start, end) = self.range(n)?;
+        text.get(start..end)
+    }
+
+    /// Word `n` (replacement characters for bytes that are not UTF-8; none from the bridge).
+    pub(crate) fn get(&self, n: usize) -> Option<Cow<'_, str>> {
+        let (start, end) = self.range(n)?;
         let bytes = self.bytes.get(start..end)?;
         Some(
             std::str::from_utf8(bytes)

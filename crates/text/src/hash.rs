@@ -42,7 +42,7 @@ impl FeatureHash {
                 clippy::cast_possible_truncation,
                 reason = "the low 64 bits, by definition"
             )]
-            Self::Sip13 => self.hash128(bytes) as u64,
+            Self::Sip13 => sip13_low64(bytes),
         }
     }
 
@@ -76,6 +76,54 @@ impl FeatureHash {
             Self::Sip13 => "sip13",
         }
     }
+}
+
+/// The low 64 bits of SipHash-1-3 128 with key 0 (`h1` of the `siphasher` crate's
+/// `finish128`), without computing the high half (three of the six finalisation rounds) and
+/// without the streaming hasher's buffer: one pass over `msg`. A property test checks it
+/// against `siphasher`.
+fn sip13_low64(msg: &[u8]) -> u64 {
+    #[inline(always)]
+    const fn round(v: &mut [u64; 4]) {
+        v[0] = v[0].wrapping_add(v[1]);
+        v[1] = v[1].rotate_left(13) ^ v[0];
+        v[0] = v[0].rotate_left(32);
+        v[2] = v[2].wrapping_add(v[3]);
+        v[3] = v[3].rotate_left(16) ^ v[2];
+        v[0] = v[0].wrapping_add(v[3]);
+        v[3] = v[3].rotate_left(21) ^ v[0];
+        v[2] = v[2].wrapping_add(v[1]);
+        v[1] = v[1].rotate_left(17) ^ v[2];
+        v[2] = v[2].rotate_left(32);
+    }
+    // Key 0; `v1` holds the 128-bit variant's 0xee.
+    let mut v = [
+        0x736f_6d65_7073_6575,
+        0x646f_7261_6e64_6f83,
+        0x6c79_6765_6e65_7261,
+        0x7465_6462_7974_6573,
+    ];
+    let mut chunks = msg.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let m = u64::from_le_bytes(word);
+        v[3] ^= m;
+        round(&mut v);
+        v[0] ^= m;
+    }
+    let mut tail = [0; 8];
+    let rest = chunks.remainder();
+    tail[..rest.len()].copy_from_slice(rest);
+    let b = ((msg.len() as u64 & 0xff) << 56) | u64::from_le_bytes(tail);
+    v[3] ^= b;
+    round(&mut v);
+    v[0] ^= b;
+    v[2] ^= 0xee;
+    round(&mut v);
+    round(&mut v);
+    round(&mut v);
+    v[0] ^ v[1] ^ v[2] ^ v[3]
 }
 
 impl fmt::Display for FeatureHash {
@@ -131,6 +179,15 @@ mod tests {
         assert_eq!(FeatureHash::Sip13.hash128(b"simhash"), h);
         assert_ne!(h >> 64, 0);
         assert_eq!(FeatureHash::Sip13.hash64(b"simhash"), h as u64);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn sip13_low_half_is_siphashers(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..40)) {
+            let mut h = SipHasher13::new();
+            h.write(&bytes);
+            proptest::prop_assert_eq!(sip13_low64(&bytes), h.finish128().as_u128() as u64);
+        }
     }
 
     #[test]

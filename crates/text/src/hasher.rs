@@ -8,6 +8,8 @@ use silhouette_simhash::{Fingerprint, Fingerprint128, Simhash, Simhash128};
 
 use crate::minhash::{minhash_bits, shingles as unit_shingles};
 use crate::seed002::python_split;
+use crate::signature::signature_hashed;
+use crate::stopwords::is_stop_word_hashed;
 use crate::{
     Bits, ContentConfig, FeatureHash, IdfTable, Mode, Signature, TextError, Weighting, Words,
     is_han, is_stop_word, seed002_simhash64, seed002_simhash128, signature, top_n, weigh,
@@ -152,8 +154,9 @@ impl ContentHasher {
         let c = &self.config;
         let need_words = c.mode != Mode::Seed002 || c.signature_top_n > 0;
         let mut units = Vec::new();
+        let mut keys = Vec::new();
         let buffer = if c.mode == Mode::Minhash {
-            self.words_and_units(text, &mut units)
+            self.words_and_units(text, &mut units, &mut keys)
         } else if need_words {
             self.word_buffer(text)
         } else {
@@ -186,7 +189,11 @@ impl ContentHasher {
             }
         };
         let signature = if c.signature_top_n > 0 && words.len() >= c.min_words {
-            signature(&words, &self.idf, c.signature_top_n)
+            if keys.len() == words.len() {
+                signature_hashed(&words, &keys, &self.idf, c.signature_top_n)
+            } else {
+                signature(&words, &self.idf, c.signature_top_n)
+            }
         } else {
             None
         };
@@ -230,21 +237,29 @@ impl ContentHasher {
 impl ContentHasher {
     /// [`words`](Self::words), and in `units` the hashes (SipHash-1-3, 64 bits) of the units
     /// `minhash` shingles: every word, stop words included, each Han word cut into its characters.
-    fn words_and_units(&self, text: &str, units: &mut Vec<u64>) -> Words {
+    /// In `keys`, each kept word's SipHash (the signature counts words by it).
+    fn words_and_units(&self, text: &str, units: &mut Vec<u64>, keys: &mut Vec<u64>) -> Words {
         let mut out = Words::with_capacity(text.len());
         let drop = self.config.stop_words;
         self.config.tokenizer.for_each_word(text, |w| {
-            if w.starts_with(is_han) {
+            let (hash, stop) = if w.starts_with(is_han) {
                 let mut buf = [0; 4];
                 units.extend(
                     w.chars()
                         .map(|ch| FeatureHash::Sip13.hash64(ch.encode_utf8(&mut buf).as_bytes())),
                 );
+                (
+                    FeatureHash::Sip13.hash64(w.as_bytes()),
+                    drop && is_stop_word(w),
+                )
             } else {
-                units.push(FeatureHash::Sip13.hash64(w.as_bytes()));
-            }
-            if !(drop && is_stop_word(w)) {
+                let hash = FeatureHash::Sip13.hash64(w.as_bytes());
+                units.push(hash);
+                (hash, drop && is_stop_word_hashed(w, hash))
+            };
+            if !stop {
                 out.push(w);
+                keys.push(hash);
             }
         });
         out

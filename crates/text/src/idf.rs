@@ -2,8 +2,10 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{BufRead, BufReader, Read};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock};
 
+use fnv::{FnvBuildHasher, FnvHashMap};
 use md5::{Digest, Md5};
 
 use crate::tokenize::is_han;
@@ -47,12 +49,25 @@ enum Words {
     Jieba,
 }
 
-/// jieba's table, decoded once (on first use) and shared.
+/// jieba's table, decoded once (on first use) and shared, as owned words and values (for
+/// [`IdfTable::len`] and the like; look-ups use [`JIEBA_LOOKUP`]).
 static JIEBA_WORDS: LazyLock<HashMap<String, f64>> = LazyLock::new(jieba_words);
+
+/// jieba's table for look-ups: each word's value text, both borrowed from the decompressed
+/// table, which lives as long as the process (one allocation instead of 270k, and no number
+/// parsed but the ones looked up). A test checks that it gives [`JIEBA_WORDS`]'s values.
+static JIEBA_LOOKUP: LazyLock<FnvHashMap<&'static str, &'static str>> = LazyLock::new(jieba_lookup);
+
+/// Set once [`JIEBA_LOOKUP`] is built (a hint only: either way a look-up gives the same value).
+static JIEBA_LOOKUP_LOADED: AtomicBool = AtomicBool::new(false);
 
 /// The median of jieba's table (`sorted[len / 2]` of its 270,132 IDFs): the IDF of a word it
 /// lacks. A test checks it against the decoded table.
 const JIEBA_MEDIAN: f64 = 11.954_767_502_9;
+
+/// The largest IDF of jieba's table (a test checks it against the decoded table): a bound on
+/// any word's IDF there, missing words included (their value is the median).
+const JIEBA_MAX: f64 = 13.900_677_652;
 
 /// What `params()` records for jieba's table.
 const JIEBA_ID: &str = "jieba-rs-0.11";
@@ -139,7 +154,25 @@ impl IdfTable {
         match &self.words {
             Words::Map(m) => m.get(word).copied().unwrap_or(self.missing),
             Words::Jieba if !word.chars().any(is_han) => self.missing,
-            Words::Jieba => JIEBA_WORDS.get(word).copied().unwrap_or(self.missing),
+            Words::Jieba => JIEBA_LOOKUP
+                .get(word)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(self.missing),
+        }
+    }
+
+    /// The IDF of `word` when it is known without reading a table that is not loaded yet
+    /// (jieba's, for a word with a Han character: `None`), and a bound on every IDF of the
+    /// table (`None`: no bound known). With both, a caller can rule a word out of a top-n
+    /// without its exact IDF.
+    pub(crate) fn idf_if_loaded(&self, word: &str) -> (Option<f64>, Option<f64>) {
+        match &self.words {
+            Words::Map(m) => (Some(m.get(word).copied().unwrap_or(self.missing)), None),
+            Words::Jieba if !word.chars().any(is_han) => (Some(self.missing), Some(JIEBA_MAX)),
+            Words::Jieba if JIEBA_LOOKUP_LOADED.load(Ordering::Relaxed) => {
+                (Some(self.idf(word)), Some(JIEBA_MAX))
+            }
+            Words::Jieba => (None, Some(JIEBA_MAX)),
         }
     }
 
@@ -230,6 +263,30 @@ fn jieba_words() -> HashMap<String, f64> {
         }
     }
     idf
+}
+
+/// [`jieba_words`] for look-ups ([`JIEBA_LOOKUP`]): the same lines, split the same way (later
+/// lines win, as in a map insert); the text is leaked, once per process, so that the map can
+/// borrow it.
+fn jieba_lookup() -> FnvHashMap<&'static str, &'static str> {
+    static GZ: &[u8] = include_bytes!("../data/jieba-idf.txt.gz");
+    let mut text = String::new();
+    if flate2::read::GzDecoder::new(GZ)
+        .read_to_string(&mut text)
+        .is_err()
+    {
+        return FnvHashMap::default();
+    }
+    let text: &'static str = Box::leak(text.into_boxed_str());
+    let mut map = FnvHashMap::with_capacity_and_hasher(280_000, FnvBuildHasher::default());
+    for line in text.lines() {
+        let mut fields = line.split_whitespace();
+        if let (Some(word), Some(value)) = (fields.next(), fields.next()) {
+            map.insert(word, value);
+        }
+    }
+    JIEBA_LOOKUP_LOADED.store(true, Ordering::Relaxed);
+    map
 }
 
 /// jieba-rs's own table, read from its `Debug` output (`idf_dict: {"word": 1.5, ...}`, the one
@@ -431,8 +488,18 @@ mod tests {
         // constant, and every word has a Han character (so others need no look-up).
         assert!(
             *JIEBA_WORDS == jieba_rs_words(),
-            "the shipped table is jieba-rs's"
+            "the shipped table differs from jieba-rs's"
         );
+        assert_eq!(JIEBA_LOOKUP.len(), JIEBA_WORDS.len());
+        assert!(
+            JIEBA_WORDS.iter().all(|(w, v)| JIEBA_LOOKUP
+                .get(w.as_str())
+                .and_then(|x| x.parse::<f64>().ok())
+                == Some(*v)),
+            "the look-up table's values differ from the decoded table's"
+        );
+        let largest = JIEBA_WORDS.values().copied().fold(0.0, f64::max);
+        assert_eq!(largest, JIEBA_MAX);
         let decoded = IdfTable::from_map(JIEBA_WORDS.clone(), None);
         assert_eq!(decoded.missing_idf(), JIEBA_MEDIAN);
         assert_eq!(decoded.len(), 270_132);

@@ -4,7 +4,9 @@
 //! item…) per line, the way `silhouette-dom` hands it over.
 //!
 //! - [`Tokenizer`]: `mfonda` (ALGORITHM.md §1's regex), `unicode` (UAX #29 words after NFKC and
-//!   lower-casing), `jieba` (jieba-rs for Han runs) and `auto`; [`is_stop_word`] (English and
+//!   lower-casing), `jieba` (jieba-rs for Han runs; a text of at most 256 Han characters is cut with
+//!   jieba-rs's dictionary and rules, the same words, without building jieba-rs) and `auto`;
+//!   [`is_stop_word`] (English and
 //!   Chinese, NLTK's lists).
 //! - [`Weighting`] (`equal`, `tf`, `tf-idf`) with [`weigh`] and [`top_n`]; IDF from an
 //!   [`IdfTable`]: jieba's built-in one, a `word idf` text, or one an [`IdfBuilder`] makes from
@@ -57,6 +59,7 @@ mod error;
 mod hash;
 mod hasher;
 mod idf;
+mod jieba_small;
 mod minhash;
 mod seed002;
 mod signature;

@@ -3,10 +3,13 @@
 use std::fmt;
 use std::str::FromStr;
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
 use md5::{Digest, Md5};
 
 use crate::idf::hex;
-use crate::weights::{top_n_by, weigh_unordered};
+use crate::weights::{tf_idf_of_counts_for_top, top_n_by, weigh_unordered_where};
 use crate::{IdfTable, TextError, Weighting};
 
 /// A 128-bit exact-match key: the MD5 of a text's top-n keywords, sorted and joined by one
@@ -89,14 +92,80 @@ impl FromStr for Signature {
 /// ```
 #[must_use]
 pub fn keywords<S: AsRef<str>>(words: &[S], idf: &IdfTable, n: usize) -> Vec<(String, f64)> {
-    let weighted = weigh_unordered(words, Weighting::TfIdf, idf)
-        .into_iter()
-        .filter(|(w, weight)| *weight > 0.0 && w.chars().nth(1).is_some())
-        .collect();
+    // Words of one character are never keywords: not weighed at all (so a page whose only Han
+    // words are single characters does not load jieba's IDF table).
+    let weighted =
+        weigh_unordered_where(words, Weighting::TfIdf, idf, |w| w.chars().nth(1).is_some())
+            .into_iter()
+            .filter(|(_, weight)| *weight > 0.0)
+            .collect();
     top_n_by(weighted, n)
         .into_iter()
         .map(|(w, weight)| (w.to_owned(), weight))
         .collect()
+}
+
+/// [`signature`] of `words` whose hashes are `keys` (one each, equal words with equal
+/// hashes: their `Sip13` hash, computed anyway for the minhash): the words are counted in a map
+/// that uses the given hash instead of hashing each word again, and compares the words
+/// themselves, so the counts and the signature are [`signature`]'s exactly.
+pub(crate) fn signature_hashed(
+    words: &[&str],
+    keys: &[u64],
+    idf: &IdfTable,
+    n: usize,
+) -> Option<Signature> {
+    let mut map: HashMap<Keyed<'_>, u32, BuildHasherDefault<Prehashed>> =
+        HashMap::with_capacity_and_hasher(words.len() / 2, BuildHasherDefault::default());
+    for (&word, &hash) in words.iter().zip(keys) {
+        *map.entry(Keyed { hash, word }).or_insert(0) += 1;
+    }
+    let counts = map.into_iter().map(|(k, c)| (k.word, c));
+    let weighted = tf_idf_of_counts_for_top(counts, words.len(), idf, n);
+    let top = top_n_by(weighted, n);
+    (n > 0 && top.len() == n).then(|| Signature::of_keywords(top.iter().map(|(w, _)| w)))
+}
+
+/// A word with its hash, for [`signature_hashed`]'s map: hashed by `hash`, equal by `word`.
+#[derive(Clone, Copy)]
+struct Keyed<'a> {
+    hash: u64,
+    word: &'a str,
+}
+
+impl PartialEq for Keyed<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.word == other.word
+    }
+}
+
+impl Eq for Keyed<'_> {}
+
+impl Hash for Keyed<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+/// The hasher of [`Keyed`]: its hash as it is (already well mixed).
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is used; anything else is folded in FNV-style, to stay a hasher.
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = i;
+    }
 }
 
 /// The signature of `words`: [`keywords`], and `None` when there are fewer than `n`.
@@ -128,6 +197,53 @@ mod tests {
         check("alpha zero zero zero x", 2, None); // weight 0 and 1-character words never count
         check("alpha beta", 0, None);
         check("", 2, None);
+    }
+
+    #[test]
+    fn hashed_counts_agree() {
+        let idf = IdfTable::parse("alpha 4\nbeta 3\ngamma 2\ndelta 1\nzero 0\n").expect("valid");
+        let text = "delta gamma beta alpha alpha x yy zz zz zero beta 网页 网页 去重";
+        let words: Vec<&str> = text.split(' ').collect();
+        let keys: Vec<u64> = words
+            .iter()
+            .map(|w| crate::FeatureHash::Sip13.hash64(w.as_bytes()))
+            .collect();
+        for n in 0..8 {
+            assert_eq!(
+                signature_hashed(&words, &keys, &idf, n),
+                signature(&words, &idf, n),
+                "top {n}"
+            );
+        }
+        // jieba's table: Han words that cannot reach the top are never weighed; the ones that
+        // can are.
+        let jieba = IdfTable::jieba();
+        let mut many: Vec<String> = (0..30)
+            .flat_map(|i| std::iter::repeat_n(format!("word{i}"), 3 + i % 4))
+            .collect();
+        many.push("网页".to_owned());
+        for extra in [0, 1, 40] {
+            let mut text = many.clone();
+            text.extend(std::iter::repeat_n("去重".to_owned(), extra));
+            let words: Vec<&str> = text.iter().map(String::as_str).collect();
+            let keys: Vec<u64> = words
+                .iter()
+                .map(|w| crate::FeatureHash::Sip13.hash64(w.as_bytes()))
+                .collect();
+            for n in [1, 20, 40] {
+                assert_eq!(
+                    signature_hashed(&words, &keys, &jieba, n),
+                    signature(&words, &jieba, n),
+                    "{extra} × 去重, top {n}"
+                );
+            }
+        }
+        // Equal hashes of different words (not the Sip13 ones) still count apart.
+        let same = vec![7; words.len()];
+        assert_eq!(
+            signature_hashed(&words, &same, &idf, 4),
+            signature(&words, &idf, 4)
+        );
     }
 
     #[test]

@@ -1,18 +1,65 @@
 //! Stop words: NLTK's English and Chinese lists.
 
-use std::collections::HashSet;
 use std::sync::LazyLock;
 
+use fnv::FnvHashSet;
+
 /// The union of NLTK's English and Chinese stop-word lists, lower-cased and
-/// NFKC-normalised like the tokens they are compared with.
-static STOP_WORDS: LazyLock<HashSet<String>> = LazyLock::new(|| {
-    ["en", "zh"]
+/// NFKC-normalised like the tokens they are compared with, and the length in bytes of the
+/// longest (a longer word is no stop word: most words of a text are rejected without a hash).
+/// FNV: the words are short, and SipHash's resistance to chosen keys is not needed for a
+/// fixed set.
+static STOP_WORDS: LazyLock<(FnvHashSet<String>, usize)> = LazyLock::new(|| {
+    let set: FnvHashSet<String> = ["en", "zh"]
         .into_iter()
         .filter_map(stop_words::lookup)
         .flatten()
         .map(|w| crate::tokenize::normalize(w))
-        .collect()
+        .collect();
+    let longest = set.iter().map(String::len).max().unwrap_or(0);
+    (set, longest)
 });
+
+/// The stop words' [`FeatureHash::Sip13`](crate::FeatureHash::Sip13) 64-bit hashes, in an
+/// open-addressing table of [`SLOTS`] (a power of two, over twice the number of words), 0 for
+/// an empty slot: a word whose hash is not in it is no stop word, found with one or two probes
+/// and no hashing of its own.
+const SLOTS: usize = 4096;
+static STOP_HASHES: LazyLock<Vec<u64>> = LazyLock::new(|| {
+    let mut table = vec![0u64; SLOTS];
+    for w in &STOP_WORDS.0 {
+        let h = crate::FeatureHash::Sip13.hash64(w.as_bytes()).max(1);
+        let mut slot = slot_of(h);
+        while table[slot] != 0 && table[slot] != h {
+            slot = (slot + 1) % SLOTS;
+        }
+        table[slot] = h;
+    }
+    table
+});
+
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "the low bits pick the slot"
+)]
+const fn slot_of(h: u64) -> usize {
+    (h as usize) % SLOTS
+}
+
+/// [`is_stop_word`] of a word whose `Sip13` 64-bit hash is `hash` (computed anyway for the
+/// minhash): the hash table rules out almost every word, the set confirms the others.
+pub(crate) fn is_stop_word_hashed(word: &str, hash: u64) -> bool {
+    let h = hash.max(1);
+    let table = &*STOP_HASHES;
+    let mut slot = slot_of(h);
+    loop {
+        match table[slot] {
+            0 => return false,
+            x if x == h => return is_stop_word(word),
+            _ => slot = (slot + 1) % SLOTS,
+        }
+    }
+}
 
 /// Whether `word` (a token, already lower-cased) is an English or Chinese stop word.
 ///
@@ -26,7 +73,8 @@ static STOP_WORDS: LazyLock<HashSet<String>> = LazyLock::new(|| {
 /// ```
 #[must_use]
 pub fn is_stop_word(word: &str) -> bool {
-    STOP_WORDS.contains(word)
+    let (set, longest) = &*STOP_WORDS;
+    word.len() <= *longest && set.contains(word)
 }
 
 #[cfg(test)]
@@ -35,6 +83,28 @@ mod tests {
 
     fn check(word: &str, expected: bool) {
         assert_eq!(is_stop_word(word), expected, "{word:?}");
+    }
+
+    #[test]
+    fn hashed_agrees() {
+        for w in [
+            "the",
+            "and",
+            "的",
+            "了",
+            "crawler",
+            "网页",
+            "",
+            "themselves",
+            "a",
+        ] {
+            let h = crate::FeatureHash::Sip13.hash64(w.as_bytes());
+            assert_eq!(super::is_stop_word_hashed(w, h), is_stop_word(w), "{w:?}");
+        }
+        for w in &super::STOP_WORDS.0 {
+            let h = crate::FeatureHash::Sip13.hash64(w.as_bytes());
+            assert!(super::is_stop_word_hashed(w, h), "{w:?}");
+        }
     }
 
     #[test]

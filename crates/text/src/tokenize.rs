@@ -8,6 +8,7 @@ use jieba_rs::Jieba;
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
 use crate::TextError;
+use crate::jieba_small::{SMALL, available as small_dictionary, cut as cut_small, is_jieba_han};
 use crate::uax29::each_word;
 
 /// jieba-rs with its default dictionary, loaded once, on first use.
@@ -69,7 +70,10 @@ impl Tokenizer {
             }
             Self::Unicode => each_line(text, |line| each_word(line, &mut f)),
             Self::Jieba => jieba_words(text, &mut f),
-            Self::Auto if text.chars().any(is_han) => jieba_words(text, &mut f),
+            // (ASCII text, the common case, holds no Han: checked many bytes at a time.)
+            Self::Auto if !text.is_ascii() && text.chars().any(is_han) => {
+                jieba_words(text, &mut f);
+            }
             Self::Auto => each_line(text, |line| each_word(line, &mut f)),
         }
     }
@@ -161,11 +165,15 @@ fn normalize_slow(s: &str) -> String {
     }
 }
 
-/// Calls `f` with each normalised line of `text` (lines are the blocks of the page).
+/// Calls `f` with each normalised line of `text` (lines are the blocks of the page), all
+/// normalised into one buffer in turn.
 fn each_line(text: &str, mut f: impl FnMut(&str)) {
+    let mut buf = String::new();
     for line in text.split('\n') {
         if !line.is_empty() {
-            f(&normalize(line));
+            buf.clear();
+            normalize_into(line, &mut buf);
+            f(&buf);
         }
     }
 }
@@ -202,17 +210,39 @@ fn jieba_words(text: &str, f: &mut impl FnMut(&str)) {
         offset += end;
         rest = &rest[end..];
     }
-    let tokens = if han.is_empty() {
-        Vec::new()
+    // (byte range in `han`) of every word of the Han runs, in order (other tokens may be
+    // among them: they fall outside the runs and are skipped below).
+    let mut tokens: Vec<(usize, usize)> = Vec::new();
+    if han.is_empty() {
+    } else if han.chars().filter(|&c| c != '\n').take(SMALL + 1).count() <= SMALL
+        && han.chars().all(|c| c == '\n' || is_jieba_han(c))
+        && small_dictionary()
+    {
+        // A little Han text: cut without building jieba-rs (the same words).
+        let mut at = 0;
+        for run in han.split_inclusive('\n') {
+            let text = run.strip_suffix('\n').unwrap_or(run);
+            let first = tokens.len();
+            cut_small(text, &mut tokens);
+            for t in &mut tokens[first..] {
+                *t = (t.0 + at, t.1 + at);
+            }
+            at += run.len();
+        }
     } else {
-        JIEBA.cut(&han, false)
-    };
+        tokens.extend(
+            JIEBA
+                .cut(&han, false)
+                .iter()
+                .map(|t| (t.byte_start, t.byte_end)),
+        );
+    }
     let mut next = 0;
     for (is, start, end) in runs {
         if is {
-            while let Some(t) = tokens.get(next).filter(|t| t.byte_start < end) {
-                if t.byte_start >= start {
-                    f(t.word);
+            while let Some(&(a, b)) = tokens.get(next).filter(|t| t.0 < end) {
+                if a >= start {
+                    f(&han[a..b]);
                 }
                 next += 1;
             }

@@ -3,44 +3,118 @@
 //! On ASCII input, UAX #29's word rules reduce to: runs of letters, digits and `_` (WB5, WB8–10,
 //! WB13a/b), joined across one `:` `.` `'` between two letters (WB6/7) or one `,` `;` `.` `'`
 //! between two digits (WB11/12); everything else breaks. `unicode_words` keeps the words that
-//! hold a letter or a digit. A property test checks the fast path against
-//! `unicode-segmentation` on random ASCII text.
+//! hold a letter or a digit.
+//!
+//! Text that is mostly ASCII (English with a `’`, `—` or `¶` here and there) is cut into pieces
+//! at the places where UAX #29 always breaks whatever surrounds them: between a space (U+0020)
+//! and an ASCII character other than a space. No rule joins there (the space is only joined to
+//! another space, WB3d, or to Extend/Format/ZWJ after it, WB4, and no ASCII character is either),
+//! and no rule decides a boundary on one side by looking across it: the rules that look one
+//! character past a pair (WB6, WB7b, WB12) do so only when the pair's right character is a
+//! MidLetter, MidNum, MidNumLet or quote, the ones that look one before it (WB7, WB7c, WB11)
+//! only when the pair's left character is one, and a space is none of these; regional
+//! indicators (WB15/16) are not ASCII. So the words of the whole text are the words of its
+//! pieces: the ASCII pieces take the fast path, the others `unicode-segmentation`. Property
+//! tests check both against `unicode-segmentation` on random ASCII and mixed-script text.
 
 use unicode_segmentation::UnicodeSegmentation;
 
 /// Calls `f` with each UAX #29 word of `text` that holds a letter or a digit: what
 /// `unicode-segmentation`'s `unicode_words` gives, without its state machine on ASCII text.
 pub(crate) fn each_word<'t>(text: &'t str, f: &mut impl FnMut(&'t str)) {
-    if !text.is_ascii() {
-        text.unicode_words().for_each(f);
-        return;
+    if text.is_ascii() {
+        return ascii_words(text, f);
     }
     let b = text.as_bytes();
-    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    // Runs of whole pieces of one kind (ASCII or not): [run, piece) so far.
+    let mut run = 0;
+    let mut run_ascii = true;
+    let mut piece = 0;
+    let mut piece_ascii = true;
+    let mut flush = |from: usize, to: usize, ascii: bool| {
+        if let Some(s) = text.get(from..to) {
+            if ascii {
+                ascii_words(s, f);
+            } else {
+                s.unicode_words().for_each(&mut *f);
+            }
+        }
+    };
+    for (p, &c) in b.iter().enumerate() {
+        if p > 0 && c < 0x80 && c != b' ' && b[p - 1] == b' ' {
+            // A piece ends at `p`.
+            if piece_ascii != run_ascii && piece > run {
+                flush(run, piece, run_ascii);
+                run = piece;
+            }
+            run_ascii = piece_ascii;
+            piece = p;
+            piece_ascii = true;
+        }
+        piece_ascii &= c < 0x80;
+    }
+    if piece_ascii != run_ascii && piece > run {
+        flush(run, piece, run_ascii);
+        run = piece;
+        run_ascii = piece_ascii;
+    }
+    flush(run, b.len(), run_ascii && piece_ascii);
+}
+
+/// A byte's class for [`ascii_words`]: a letter, a digit, `_`, or anything else (0).
+const LETTER: u8 = 1;
+const DIGIT: u8 = 2;
+const UNDERSCORE: u8 = 4;
+const CLASS: [u8; 256] = {
+    let mut t = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        #[allow(clippy::cast_possible_truncation, reason = "i < 256")]
+        let c = i as u8;
+        t[i] = if c.is_ascii_alphabetic() {
+            LETTER
+        } else if c.is_ascii_digit() {
+            DIGIT
+        } else if c == b'_' {
+            UNDERSCORE
+        } else {
+            0
+        };
+        i += 1;
+    }
+    t
+};
+
+/// [`each_word`] of ASCII text.
+fn ascii_words<'t>(text: &'t str, f: &mut impl FnMut(&'t str)) {
+    let b = text.as_bytes();
+    let class = |i: usize| b.get(i).map_or(0, |&c| CLASS[usize::from(c)]);
     let mut i = 0;
     while i < b.len() {
-        if !word(b[i]) {
+        if class(i) == 0 {
             i += 1;
             continue;
         }
         let start = i;
+        // Whether the word holds a letter or a digit (not only `_`).
         let mut alnum = false;
         loop {
-            while i < b.len() && word(b[i]) {
-                alnum |= b[i] != b'_';
+            loop {
+                let c = class(i);
+                if c == 0 {
+                    break;
+                }
+                alnum |= c != UNDERSCORE;
                 i += 1;
             }
             // `i` is past the run: join across one middle character when the rules allow.
-            let (Some(&prev), Some(&mid), Some(&next)) = (b.get(i - 1), b.get(i), b.get(i + 1))
-            else {
+            let (Some(&prev), Some(&mid)) = (b.get(i.wrapping_sub(1)), b.get(i)) else {
                 break;
             };
-            let letters = prev.is_ascii_alphabetic()
-                && next.is_ascii_alphabetic()
-                && matches!(mid, b':' | b'.' | b'\'');
-            let digits = prev.is_ascii_digit()
-                && next.is_ascii_digit()
-                && matches!(mid, b',' | b';' | b'.' | b'\'');
+            let (prev, next) = (CLASS[usize::from(prev)], class(i + 1));
+            let letters = prev == LETTER && next == LETTER && matches!(mid, b':' | b'.' | b'\'');
+            let digits =
+                prev == DIGIT && next == DIGIT && matches!(mid, b',' | b';' | b'.' | b'\'');
             if !(letters || digits) {
                 break;
             }
@@ -87,6 +161,30 @@ mod tests {
         #[test]
         fn fast_path_is_unicode_words(text in "[a-cA-C0-2_:.',; \\-/\"!@#%&*()\t]{0,60}") {
             check(&text);
+        }
+
+        #[test]
+        fn mixed_text_is_unicode_words(text in MIXED) {
+            check(&text);
+        }
+    }
+
+    /// ASCII letters, digits, spaces and the punctuation the rules name, with characters of
+    /// every word class UAX #29 distinguishes: letters with marks, combining marks (one
+    /// alphabetic), Format, ZWJ, Hebrew letters and quotes, Katakana, Han, emoji, regional
+    /// indicators, other spaces, MidLetter and MidNum characters, ExtendNumLet.
+    const MIXED: &str = "[a-cA-C0-2_:.',;\\- \"!\t\n\r]{0,3}([a-b0-1 _:.',]|[éß’‘“”¶—–·…×\u{301}\u{93E}\u{AD}\u{200D}\u{200B}\u{2060}\u{5D0}\u{5F4}\u{5F3}\u{30AB}\u{30FC}\u{4E2D}\u{6587}\u{3001}\u{3000}\u{A0}\u{2028}\u{1F600}\u{1F1EB}\u{1F1F7}\u{FF21}\u{FF10}\u{203F}\u{FE13}\u{37E}\u{2044}\u{FE50}\u{660}\u{E0}\u{1100}]){0,40}";
+
+    #[test]
+    fn mixed_cases() {
+        for text in [
+            "can’t stop ¶ a’b a ’b a’ b é.b 1,٠ ٠,1",
+            "x \u{301}a a \u{301}b \u{93E} \u{93E}a a\u{200D} \u{200D}😀 x",
+            "\u{5D0}\"\u{5D0} \u{5D0}\" a \"\u{5D0} 🇫🇷🇫 a 🇫🇷 b",
+            "a  b\u{A0}c \u{3000}d ‘e’ “f” g—h i–j k…l",
+            "中文 text 中文text text中文 カタカナ ｶﾀｶﾅ ＡＢＣ",
+        ] {
+            check(text);
         }
     }
 }

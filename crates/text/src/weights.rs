@@ -98,6 +98,17 @@ pub(crate) fn weigh_unordered<'a, S: AsRef<str>>(
     weighting: Weighting,
     idf: &IdfTable,
 ) -> Vec<(&'a str, f64)> {
+    weigh_unordered_where(features, weighting, idf, |_| true)
+}
+
+/// [`weigh_unordered`] of the distinct features `keep` accepts (the others are counted in the
+/// total all the same, and are never weighed: no IDF is looked up for them).
+pub(crate) fn weigh_unordered_where<'a, S: AsRef<str>>(
+    features: &'a [S],
+    weighting: Weighting,
+    idf: &IdfTable,
+    keep: impl Fn(&str) -> bool,
+) -> Vec<(&'a str, f64)> {
     // Counted in a hash map: a tree map compares strings on every insert. (FNV: short keys;
     // the map's order never reaches the result.)
     let mut map: FnvHashMap<&str, u32> =
@@ -105,21 +116,75 @@ pub(crate) fn weigh_unordered<'a, S: AsRef<str>>(
     for f in features {
         *map.entry(f.as_ref()).or_insert(0) += 1;
     }
-    let counts = map.into_iter();
     #[allow(clippy::cast_precision_loss, reason = "counts far below 2^53")]
     let total = features.len() as f64;
-    counts
-        .into_iter()
-        .map(|(feature, count)| {
-            let c = f64::from(count);
-            let weight = match weighting {
-                Weighting::Equal => c,
-                Weighting::Tf => c / total,
-                Weighting::TfIdf => (c / total * feature_idf(feature, idf)).max(0.0),
-            };
-            (feature, weight)
-        })
+    map.into_iter()
+        .filter(|(feature, _)| keep(feature))
+        .map(|(feature, count)| (feature, weight_of(count, total, weighting, feature, idf)))
         .collect()
+}
+
+/// A feature's weight, from its count among `total` features.
+fn weight_of(count: u32, total: f64, weighting: Weighting, feature: &str, idf: &IdfTable) -> f64 {
+    let c = f64::from(count);
+    match weighting {
+        Weighting::Equal => c,
+        Weighting::Tf => c / total,
+        Weighting::TfIdf => (c / total * feature_idf(feature, idf)).max(0.0),
+    }
+}
+
+/// The keyword candidates of a signature's top `n` from words already counted (`total` words
+/// in all): the words of 2+ characters, weighed by TF-IDF, those above 0 (what
+/// [`keywords`](crate::keywords) selects from), without reading a table that is not loaded yet when it
+/// cannot change the top `n` (jieba's IDF table, for a page with a few Han words among many
+/// others): the words whose IDF is known are weighed first; a word whose IDF is not is weighed
+/// (and the table read) only when its weight could reach the `n`-th largest known one, using
+/// the table's largest IDF as a bound. A word left out weighs less than `n` others, so it is
+/// not in the top `n` (rounding is monotonic: the bound is never below the real weight); the
+/// top `n` of the result is that of all the candidates.
+pub(crate) fn tf_idf_of_counts_for_top<'a>(
+    counts: impl Iterator<Item = (&'a str, u32)>,
+    total: usize,
+    idf: &IdfTable,
+    n: usize,
+) -> Vec<(&'a str, f64)> {
+    #[allow(clippy::cast_precision_loss, reason = "counts far below 2^53")]
+    let total = total as f64;
+    let mut known = Vec::new();
+    let mut unknown = Vec::new();
+    for (w, c) in counts.filter(|(w, _)| w.chars().nth(1).is_some()) {
+        match idf.idf_if_loaded(w) {
+            (Some(value), _) if !w.contains(' ') => {
+                let weight = (f64::from(c) / total * value).max(0.0);
+                if weight > 0.0 {
+                    known.push((w, weight));
+                }
+            }
+            (_, bound) => unknown.push((w, c, bound)),
+        }
+    }
+    if unknown.is_empty() {
+        return known;
+    }
+    // The n-th largest known weight (none when fewer than n are known: every word is weighed).
+    let mut weights: Vec<f64> = known.iter().map(|(_, w)| *w).collect();
+    let nth = (n > 0 && weights.len() >= n).then(|| {
+        let (_, nth, _) = weights.select_nth_unstable_by(n - 1, |a, b| b.total_cmp(a));
+        *nth
+    });
+    for (w, c, bound) in unknown {
+        if let (Some(nth), Some(bound)) = (nth, bound)
+            && (f64::from(c) / total * bound).max(0.0) < nth
+        {
+            continue;
+        }
+        let weight = weight_of(c, total, Weighting::TfIdf, w, idf);
+        if weight > 0.0 {
+            known.push((w, weight));
+        }
+    }
+    known
 }
 
 /// A word's IDF, or a shingle's: the mean IDF of its words.
