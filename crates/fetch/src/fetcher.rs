@@ -119,7 +119,12 @@ impl Fetcher {
                 headers.append(name, value);
             }
         }
-        let builder = reqwest::Client::builder().default_headers(headers);
+        let tls = crate::tls::client_config().map_err(|e| ConfigError::Client {
+            message: format!("TLS set-up: {e}"),
+        })?;
+        let builder = reqwest::Client::builder()
+            .default_headers(headers)
+            .tls_backend_preconfigured(tls);
         let builder = match &config.proxy {
             Some(proxy) => {
                 builder.proxy(reqwest::Proxy::all(proxy.as_str()).map_err(client_error)?)

@@ -68,6 +68,7 @@ mod fetcher;
 mod host;
 mod outcome;
 mod robots;
+mod tls;
 
 pub use config::{AddressPolicy, ConfigError, FetchConfig};
 pub use content::sniff_html;
