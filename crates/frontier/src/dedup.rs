@@ -554,16 +554,18 @@ impl Dedup {
         let scope = if self.global.is_some() { "" } else { host };
         let after = self.config.varying_after;
         let varying = self.varying.get(scope);
+        // The page's own paths are looked up once, not once per candidate.
+        let flags = varying.and_then(|v| v.flags(summary, after));
         // Candidates come nearest first: a strictly greater similarity is needed to move on.
         let mut best: Option<(f64, Match, &[u32])> = None;
         for m in candidates {
             let Some(theirs) = self.summaries.get(&m.id) else {
                 continue;
             };
-            let similarity = varying.map_or_else(
-                || silhouette_simhash::jaccard(summary, theirs),
-                |v| v.similarity(summary, theirs, after),
-            );
+            let similarity = match (varying, &flags) {
+                (Some(v), Some(flags)) => v.similarity_flagged(summary, flags, theirs, after),
+                _ => silhouette_simhash::jaccard(summary, theirs),
+            };
             if similarity >= min && best.is_none_or(|(b, _, _)| similarity > b) {
                 best = Some((similarity, m, theirs));
             }

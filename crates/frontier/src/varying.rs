@@ -17,7 +17,7 @@
 //! Deterministic in the order pages are judged (the crawl's order, which `replay` repeats);
 //! fingerprints never depend on it.
 
-use std::collections::HashMap;
+use fnv::FnvHashMap;
 
 /// Distinct paths counted per scope: past this many, new paths are no longer learned (the
 /// counts of those already met still grow), so memory stays bounded on any site.
@@ -26,8 +26,10 @@ pub(crate) const MAX_LEARNED: usize = 1 << 16;
 /// The varying paths of one dedup scope.
 #[derive(Debug, Default)]
 pub(crate) struct Varying {
-    /// How often each path was in exactly one summary of a confirmed match.
-    counts: HashMap<u32, u32>,
+    /// How often each path was in exactly one summary of a confirmed match. (FNV: the
+    /// confirmation looks up every path of both summaries for every candidate; with SipHash
+    /// that was an eighth of a python-docs crawl's CPU, in the crawl loop.)
+    counts: FnvHashMap<u32, u32>,
 }
 
 impl Varying {
@@ -43,6 +45,61 @@ impl Varying {
             return silhouette_simhash::jaccard(a, b);
         }
         silhouette_simhash::jaccard_without(a, b, |id| self.is_varying(id, after))
+    }
+
+    /// Which paths of summary `a` vary `after` times or more, for
+    /// [`similarity_flagged`](Self::similarity_flagged): `None` when none can (nothing
+    /// learned yet, or learning off).
+    pub(crate) fn flags(&self, a: &[u32], after: u32) -> Option<Vec<bool>> {
+        (after > 0 && !self.counts.is_empty())
+            .then(|| a.iter().map(|&id| self.is_varying(id, after)).collect())
+    }
+
+    /// [`similarity`](Self::similarity) of `a` and `b`, with `a`'s paths already looked up
+    /// (`flags`, from [`flags`](Self::flags)): a page is compared with every candidate of its
+    /// cluster, and only the paths of `b` that `a` lacks are looked up here. The same counts,
+    /// so the same value, as `similarity`.
+    pub(crate) fn similarity_flagged(
+        &self,
+        a: &[u32],
+        flags: &[bool],
+        b: &[u32],
+        after: u32,
+    ) -> f64 {
+        let (mut i, mut j, mut both, mut union) = (0, 0, 0usize, 0usize);
+        while i < a.len() || j < b.len() {
+            let (skip, in_both) = match (a.get(i), b.get(j)) {
+                (Some(&x), Some(&y)) if x == y => {
+                    i += 1;
+                    j += 1;
+                    (flags[i - 1], true)
+                }
+                (Some(&x), Some(&y)) if x < y => {
+                    i += 1;
+                    (flags[i - 1], false)
+                }
+                (Some(_), None) => {
+                    i += 1;
+                    (flags[i - 1], false)
+                }
+                (_, Some(&y)) => {
+                    j += 1;
+                    (self.is_varying(y, after), false)
+                }
+                (None, None) => break,
+            };
+            if !skip {
+                union += 1;
+                both += usize::from(in_both);
+            }
+        }
+        if union == 0 {
+            1.0
+        } else {
+            #[allow(clippy::cast_precision_loss, reason = "path counts far below 2^52")]
+            let value = both as f64 / union as f64;
+            value
+        }
     }
 
     /// Learns from a confirmed match of summaries `a` and `b`: each path in exactly one of
@@ -122,6 +179,37 @@ mod tests {
         // Paths shared by both sides of a match never vary: a page kind's own block (4) still
         // separates it.
         check(twice, 2, &[1, 2, 3, 4], &[1, 2, 3, 10], 3.0 / 4.0);
+    }
+
+    #[test]
+    fn flagged_similarity_is_the_similarity() {
+        let mut v = Varying::default();
+        v.learn(&[1, 4, 7, 9], &[1, 2, 9, 12]);
+        v.learn(&[2, 4, 30], &[1, 7, 12]);
+        let sets: [&[u32]; 6] = [
+            &[],
+            &[1],
+            &[1, 2, 3, 4],
+            &[2, 4, 7, 12, 30],
+            &[5, 6, 7, 8, 9, 30, 31],
+            &[1, 2, 4, 7, 9, 12],
+        ];
+        for after in 0..4 {
+            for a in sets {
+                for b in sets {
+                    let plain = v.similarity(a, b, after);
+                    let flagged = match v.flags(a, after) {
+                        Some(f) => v.similarity_flagged(a, &f, b, after),
+                        None => silhouette_simhash::jaccard(a, b),
+                    };
+                    assert_eq!(
+                        plain.to_bits(),
+                        flagged.to_bits(),
+                        "{a:?} ~ {b:?} after {after}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
