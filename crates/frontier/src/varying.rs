@@ -39,7 +39,9 @@ impl Varying {
     }
 
     /// The confirmation's similarity of two summaries (sorted, distinct ids): Jaccard without
-    /// the paths varying `after` times or more.
+    /// the paths varying `after` times or more (the plain form; the crawl uses
+    /// [`similarity_flagged`](Self::similarity_flagged), which tests hold to this one).
+    #[cfg(test)]
     pub(crate) fn similarity(&self, a: &[u32], b: &[u32], after: u32) -> f64 {
         if after == 0 || self.counts.is_empty() {
             return silhouette_simhash::jaccard(a, b);
