@@ -57,7 +57,7 @@ impl Varying {
             .then(|| a.iter().map(|&id| self.is_varying(id, after)).collect())
     }
 
-    /// [`similarity`](Self::similarity) of `a` and `b`, with `a`'s paths already looked up
+    /// `similarity` of `a` and `b`, with `a`'s paths already looked up
     /// (`flags`, from [`flags`](Self::flags)): a page is compared with every candidate of its
     /// cluster, and only the paths of `b` that `a` lacks are looked up here. The same counts,
     /// so the same value, as `similarity`.
