@@ -30,7 +30,7 @@ const THRESHOLD: u32 = 5;
 /// page of a cluster came first), one fetch per host at a time.
 fn toml(lease_secs: u64) -> String {
     format!(
-        "[fingerprint]\nfeatures = \"classic\"\n\n[dedup]\nthreshold = {THRESHOLD}\ncluster-budget = 2\non-duplicate = \"follow-links\"\n\n[crawl]\nconcurrency = 6\n\n[fetch]\nrequest-interval-ms = {INTERVAL_MS}\nper-host-concurrency = 1\n\n[cluster]\nlease-secs = {lease_secs}\nhold-secs = 1\n"
+        "[fingerprint]\nfeatures = \"classic\"\n\n[dedup]\nthreshold = {THRESHOLD}\ncluster-budget = 2\non-duplicate = \"follow-links\"\n\n[crawl]\nconcurrency = 6\n\n[fetch]\nrequest-interval-ms = {INTERVAL_MS}\nper-host-concurrency = 1\n\n[cluster]\nlease-secs = {lease_secs}\n"
     )
 }
 

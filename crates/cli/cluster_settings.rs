@@ -21,8 +21,6 @@ pub struct ClusterOptions {
     pub lease_secs: Option<i64>,
     /// Hosts claimed from the schedule in one call.
     pub claim_batch: Option<i64>,
-    /// Seconds a dedup scope stays held if its worker disappears.
-    pub hold_secs: Option<i64>,
 }
 
 /// `--redis` and `--crawl`.
@@ -76,9 +74,6 @@ impl ClusterSettings {
         }
         if let Some(v) = o.claim_batch {
             shared.claim_batch = range("cluster.claim-batch", v, 1, 4096)?;
-        }
-        if let Some(v) = o.hold_secs {
-            shared.hold = Duration::from_secs(range("cluster.hold-secs", v, 1, 3600)?);
         }
         Ok(Some(Self { url, crawl, shared }))
     }

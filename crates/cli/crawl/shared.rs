@@ -94,34 +94,37 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
     let mut ctx = redirect_context(&seed_urls, mode);
     let scope = Scope::new(&settings.frontier.scope)?;
     let traps = TrapGuard::new(settings.frontier.traps.clone());
-    let mut dedup = SharedDedup::new(settings.frontier.dedup, &hasher.params())?;
-    let mut log = shared.log();
+    let dedup = SharedDedup::new(settings.frontier.dedup, &hasher.params())?;
+    let judge = Arc::new(tokio::sync::Mutex::new((dedup, shared.log())));
     let robots = RobotsShare::new(shared.robots());
-    let worker = Worker {
-        settings: &settings,
-        scope: &scope,
-        traps: &traps,
-    };
+    let worker = Arc::new(Worker {
+        settings: settings.clone(),
+        scope,
+        traps,
+    });
     if settings.sitemaps && shared.take_once("sitemaps").await? {
         worker
             .sitemaps(&mut shared, &robots, &fetcher, &ctx, &seed_urls)
             .await?;
     }
-    // One core fewer parses than the single-process crawl: a worker's loop waits on Redis
-    // for every page it finishes, and a reply that finds every runtime thread parsing waits
-    // for a parse to end.
+    // As many parses at once as cores, as the single-process crawl. (With pages finished
+    // one after another in this loop, one core fewer parsed; finishes are concurrent now.)
     let cpu = Arc::new(Semaphore::new(
-        std::thread::available_parallelism()
-            .map_or(2, |n| n.get())
-            .saturating_sub(1)
-            .max(1),
+        std::thread::available_parallelism().map_or(2, |n| n.get()),
     ));
-    let mut tasks: JoinSet<(Job, Result<Fetched, SharedError>)> = JoinSet::new();
-    let mut leased: HashMap<u64, Lease> = HashMap::new();
+    // One task a page: it fetches, then judges, queues the links, writes the record and
+    // ends the lease, concurrently with the others (their round trips overlap on the
+    // multiplexed connection; judging takes the replica's lock). This loop only leases.
+    let mut tasks: JoinSet<Result<bool>> = JoinSet::new();
+    // Leases whose page is still being fetched: handed back on Ctrl-C. A page being
+    // finished is finished, whatever the signal.
+    let fetching: Arc<std::sync::Mutex<HashMap<u64, Lease>>> = Arc::default();
+    let (cancel, cancelled) = tokio::sync::watch::channel(false);
     let mut signals = Signals::install()?;
     let mut beat = Instant::now();
     let mut idle_checks = 0;
     let lease_at = settings.concurrency.div_ceil(2).max(1);
+    let mut seeds_now: Arc<[Url]> = seed_urls.clone().into();
 
     loop {
         if beat.elapsed() >= Duration::from_secs(2) {
@@ -130,6 +133,7 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
             let now_seeds = shared.seeds().await?;
             if now_seeds != seed_urls {
                 seed_urls = now_seeds;
+                seeds_now = seed_urls.clone().into();
                 ctx = redirect_context(&seed_urls, mode);
             }
             beat = Instant::now();
@@ -137,37 +141,31 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
         // Leases come in batches: a lease costs two round trips whatever the number of URLs,
         // so the worker asks again only once half its slots are free (or none is busy).
         while report.interrupted.is_none()
-            && (tasks.is_empty() || settings.concurrency - tasks.len() >= lease_at)
+            && (tasks.is_empty() || settings.concurrency.saturating_sub(tasks.len()) >= lease_at)
         {
-            let got = shared.lease(settings.concurrency - tasks.len()).await?;
+            let got = shared
+                .lease(settings.concurrency.saturating_sub(tasks.len()))
+                .await?;
             if got.is_empty() {
                 break;
             }
             for lease in got {
-                let job = Job {
-                    id: lease.id,
-                    url: lease.url.clone(),
-                    depth: lease.depth,
+                lock(&fetching).insert(lease.id, lease.clone());
+                let page = PageTask {
+                    fetcher: fetcher.clone(),
+                    hasher: hasher.clone(),
+                    content: content.clone(),
+                    ctx: ctx.clone(),
+                    cpu: Arc::clone(&cpu),
+                    robots: robots.clone(),
+                    worker: Arc::clone(&worker),
+                    shared: shared.clone(),
+                    judge: Arc::clone(&judge),
+                    seeds: Arc::clone(&seeds_now),
+                    fetching: Arc::clone(&fetching),
+                    cancelled: cancelled.clone(),
                 };
-                let host = lease.host.clone();
-                leased.insert(lease.id, lease);
-                let (fetcher, hasher, content, ctx, cpu, robots) = (
-                    fetcher.clone(),
-                    hasher.clone(),
-                    content.clone(),
-                    ctx.clone(),
-                    Arc::clone(&cpu),
-                    robots.clone(),
-                );
-                tasks.spawn(async move {
-                    if let Err(e) = robots.ensure(&fetcher, &job.url, &host).await {
-                        return (job, Err(e));
-                    }
-                    let (fetched, _) =
-                        fetch_one(&fetcher, &hasher, content.as_ref(), &ctx, &cpu, &job, false)
-                            .await;
-                    (job, Ok(fetched))
-                });
+                tasks.spawn(page.run(lease));
             }
         }
         if tasks.is_empty() {
@@ -201,15 +199,10 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
         idle_checks = 0;
         tokio::select! {
             joined = tasks.join_next() => match joined {
-                Some(Ok((job, fetched))) => {
-                    let fetched = fetched?;
-                    report.fetched += 1;
-                    if let Some(lease) = leased.remove(&job.id) {
-                        worker.finish(&mut shared, &mut dedup, &mut log, &seed_urls, &lease, fetched).await?;
-                    }
-                }
-                Some(Err(e)) if e.is_cancelled() => {}
-                Some(Err(e)) => writeln!(stderr, "error: a fetch task failed: {e}")?,
+                Some(Ok(Ok(true))) => report.fetched += 1,
+                Some(Ok(Ok(false))) => {}
+                Some(Ok(Err(e))) => return Err(e),
+                Some(Err(e)) => writeln!(stderr, "error: a page task failed: {e}")?,
                 None => {}
             },
             status = signals.next() => {
@@ -218,49 +211,122 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
                     std::process::exit(i32::from(first));
                 }
                 report.interrupted = Some(status);
-                tasks.abort_all();
-                let back: Vec<Lease> = leased.drain().map(|(_, l)| l).collect();
-                shared.give_back(&back).await?;
-                writeln!(stderr, "stopping: {} leases handed back to the shared crawl", back.len())?;
+                // Pages still fetching stop; pages being finished are finished.
+                let _ = cancel.send(true);
             }
             () = tokio::time::sleep(Duration::from_millis(100)) => {}
         }
+        if report.interrupted.is_some() && tasks.is_empty() {
+            let back: Vec<Lease> = lock(&fetching).drain().map(|(_, l)| l).collect();
+            shared.give_back(&back).await?;
+            writeln!(
+                stderr,
+                "stopping: {} leases handed back to the shared crawl",
+                back.len()
+            )?;
+        }
     }
     shared.leave().await?;
-    let (judge_trips, waits) = log.counts();
+    let (judge_trips, retries) = judge.lock().await.1.counts();
     if report.fetched > 0 {
         writeln!(
             stderr,
-            "worker {}: {} pages, {:.1} Redis round trips per page ({:.1} for dedup, {} waits for a held scope)",
+            "worker {}: {} pages, {:.1} Redis round trips per page ({:.1} for dedup, {} judged again after another worker's decision)",
             shared.worker(),
             report.fetched,
             (shared.round_trips() + judge_trips) as f64 / report.fetched as f64,
             judge_trips as f64 / report.fetched as f64,
-            waits
+            retries
         )?;
     }
     let stats = shared.stats().await?;
     Ok((report, stats))
 }
 
-/// What judging and recording a page needs.
-struct Worker<'a> {
-    settings: &'a CrawlSettings,
-    scope: &'a Scope,
-    traps: &'a TrapGuard,
+/// The leases being fetched, whatever a task panicked with.
+fn lock(
+    m: &std::sync::Mutex<HashMap<u64, Lease>>,
+) -> std::sync::MutexGuard<'_, HashMap<u64, Lease>> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-impl Worker<'_> {
+/// What one page's task needs: it fetches the page, then finishes it.
+struct PageTask {
+    fetcher: Fetcher,
+    hasher: StructureHasher,
+    content: Option<Arc<ContentHasher>>,
+    ctx: silhouette_fetch::FetchContext,
+    cpu: Arc<Semaphore>,
+    robots: RobotsShare,
+    worker: Arc<Worker>,
+    shared: SharedCrawl,
+    judge: Arc<Judge>,
+    seeds: Arc<[Url]>,
+    fetching: Arc<std::sync::Mutex<HashMap<u64, Lease>>>,
+    cancelled: tokio::sync::watch::Receiver<bool>,
+}
+
+impl PageTask {
+    /// Fetches and finishes `lease`'s page: `Ok(true)`; `Ok(false)`: stopped by Ctrl-C
+    /// before the page was fetched (its lease is still in `fetching`, to hand back).
+    async fn run(self, lease: Lease) -> Result<bool> {
+        let job = Job {
+            id: lease.id,
+            url: lease.url.clone(),
+            depth: lease.depth,
+        };
+        let fetch = async {
+            self.robots
+                .ensure(&self.fetcher, &job.url, &lease.host)
+                .await?;
+            let (fetched, _) = fetch_one(
+                &self.fetcher,
+                &self.hasher,
+                self.content.as_ref(),
+                &self.ctx,
+                &self.cpu,
+                &job,
+                false,
+            )
+            .await;
+            Ok::<_, SharedError>(fetched)
+        };
+        let mut cancelled = self.cancelled.clone();
+        let fetched = tokio::select! {
+            fetched = fetch => fetched?,
+            _ = cancelled.wait_for(|c| *c) => return Ok(false),
+        };
+        if lock(&self.fetching).remove(&lease.id).is_none() {
+            return Ok(false);
+        }
+        self.worker
+            .finish(self.shared, self.judge, self.seeds, lease, fetched)
+            .await?;
+        Ok(true)
+    }
+}
+
+/// What judging and recording a page needs.
+struct Worker {
+    settings: CrawlSettings,
+    scope: Scope,
+    traps: TrapGuard,
+}
+
+/// The worker's dedup replica and its log, judged one page at a time.
+type Judge = tokio::sync::Mutex<(SharedDedup, silhouette_redis::RedisLog)>;
+
+impl Worker {
     /// Judges, queues the links, writes the record, ends the lease.
     async fn finish(
-        &self,
-        shared: &mut SharedCrawl,
-        dedup: &mut SharedDedup,
-        log: &mut silhouette_redis::RedisLog,
-        seeds: &[Url],
-        lease: &Lease,
+        self: Arc<Self>,
+        mut shared: SharedCrawl,
+        judge: Arc<Judge>,
+        seeds: Arc<[Url]>,
+        lease: Lease,
         fetched: Fetched,
     ) -> Result<()> {
+        let (shared, seeds, lease) = (&mut shared, &*seeds, &lease);
         let fetched = match fetched {
             Fetched::Later { after, error } => {
                 match shared
@@ -296,6 +362,8 @@ impl Worker<'_> {
                     summary: page.summary.clone(),
                     content: *page.content,
                 };
+                let mut judge = judge.lock().await;
+                let (dedup, log) = &mut *judge;
                 Some(dedup.judge(log, &page).await?)
             }
             _ => None,
@@ -318,7 +386,7 @@ impl Worker<'_> {
         let on_dup = self.settings.frontier.dedup.on_duplicate;
         let (rec, follow) = record(lease, fetched, judged.as_ref(), on_dup);
         if let Some((base, page)) = follow {
-            let links = self.links(&base, &page, lease.depth + 1, seeds);
+            let links = self.links(shared, &base, &page, lease.depth + 1, seeds);
             shared.enqueue(&links, Some(lease.url.as_str())).await?;
         }
         let stored = StoredRecord {
@@ -378,8 +446,17 @@ impl Worker<'_> {
         Ok(())
     }
 
-    /// The links of a page that are in scope and no trap, canonical, at `depth`.
-    fn links(&self, page_url: &Url, page: &HtmlPage, depth: u32, seeds: &[Url]) -> Vec<(Url, u32)> {
+    /// The links of a page that are in scope and no trap, canonical, at `depth`; links the
+    /// worker knows to be seen already are left out first (they cost most of a page's
+    /// link handling: a site's navigation is on every page).
+    fn links(
+        &self,
+        shared: &SharedCrawl,
+        page_url: &Url,
+        page: &HtmlPage,
+        depth: u32,
+        seeds: &[Url],
+    ) -> Vec<(Url, u32)> {
         let base = page
             .base
             .as_deref()
@@ -389,6 +466,7 @@ impl Worker<'_> {
             .iter()
             .filter_map(|href| resolve_link(&base, href))
             .filter_map(|url| canonicalize(&url, &self.settings.frontier.canon).ok())
+            .filter(|url| !shared.knows(url))
             .filter(|url| self.scope.admits(url, seeds, depth) && self.traps.check(url).is_ok())
             .map(|url| (url, depth))
             .collect()

@@ -282,6 +282,43 @@ pub struct Dedup {
     clusters: HashMap<u64, u64>,
 }
 
+/// What [`Dedup`] reads of one page.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PageSignals<'a> {
+    pub(crate) id: u64,
+    pub(crate) host: &'a str,
+    pub(crate) body_hash: u128,
+    pub(crate) fingerprint: Option<Fingerprint>,
+    pub(crate) elements: u64,
+    pub(crate) summary: Option<&'a [u32]>,
+    pub(crate) content: &'a PageContent,
+}
+
+/// A verdict reached by [`Dedup::decide`], with what [`Dedup::learn`] records of it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Decision {
+    pub(crate) verdict: Verdict,
+    /// The path-set similarity of a confirmed near match.
+    similarity: Option<f64>,
+    /// The kept page whose summary teaches the scope which paths vary.
+    learn_from: Option<u64>,
+    /// A page that starts a cluster: its fingerprint, to represent it.
+    new_cluster: Option<Fingerprint>,
+}
+
+impl Decision {
+    /// Whether learning it changes the dedup state: a kept page, or a duplicate that teaches
+    /// its scope varying paths (shared backends log exactly these).
+    pub(crate) const fn changes_state(&self) -> bool {
+        !self.verdict.is_duplicate() || self.learn_from.is_some()
+    }
+
+    /// The path-set similarity of a confirmed near match.
+    pub(crate) const fn similarity(&self) -> Option<f64> {
+        self.similarity
+    }
+}
+
 /// Fingerprints a host keeps in a plain list before it gets a [`NearIndex`]: most hosts of a
 /// broad crawl have few structures, and an index has a fixed cost of its own.
 const SMALL_HOST: usize = 64;
@@ -416,24 +453,53 @@ impl Dedup {
         summary: Option<&[u32]>,
         content: &PageContent,
     ) -> Verdict {
-        self.last_similarity = None;
-        self.last_learned = false;
-        if let Some(&of) = self.exact.get(&body_hash) {
-            return Verdict::ExactDuplicate { of };
+        let page = PageSignals {
+            id,
+            host,
+            body_hash,
+            fingerprint,
+            elements,
+            summary,
+            content,
+        };
+        let decision = self.decide(&page);
+        self.learn(&page, &decision)
+    }
+
+    /// The verdict on `page` against the state as it is, without changing it: what
+    /// [`judge_page`](Self::judge_page) would say. [`learn`](Self::learn) then records it.
+    /// Shared backends decide, check that the state is current, and only then learn.
+    pub(crate) fn decide(&self, page: &PageSignals<'_>) -> Decision {
+        if let Some(&of) = self.exact.get(&page.body_hash) {
+            return Decision {
+                verdict: Verdict::ExactDuplicate { of },
+                similarity: None,
+                learn_from: None,
+                new_cluster: None,
+            };
         }
+        let (host, summary) = (page.host, page.summary);
         // Where the structure goes: unjudged (None), a new cluster (Ok) or a cluster (Err).
-        let structure = fingerprint
-            .filter(|_| elements >= self.config.min_elements)
+        let mut similarity = None;
+        let mut learn_from = None;
+        let structure = page
+            .fingerprint
+            .filter(|_| page.elements >= self.config.min_elements)
             .map(|fp| match (self.config.min_similarity, summary) {
-                (Some(min), Some(summary)) => self.confirmed(host, fp, summary, min),
+                (Some(min), Some(summary)) => match self.confirmed(host, fp, summary, min) {
+                    Err((m, sim)) => {
+                        similarity = Some(sim);
+                        if self.config.varying_after > 0 {
+                            learn_from = Some(m.id);
+                        }
+                        Err(m)
+                    }
+                    Ok(fp) => Ok(fp),
+                },
                 _ => self.nearest(host, fp),
             });
         let joins = structure.and_then(|s| s.err());
         let mode = self.config.drop_when;
-        let scope = match self.config.scope {
-            DedupScope::Global => "",
-            DedupScope::Host => host,
-        };
         let verdict = match joins {
             Some(m)
                 if mode.structure_drops()
@@ -445,7 +511,7 @@ impl Dedup {
                     distance: m.distance,
                 }
             }
-            _ => match self.content_match(scope, content, joins.map(|m| m.id)) {
+            _ => match self.content_match(self.scope(host), page.content, joins.map(|m| m.id)) {
                 Some((distance, of)) => Verdict::ContentDuplicate {
                     of,
                     distance,
@@ -453,30 +519,74 @@ impl Dedup {
                 },
                 None => match structure {
                     None => Verdict::KeptUnjudged,
-                    Some(Ok(fp)) => {
-                        self.represent(host, fp, id, summary);
-                        self.kept_in_cluster.insert(id, 1);
-                        Verdict::Kept { cluster: id }
-                    }
-                    Some(Err(m)) => {
-                        *self.kept_in_cluster.entry(m.id).or_insert(1) += 1;
-                        Verdict::Kept { cluster: m.id }
-                    }
+                    Some(Ok(_)) => Verdict::Kept { cluster: page.id },
+                    Some(Err(m)) => Verdict::Kept { cluster: m.id },
                 },
             },
         };
+        let new_cluster = match (structure, verdict) {
+            (Some(Ok(fp)), Verdict::Kept { .. }) => Some(fp),
+            _ => None,
+        };
+        Decision {
+            verdict,
+            similarity,
+            learn_from,
+            new_cluster,
+        }
+    }
+
+    /// Records `decision` (from [`decide`](Self::decide) on this very state) and returns its
+    /// verdict; [`last_similarity`](Self::last_similarity) and
+    /// [`last_learned`](Self::last_learned) describe it.
+    pub(crate) fn learn(&mut self, page: &PageSignals<'_>, decision: &Decision) -> Verdict {
+        let (id, host, verdict) = (page.id, page.host, decision.verdict);
+        self.last_similarity = decision.similarity;
+        self.last_learned = false;
+        if let (Some(from), Some(summary)) = (decision.learn_from, page.summary)
+            && let Some(theirs) = self.summaries.get(&from)
+        {
+            let scope = if self.global.is_some() { "" } else { host };
+            self.varying
+                .entry(scope.to_owned())
+                .or_default()
+                .learn(summary, theirs);
+            self.last_learned = true;
+        }
+        match verdict {
+            Verdict::Kept { cluster } if cluster == id => {
+                if let Some(fp) = decision.new_cluster {
+                    self.represent(host, fp, id, page.summary);
+                }
+                self.kept_in_cluster.insert(id, 1);
+            }
+            Verdict::Kept { cluster } => {
+                *self.kept_in_cluster.entry(cluster).or_insert(1) += 1;
+            }
+            _ => {}
+        }
         if !verdict.is_duplicate() {
             // Only kept pages: an exact duplicate always points at a kept page.
-            self.exact.insert(body_hash, id);
+            self.exact.insert(page.body_hash, id);
+            let mode = self.config.drop_when;
             if mode != DropWhen::Structure {
                 let k = self.config.content_threshold;
-                self.content.insert(scope, id, content, k);
+                let scope = self.scope(host).to_owned();
+                self.content.insert(&scope, id, page.content, k);
             }
             if let (DropWhen::StructureAndContent, Verdict::Kept { cluster }) = (mode, verdict) {
                 self.clusters.insert(id, cluster);
             }
         }
         verdict
+    }
+
+    /// The dedup scope of `host`: itself, or `""` in global scope.
+    fn scope<'h>(&self, host: &'h str) -> &'h str {
+        match self.config.scope {
+            DedupScope::Global => "",
+            DedupScope::Host => host,
+        }
     }
 
     /// The kept page whose content `content` duplicates under the drop-when policy, as
@@ -536,12 +646,12 @@ impl Dedup {
 
     /// The near match confirmed by summaries (see the module docs), or `Ok(fp)` when none.
     fn confirmed(
-        &mut self,
+        &self,
         host: &str,
         fp: Fingerprint,
         summary: &[u32],
         min: f64,
-    ) -> Result<Fingerprint, Match> {
+    ) -> Result<Fingerprint, (Match, f64)> {
         let k = self.config.threshold;
         let candidates = match &self.global {
             Some(index) => index.within(fp),
@@ -557,7 +667,7 @@ impl Dedup {
         // The page's own paths are looked up once, not once per candidate.
         let flags = varying.and_then(|v| v.flags(summary, after));
         // Candidates come nearest first: a strictly greater similarity is needed to move on.
-        let mut best: Option<(f64, Match, &[u32])> = None;
+        let mut best: Option<(f64, Match)> = None;
         for m in candidates {
             let Some(theirs) = self.summaries.get(&m.id) else {
                 continue;
@@ -566,22 +676,11 @@ impl Dedup {
                 (Some(v), Some(flags)) => v.similarity_flagged(summary, flags, theirs, after),
                 _ => silhouette_simhash::jaccard(summary, theirs),
             };
-            if similarity >= min && best.is_none_or(|(b, _, _)| similarity > b) {
-                best = Some((similarity, m, theirs));
+            if similarity >= min && best.is_none_or(|(b, _)| similarity > b) {
+                best = Some((similarity, m));
             }
         }
-        if let Some((similarity, m, theirs)) = best {
-            self.last_similarity = Some(similarity);
-            if after > 0 {
-                self.varying
-                    .entry(scope.to_owned())
-                    .or_default()
-                    .learn(summary, theirs);
-                self.last_learned = true;
-            }
-            return Err(m);
-        }
-        Ok(fp)
+        best.map_or(Ok(fp), |(similarity, m)| Err((m, similarity)))
     }
 
     /// The structure similarity behind the last verdict, when summaries confirmed a near match.

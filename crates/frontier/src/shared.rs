@@ -9,14 +9,16 @@
 //! vary within clusters ([`Dedup::last_learned`], `varying-after`); other duplicates change
 //! nothing.
 //!
-//! [`SharedDedup::judge`] takes the scope ([`DecisionLog::begin`]: exclusive, and the log
-//! entries this replica has not applied yet), replays those entries through
-//! [`Dedup::judge_page`], judges the page with the same function, and appends it if it was kept
-//! ([`DecisionLog::commit`]). While a worker holds a scope no other worker judges in it, so
-//! the log order is a crawl order and every verdict is the verdict of one `Dedup` judging
-//! the log in that order: no two kept pages within `threshold` of each other in one scope,
-//! and cluster budgets hold, across any number of workers. A worker that lost the scope
-//! before committing (its hold expired) rebuilds its replica from the log and judges again.
+//! [`SharedDedup::judge`] decides on the page against its replica without changing it
+//! (`Dedup::decide`, the first half of [`Dedup::judge_page`]), then asks the backend to
+//! append it if the replica is current ([`DecisionLog::append_at`]: atomic, "if the log
+//! still holds exactly the entries I applied"); only then does the replica learn the page
+//! (`Dedup::learn`, the other half). If other workers logged pages meanwhile, the backend
+//! returns them instead: the replica learns them in log order and the page is decided
+//! again. Every verdict is therefore the verdict of one `Dedup` judging the log in its
+//! order: no two kept pages within `threshold` of each other in one scope, and cluster
+//! budgets hold, across any number of workers; no lock is held, so a worker that dies
+//! mid-decision blocks no one. A single worker is never behind: one round trip a page.
 //!
 //! Scopes are independent: in host scope each host's replica is a `Dedup` of its own, so
 //! unlike the single-process crawl (one `Dedup` for every host, whose exact-duplicate map
@@ -30,6 +32,7 @@ use std::future::Future;
 
 use silhouette_simhash::Fingerprint;
 
+use crate::dedup::{Decision, PageSignals};
 use crate::{Dedup, DedupConfig, DedupError, DedupScope, PageContent, Verdict};
 
 /// What [`Dedup::judge`] reads of a page, as a [`DecisionLog`] stores it.
@@ -53,29 +56,24 @@ pub struct JudgedPage {
     pub content: PageContent,
 }
 
-/// The shared dedup state of a crawl, as the backend keeps it.
+/// The shared dedup state of a crawl, as the backend keeps it: per scope, an append-only
+/// list of the judged pages that changed the scope's state.
 ///
-/// Implementations must make [`begin`](Self::begin) exclusive per scope (until
-/// [`commit`](Self::commit) or a hold time), and keep each scope's entries in append order.
+/// Implementations must make [`append_at`](Self::append_at) atomic per scope (compare the
+/// length, append) and keep each scope's entries in append order.
 pub trait DecisionLog {
     /// The backend's error.
     type Error;
 
-    /// Waits until this worker holds `scope`, then returns the scope's entries from
-    /// position `from` (0-based) on.
-    fn begin(
+    /// If `scope`'s log holds exactly `at` entries: appends `entry` (if any) and returns
+    /// `None`. Otherwise appends nothing and returns the entries from position `at`
+    /// (0-based) on, which the caller applies before it judges again.
+    fn append_at(
         &mut self,
         scope: &str,
-        from: u64,
-    ) -> impl Future<Output = Result<Vec<JudgedPage>, Self::Error>> + Send;
-
-    /// Appends `entry` (a kept page) to `scope`, if any, and lets the scope go. `false`: this
-    /// worker no longer held the scope (its hold expired), nothing was appended.
-    fn commit(
-        &mut self,
-        scope: &str,
+        at: u64,
         entry: Option<&JudgedPage>,
-    ) -> impl Future<Output = Result<bool, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<Option<Vec<JudgedPage>>, Self::Error>> + Send;
 }
 
 /// The single-process backend: one process judges everything, the log is its own order.
@@ -85,12 +83,13 @@ pub struct LocalLog;
 impl DecisionLog for LocalLog {
     type Error = std::convert::Infallible;
 
-    async fn begin(&mut self, _: &str, _: u64) -> Result<Vec<JudgedPage>, Self::Error> {
-        Ok(Vec::new())
-    }
-
-    async fn commit(&mut self, _: &str, _: Option<&JudgedPage>) -> Result<bool, Self::Error> {
-        Ok(true)
+    async fn append_at(
+        &mut self,
+        _: &str,
+        _: u64,
+        _: Option<&JudgedPage>,
+    ) -> Result<Option<Vec<JudgedPage>>, Self::Error> {
+        Ok(None)
     }
 }
 
@@ -116,6 +115,20 @@ pub struct SharedVerdict {
     pub duplicate_of_url: Option<String>,
     /// Its cluster (the id of the cluster's first page) and that page's URL.
     pub cluster: Option<(u64, String)>,
+}
+
+impl JudgedPage {
+    fn signals(&self) -> PageSignals<'_> {
+        PageSignals {
+            id: self.id,
+            host: &self.host,
+            body_hash: self.body_hash,
+            fingerprint: self.fingerprint.map(Fingerprint::new),
+            elements: self.elements,
+            summary: self.summary.as_deref(),
+            content: &self.content,
+        }
+    }
 }
 
 /// Dedup decisions shared through a [`DecisionLog`] (see the module docs).
@@ -173,43 +186,44 @@ impl SharedDedup {
     ) -> Result<SharedVerdict, L::Error> {
         let scope = self.scope_of(&page.host).to_owned();
         loop {
-            let from = self.replica(&scope).applied;
-            let missing = log.begin(&scope, from).await?;
             let replica = self.replica(&scope);
-            for entry in &missing {
-                replica.apply(entry);
-            }
-            replica.applied += missing.len() as u64;
             if let Some(&(verdict, similarity)) = replica.logged.get(&page.id) {
                 // A duplicate judged and logged before by a worker whose lease then expired:
                 // the same verdict, and judging it again would teach the scope twice.
-                if log.commit(&scope, None).await? {
-                    return Ok(replica.describe(verdict, similarity));
-                }
-                self.scopes.remove(&scope);
-                continue;
+                return Ok(replica.describe(verdict, similarity));
             }
-            let mut verdict = replica.apply(page);
-            let mut known = false;
+            let signals = page.signals();
+            let decision = replica.dedup.decide(&signals);
             if let (Verdict::ExactDuplicate { of }, Some((_, cluster))) =
-                (verdict, replica.kept.get(&page.id))
+                (decision.verdict, replica.kept.get(&page.id))
                 && of == page.id
             {
                 // Judged and kept before by a worker whose lease then expired: same verdict.
-                verdict =
+                let verdict =
                     cluster.map_or(Verdict::KeptUnjudged, |cluster| Verdict::Kept { cluster });
-                known = true;
+                return Ok(replica.describe(verdict, None));
             }
-            let similarity = replica.dedup.last_similarity();
-            let logged = !known && (!verdict.is_duplicate() || replica.dedup.last_learned());
-            if log.commit(&scope, logged.then_some(page)).await? {
-                if logged {
-                    replica.applied += 1;
+            // Decided against the first `at` entries: valid only if the log has no others.
+            let at = replica.applied;
+            let changes = decision.changes_state();
+            match log.append_at(&scope, at, changes.then_some(page)).await? {
+                None => {
+                    let replica = self.replica(&scope);
+                    if changes {
+                        replica.record(&signals, page, &decision);
+                        replica.applied += 1;
+                    }
+                    return Ok(replica.describe(decision.verdict, decision.similarity()));
                 }
-                return Ok(replica.describe(verdict, similarity));
+                Some(missing) => {
+                    // Other workers judged meanwhile: learn their pages, then judge again.
+                    let replica = self.replica(&scope);
+                    for entry in &missing {
+                        replica.apply(entry);
+                    }
+                    replica.applied += missing.len() as u64;
+                }
             }
-            // Our hold expired: someone else may have judged meanwhile. Start over.
-            self.scopes.remove(&scope);
         }
     }
 
@@ -221,17 +235,16 @@ impl SharedDedup {
 }
 
 impl Replica {
-    /// Judges `page` (an entry of the log or the page being judged) into this replica.
-    fn apply(&mut self, page: &JudgedPage) -> Verdict {
-        let verdict = self.dedup.judge_page(
-            page.id,
-            &page.host,
-            page.body_hash,
-            page.fingerprint.map(Fingerprint::new),
-            page.elements,
-            page.summary.as_deref(),
-            &page.content,
-        );
+    /// Judges an entry of the log into this replica.
+    fn apply(&mut self, page: &JudgedPage) {
+        let signals = page.signals();
+        let decision = self.dedup.decide(&signals);
+        self.record(&signals, page, &decision);
+    }
+
+    /// Records `decision` on `page` (decided on this replica as it is).
+    fn record(&mut self, signals: &PageSignals<'_>, page: &JudgedPage, decision: &Decision) {
+        let verdict = self.dedup.learn(signals, decision);
         if !verdict.is_duplicate() {
             let cluster = match verdict {
                 Verdict::Kept { cluster } => Some(cluster),
@@ -242,7 +255,6 @@ impl Replica {
             self.logged
                 .insert(page.id, (verdict, self.dedup.last_similarity()));
         }
-        verdict
     }
 
     fn describe(&self, verdict: Verdict, similarity: Option<f64>) -> SharedVerdict {

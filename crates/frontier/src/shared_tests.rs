@@ -16,7 +16,8 @@ fn now<F: Future>(f: F) -> F::Output {
     }
 }
 
-/// An in-memory shared log; `lose_next` makes the next commit fail (a hold that expired).
+/// An in-memory shared log; `lose_next` makes the next append fail with nothing new to
+/// learn (the caller must judge again and reach the same verdict).
 #[derive(Clone, Default)]
 struct MemoryLog {
     scopes: Arc<Mutex<HashMap<String, Vec<JudgedPage>>>>,
@@ -26,23 +27,22 @@ struct MemoryLog {
 impl DecisionLog for MemoryLog {
     type Error = ();
 
-    async fn begin(&mut self, scope: &str, from: u64) -> Result<Vec<JudgedPage>, ()> {
-        let scopes = self.scopes.lock().map_err(|_| ())?;
-        let log = scopes.get(scope).map_or(&[][..], Vec::as_slice);
-        Ok(log.get(from as usize..).unwrap_or_default().to_vec())
-    }
-
-    async fn commit(&mut self, scope: &str, entry: Option<&JudgedPage>) -> Result<bool, ()> {
+    async fn append_at(
+        &mut self,
+        scope: &str,
+        at: u64,
+        entry: Option<&JudgedPage>,
+    ) -> Result<Option<Vec<JudgedPage>>, ()> {
         let mut lose = self.lose_next.lock().map_err(|_| ())?;
-        if *lose > 0 {
-            *lose -= 1;
-            return Ok(false);
+        let mut scopes = self.scopes.lock().map_err(|_| ())?;
+        let log = scopes.entry(scope.to_owned()).or_default();
+        let missing = log.get(at as usize..).unwrap_or_default();
+        if *lose > 0 || !missing.is_empty() {
+            *lose = lose.saturating_sub(1);
+            return Ok(Some(missing.to_vec()));
         }
-        if let Some(e) = entry {
-            let mut scopes = self.scopes.lock().map_err(|_| ())?;
-            scopes.entry(scope.to_owned()).or_default().push(e.clone());
-        }
-        Ok(true)
+        log.extend(entry.cloned());
+        Ok(None)
     }
 }
 
@@ -59,7 +59,7 @@ fn page(id: u64, host: &str, body: u128, bits: u64, elements: u64) -> JudgedPage
     }
 }
 
-/// Pages judged by `workers` replicas in turn (page i by worker `who[i]`), with a lost hold
+/// Pages judged by `workers` replicas in turn (page i by worker `who[i]`), with a failed append
 /// before the pages in `lost`: the verdicts equal one `Dedup` judging them in order.
 fn check(config: DedupConfig, pages: &[JudgedPage], who: &[usize], lost: &[usize]) {
     let log = MemoryLog::default();
@@ -132,7 +132,7 @@ fn urls_of_duplicates_and_clusters() {
 
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
-    /// Any interleaving of three workers, with holds lost, decides as one process would.
+    /// Any interleaving of three workers, with appends that fail, decides as one process would.
     #[test]
     fn any_interleaving_decides_as_one(
         seeds in proptest::collection::vec(proptest::prelude::any::<u64>(), 1..5),

@@ -1,7 +1,7 @@
 //! The cost of a shared dedup decision: pages judged per second through `SharedDedup` with
 //! the in-process log (the single-process crawl's cost) and with a Redis log, by W
-//! concurrent workers on one host scope (the worst case: every decision takes the same
-//! hold) and on W hosts.
+//! concurrent workers on one host scope (the worst case: every decision appends to the same
+//! log, and a worker behind it judges again) and on W hosts.
 //!
 //! `cargo run --release -p silhouette-redis --example judge_cost -- redis://127.0.0.1:PORT/0 [PAGES]`
 //! (an empty Redis of your own; the example writes keys under `sil:{judge-cost…}`).
@@ -50,13 +50,13 @@ async fn run(url: &str, name: &str, workers: u64, pages: u64, same_host: bool) -
             log.counts()
         }));
     }
-    let mut waits = 0;
+    let mut retries = 0;
     for t in tasks {
-        waits += t.await.expect("task").1;
+        retries += t.await.expect("task").1;
     }
     let secs = start.elapsed().as_secs_f64();
     println!(
-        "redis, {workers} worker(s), {}: {:.0} decisions/s, {:.1} us each, {waits} waits for a held scope",
+        "redis, {workers} worker(s), {}: {:.0} decisions/s, {:.1} us each, {retries} judged again",
         if same_host { "one host" } else { "a host each" },
         pages as f64 / secs,
         secs * 1e6 / pages as f64

@@ -1,6 +1,8 @@
 //! [`SharedCrawl`]: one worker's view of a crawl kept in Redis.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use redis::{AsyncCommands, Value};
@@ -26,8 +28,6 @@ pub struct SharedConfig {
     pub per_host_in_flight: usize,
     /// Hosts claimed from the schedule in one call.
     pub claim_batch: usize,
-    /// How long a dedup scope stays held if its worker disappears.
-    pub hold: Duration,
     /// Workers share each host's robots.txt ([`SharedCrawl::robots`]): a host has one
     /// fetch in flight until its robots.txt is known, and its Crawl-delay spaces fetches
     /// across workers.
@@ -47,7 +47,6 @@ impl Default for SharedConfig {
             host_interval: Duration::from_secs(1),
             per_host_in_flight: 1,
             claim_batch: 16,
-            hold: Duration::from_secs(10),
             shared_robots: false,
             backoff_cap: Duration::from_secs(60),
             max_pages: None,
@@ -82,19 +81,21 @@ pub enum Requeued {
     GaveUp,
 }
 
-/// One worker of a crawl kept in Redis.
-#[derive(Debug)]
+/// One worker of a crawl kept in Redis. A clone is the same worker (same id, counters and
+/// known seen-set members) on the same multiplexed connection: pages can be finished
+/// concurrently from clones.
+#[derive(Clone, Debug)]
 pub struct SharedCrawl {
     conn: Conn,
     keys: Keys,
     worker: String,
     config: SharedConfig,
     /// Round trips made (dedup ones are counted by the [`RedisLog`]).
-    round_trips: u64,
+    round_trips: Arc<AtomicU64>,
     /// Seen-set members this worker knows to be in the shared seen set, which only grows:
     /// links to them are not sent again (a site's navigation links are on every page). At
     /// most [`KNOWN_MAX`]; past it, links are sent as before.
-    known: HashSet<[u8; 16]>,
+    known: Arc<Mutex<HashSet<[u8; 16]>>>,
 }
 
 /// The most seen-set members a worker remembers (16 bytes each, plus the set's overhead).
@@ -179,8 +180,8 @@ impl SharedCrawl {
             keys,
             worker,
             config: SharedConfig::default(),
-            round_trips: 0,
-            known: HashSet::new(),
+            round_trips: Arc::new(AtomicU64::new(0)),
+            known: Arc::new(Mutex::new(HashSet::new())),
         })
     }
 
@@ -196,10 +197,8 @@ impl SharedCrawl {
         RedisLog {
             conn: self.conn.clone(),
             keys: self.keys.clone(),
-            token: self.worker.clone(),
-            hold: self.config.hold,
             round_trips: 0,
-            waits: 0,
+            retries: 0,
         }
     }
 
@@ -216,8 +215,25 @@ impl SharedCrawl {
 
     /// Round trips to Redis made by this worker outside the dedup log.
     #[must_use]
-    pub const fn round_trips(&self) -> u64 {
-        self.round_trips
+    pub fn round_trips(&self) -> u64 {
+        self.round_trips.load(Ordering::Relaxed)
+    }
+
+    /// Whether this worker knows `url` (canonical) to be in the shared seen set already: a
+    /// link to it needs no scope check and no trip to Redis.
+    #[must_use]
+    pub fn knows(&self, url: &Url) -> bool {
+        self.known().contains(&seen_member(url.as_str()))
+    }
+
+    /// Counts `n` round trips.
+    fn trips(&self, n: u64) {
+        self.round_trips.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// The known seen-set members (never held across an await).
+    fn known(&self) -> std::sync::MutexGuard<'_, HashSet<[u8; 16]>> {
+        self.known.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Says this worker is alive.
@@ -225,7 +241,7 @@ impl SharedCrawl {
     /// # Errors
     /// Redis.
     pub async fn heartbeat(&mut self) -> Result<(), SharedError> {
-        self.round_trips += 1;
+        self.trips(1);
         let key = self.keys.workers();
         let _: () = self
             .conn
@@ -254,7 +270,7 @@ impl SharedCrawl {
     /// # Errors
     /// Redis.
     pub async fn params(&mut self) -> Result<BTreeMap<String, String>, SharedError> {
-        self.round_trips += 1;
+        self.trips(1);
         let key = self.keys.params();
         self.conn
             .hgetall(key)
@@ -267,7 +283,7 @@ impl SharedCrawl {
     /// # Errors
     /// Redis.
     pub async fn seeds(&mut self) -> Result<Vec<Url>, SharedError> {
-        self.round_trips += 1;
+        self.trips(1);
         let key = self.keys.seeds();
         let seeds: Vec<String> = self
             .conn
@@ -288,7 +304,7 @@ impl SharedCrawl {
         if seeds.is_empty() {
             return Ok(0);
         }
-        self.round_trips += 1;
+        self.trips(1);
         let key = self.keys.seeds();
         let list: Vec<&str> = seeds.iter().map(Url::as_str).collect();
         let _: () = self
@@ -302,7 +318,7 @@ impl SharedCrawl {
             let n = self.enqueue_host(&host, &urls, None, usize::MAX).await?;
             if n > 0 && self.config.max_pages.is_some() {
                 // Seeds are queued whatever the budget, and count in it.
-                self.round_trips += 1;
+                self.trips(1);
                 let _: i64 = self
                     .conn
                     .incr(self.keys.pages(), n)
@@ -326,10 +342,12 @@ impl SharedCrawl {
     ) -> Result<usize, SharedError> {
         let mut queued = 0;
         for (host, urls) in by_host(urls) {
-            let urls: Vec<&(Url, u32)> = urls
-                .into_iter()
-                .filter(|(u, _)| !self.known.contains(&seen_member(u.as_str())))
-                .collect();
+            let urls: Vec<&(Url, u32)> = {
+                let known = self.known();
+                urls.into_iter()
+                    .filter(|(u, _)| !known.contains(&seen_member(u.as_str())))
+                    .collect()
+            };
             if urls.is_empty() {
                 continue;
             }
@@ -341,17 +359,16 @@ impl SharedCrawl {
                 continue;
             }
             let n = self.enqueue_host(&host, &urls, referrer, most).await?;
-            if most == usize::MAX
-                && self.config.max_pages_per_host.is_none()
-                && self.known.len() + urls.len() <= KNOWN_MAX
-            {
-                // No limit stopped the script: every one of them is in the seen set now.
-                self.known
-                    .extend(urls.iter().map(|(u, _)| seen_member(u.as_str())));
+            if most == usize::MAX && self.config.max_pages_per_host.is_none() {
+                let mut known = self.known();
+                if known.len() + urls.len() <= KNOWN_MAX {
+                    // No limit stopped the script: every one of them is in the seen set now.
+                    known.extend(urls.iter().map(|(u, _)| seen_member(u.as_str())));
+                }
             }
             if most != usize::MAX && n < most {
                 // Reserved for URLs another worker queued meanwhile: back to the budget.
-                self.round_trips += 1;
+                self.trips(1);
                 let _: i64 = self
                     .conn
                     .decr(self.keys.pages(), most - n)
@@ -377,7 +394,7 @@ impl SharedCrawl {
         for (url, _) in urls {
             ask.arg(&seen_member(url.as_str())[..]);
         }
-        self.round_trips += 2;
+        self.trips(2);
         let seen: Vec<bool> = ask
             .query_async(&mut self.conn)
             .await
@@ -413,7 +430,7 @@ impl SharedCrawl {
             call.arg(&seen_member(url.as_str())[..])
                 .arg(entry(url.as_str(), *depth, referrer));
         }
-        self.round_trips += 2;
+        self.trips(2);
         let n: usize = call
             .invoke_async(&mut self.conn)
             .await
@@ -445,7 +462,7 @@ impl SharedCrawl {
     /// # Errors
     /// Redis.
     pub async fn take_once(&mut self, task: &str) -> Result<bool, SharedError> {
-        self.round_trips += 1;
+        self.trips(1);
         let took: i64 = ONCE
             .key(self.keys.once(task))
             .arg(&self.worker)
@@ -461,7 +478,7 @@ impl SharedCrawl {
     /// # Errors
     /// Redis.
     pub async fn done_once(&mut self, task: &str) -> Result<(), SharedError> {
-        self.round_trips += 1;
+        self.trips(1);
         let key = self.keys.once(task);
         let _: () = self
             .conn
@@ -480,7 +497,7 @@ impl SharedCrawl {
         let Some(host) = host_port(url) else {
             return Ok(false);
         };
-        self.round_trips += 1;
+        self.trips(1);
         let key = self.keys.host(&host).seen();
         let added: i64 = self
             .conn
@@ -500,7 +517,7 @@ impl SharedCrawl {
         if max == 0 {
             return Ok(Vec::new());
         }
-        self.round_trips += 1;
+        self.trips(1);
         let claimed: Vec<String> = CLAIM
             .key(self.keys.schedule())
             .arg(max.min(self.config.claim_batch.max(1)))
@@ -517,7 +534,7 @@ impl SharedCrawl {
                 // Claimed, not needed after all: due again at once.
                 vec!["busy".to_owned(), "0".to_owned()]
             } else {
-                self.round_trips += 1;
+                self.trips(1);
                 LEASE
                     .key(h.queue())
                     .key(h.leases())
@@ -545,7 +562,7 @@ impl SharedCrawl {
                 }
                 [why, at] if why == "wait" || why == "busy" => at.clone(),
                 [empty] if empty == "empty" => {
-                    self.round_trips += 1;
+                    self.trips(1);
                     let _: i64 = UNCLAIM
                         .key(self.keys.schedule())
                         .arg(host)
@@ -562,7 +579,7 @@ impl SharedCrawl {
                     });
                 }
             };
-            self.round_trips += 1;
+            self.trips(1);
             let _: () = redis::cmd("ZADD")
                 .arg(self.keys.schedule())
                 .arg("XX")
@@ -580,7 +597,7 @@ impl SharedCrawl {
     /// # Errors
     /// Redis.
     pub async fn finished(&mut self) -> Result<bool, SharedError> {
-        self.round_trips += 1;
+        self.trips(1);
         let key = self.keys.schedule();
         let n: u64 = self
             .conn
@@ -595,7 +612,7 @@ impl SharedCrawl {
     /// # Errors
     /// Redis.
     pub async fn next_due_in(&mut self) -> Result<Option<Duration>, SharedError> {
-        self.round_trips += 1;
+        self.trips(1);
         let key = self.keys.schedule();
         let first: Vec<(String, f64)> = self
             .conn
@@ -640,7 +657,7 @@ impl SharedCrawl {
         backoff: Option<Duration>,
     ) -> Result<bool, SharedError> {
         let h = self.keys.host(&lease.host);
-        self.round_trips += 1;
+        self.trips(1);
         let written: i64 = COMPLETE
             .key(h.leases())
             .key(h.records())
@@ -670,7 +687,7 @@ impl SharedCrawl {
         max_requeues: u32,
     ) -> Result<Requeued, SharedError> {
         let h = self.keys.host(&lease.host);
-        self.round_trips += 1;
+        self.trips(1);
         let n: i64 = LATER
             .key(h.leases())
             .key(h.queue())

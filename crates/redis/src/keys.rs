@@ -73,13 +73,12 @@ impl Keys {
         }
     }
 
-    /// The dedup log and its lock of a scope (`""`: the global scope).
-    pub(crate) fn dedup(&self, scope: &str) -> (String, String) {
+    /// The dedup log of a scope (`""`: the global scope).
+    pub(crate) fn dedup(&self, scope: &str) -> String {
         if scope.is_empty() {
-            (self.key("dlog"), self.key("dlock"))
+            self.key("dlog")
         } else {
-            let h = self.host(scope);
-            (h.key("dlog"), h.key("dlock"))
+            self.host(scope).key("dlog")
         }
     }
 }
@@ -144,11 +143,7 @@ mod tests {
             h.robots_lock(),
         ];
         assert!(host_keys.iter().all(|key| tag(key) == "c1@a.example:8080"));
-        let (log, lock) = k.dedup("a.example:8080");
-        assert_eq!(
-            (tag(&log), tag(&lock)),
-            ("c1@a.example:8080", "c1@a.example:8080")
-        );
+        assert_eq!(tag(&k.dedup("a.example:8080")), "c1@a.example:8080");
         let crawl_keys = [
             k.params(),
             k.seeds(),
@@ -157,7 +152,7 @@ mod tests {
             k.workers(),
             k.pages(),
             k.once("sitemaps"),
-            k.dedup("").0,
+            k.dedup(""),
         ];
         assert!(crawl_keys.iter().all(|key| tag(key) == "c1"));
         for bad in ["", "a b", "x{y}", &"n".repeat(65)] {

@@ -13,7 +13,9 @@
 //!   if two workers fetched it; [`SharedCrawl::give_back`] hands leases back (Ctrl-C).
 //! - [`RedisLog`]: the dedup log, the [`DecisionLog`](silhouette_frontier::DecisionLog) that
 //!   [`SharedDedup`](silhouette_frontier::SharedDedup) judges through, so that no two kept
-//!   pages of a scope are within the threshold whatever the number of workers.
+//!   pages of a scope are within the threshold whatever the number of workers: a decision
+//!   is logged only if the worker judged against the whole log (one script compares the
+//!   log's length and appends).
 //! - [`SharedRobots`]: each host's robots.txt, fetched by one worker and read by all (its
 //!   Crawl-delay spaces the host's fetches across workers).
 //! - [`Conn`]: one server (reconnecting) or a Redis Cluster; commands are retried while

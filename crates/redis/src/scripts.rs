@@ -222,27 +222,16 @@ return 0
 );
 
 script!(
-    HOLD,
-    "KEYS: dedup log, dedup lock. ARGV: token, hold ms, from. Takes the scope (or takes it \
-     again: a retried call) and returns {1, entries from `from`}, or {0} while another \
-     worker holds it.",
+    APPEND_AT,
+    "KEYS: dedup log. ARGV: at[, entry]. If the log holds exactly `at` entries, appends the \
+     entry (if any) and returns {1}; else returns {0, entries from `at`}.",
     r"
-local holder = redis.call('GET', KEYS[2])
-if holder and holder ~= ARGV[1] then return {0} end
-redis.call('SET', KEYS[2], ARGV[1], 'PX', tonumber(ARGV[2]))
-return {1, redis.call('LRANGE', KEYS[1], tonumber(ARGV[3]), -1)}
-"
-);
-
-script!(
-    RELEASE,
-    "KEYS: dedup log, dedup lock. ARGV: token[, entry]. Appends the entry and lets the \
-     scope go if this worker still held it (1), else nothing (0).",
-    r"
-if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
+local at = tonumber(ARGV[1])
+if redis.call('LLEN', KEYS[1]) ~= at then
+  return {0, redis.call('LRANGE', KEYS[1], at, -1)}
+end
 if ARGV[2] then redis.call('RPUSH', KEYS[1], ARGV[2]) end
-redis.call('DEL', KEYS[2])
-return 1
+return {1}
 "
 );
 
