@@ -10,6 +10,7 @@ pub mod replay;
 pub mod replay_gaps;
 pub mod seeds;
 pub mod shared;
+pub mod shared_judge;
 pub mod shared_robots;
 pub mod sitemaps;
 pub mod summary;

@@ -25,6 +25,7 @@ use crate::crawl::engine::{
     RunReport, Signals, fetch_one, private_seed_host, redirect_context, state_params,
 };
 use crate::crawl::seeds::Seed;
+use crate::crawl::shared_judge::Judge;
 use crate::crawl::shared_robots::RobotsShare;
 use crate::crawl_settings::CrawlSettings;
 
@@ -95,7 +96,7 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
     let scope = Scope::new(&settings.frontier.scope)?;
     let traps = TrapGuard::new(settings.frontier.traps.clone());
     let dedup = SharedDedup::new(settings.frontier.dedup, &hasher.params())?;
-    let judge = Arc::new(tokio::sync::Mutex::new((dedup, shared.log())));
+    let judge = Arc::new(Judge::new(dedup, shared.log()));
     let robots = RobotsShare::new(shared.robots());
     let worker = Arc::new(Worker {
         settings: settings.clone(),
@@ -227,7 +228,7 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
         }
     }
     shared.leave().await?;
-    let (judge_trips, retries) = judge.lock().await.1.counts();
+    let (judge_trips, retries) = judge.counts().await;
     if report.fetched > 0 {
         writeln!(
             stderr,
@@ -313,9 +314,6 @@ struct Worker {
     traps: TrapGuard,
 }
 
-/// The worker's dedup replica and its log, judged one page at a time.
-type Judge = tokio::sync::Mutex<(SharedDedup, silhouette_redis::RedisLog)>;
-
 impl Worker {
     /// Judges, queues the links, writes the record, ends the lease.
     async fn finish(
@@ -362,9 +360,7 @@ impl Worker {
                     summary: page.summary.clone(),
                     content: *page.content,
                 };
-                let mut judge = judge.lock().await;
-                let (dedup, log) = &mut *judge;
-                Some(dedup.judge(log, &page).await?)
+                Some(judge.judge(page).await?)
             }
             _ => None,
         };

@@ -65,14 +65,14 @@ pub trait DecisionLog {
     /// The backend's error.
     type Error;
 
-    /// If `scope`'s log holds exactly `at` entries: appends `entry` (if any) and returns
-    /// `None`. Otherwise appends nothing and returns the entries from position `at`
-    /// (0-based) on, which the caller applies before it judges again.
+    /// If `scope`'s log holds exactly `at` entries: appends `entries` (in order, maybe
+    /// none) and returns `None`. Otherwise appends nothing and returns the entries from
+    /// position `at` (0-based) on, which the caller applies before it judges again.
     fn append_at(
         &mut self,
         scope: &str,
         at: u64,
-        entry: Option<&JudgedPage>,
+        entries: &[&JudgedPage],
     ) -> impl Future<Output = Result<Option<Vec<JudgedPage>>, Self::Error>> + Send;
 }
 
@@ -87,7 +87,7 @@ impl DecisionLog for LocalLog {
         &mut self,
         _: &str,
         _: u64,
-        _: Option<&JudgedPage>,
+        _: &[&JudgedPage],
     ) -> Result<Option<Vec<JudgedPage>>, Self::Error> {
         Ok(None)
     }
@@ -137,7 +137,17 @@ pub struct SharedDedup {
     config: DedupConfig,
     params: String,
     scopes: HashMap<String, Replica>,
+    /// Decisions still to be judged one by one since the last batch that another worker's
+    /// entries made void ([`judge_all`](Self::judge_all)), and how many the next void batch
+    /// sets it to (doubled by each void batch, halved by each batch that holds).
+    solo: usize,
+    solo_period: usize,
 }
+
+/// Decisions judged one by one after a void batch, at least and at most: other workers
+/// are judging in the same scopes, and a void batch costs a replica rebuilt from the log.
+const SOLO_MIN: usize = 1024;
+const SOLO_MAX: usize = 1 << 20;
 
 impl SharedDedup {
     /// No scope replicated yet; `params` as for [`Dedup::new`].
@@ -150,6 +160,8 @@ impl SharedDedup {
             config,
             params: params.to_owned(),
             scopes: HashMap::new(),
+            solo: 0,
+            solo_period: SOLO_MIN,
         })
     }
 
@@ -187,26 +199,17 @@ impl SharedDedup {
         let scope = self.scope_of(&page.host).to_owned();
         loop {
             let replica = self.replica(&scope);
-            if let Some(&(verdict, similarity)) = replica.logged.get(&page.id) {
-                // A duplicate judged and logged before by a worker whose lease then expired:
-                // the same verdict, and judging it again would teach the scope twice.
-                return Ok(replica.describe(verdict, similarity));
-            }
             let signals = page.signals();
-            let decision = replica.dedup.decide(&signals);
-            if let (Verdict::ExactDuplicate { of }, Some((_, cluster))) =
-                (decision.verdict, replica.kept.get(&page.id))
-                && of == page.id
-            {
-                // Judged and kept before by a worker whose lease then expired: same verdict.
-                let verdict =
-                    cluster.map_or(Verdict::KeptUnjudged, |cluster| Verdict::Kept { cluster });
-                return Ok(replica.describe(verdict, None));
-            }
+            let decision = match replica.decide(page, &signals) {
+                Ok(decision) => decision,
+                Err(settled) => return Ok(settled),
+            };
             // Decided against the first `at` entries: valid only if the log has no others.
             let at = replica.applied;
             let changes = decision.changes_state();
-            match log.append_at(&scope, at, changes.then_some(page)).await? {
+            let entry = [page];
+            let entries = if changes { &entry[..] } else { &[] };
+            match log.append_at(&scope, at, entries).await? {
                 None => {
                     let replica = self.replica(&scope);
                     if changes {
@@ -227,6 +230,74 @@ impl SharedDedup {
         }
     }
 
+    /// Judges `pages` in order, as [`judge`](Self::judge) one after the other would, with
+    /// one round trip per run of pages of one scope when no other worker logged in it
+    /// meanwhile: the replica learns each page before it decides the next, and the run's
+    /// entries are appended together only if the log is still as long as the replica knew
+    /// it. If it is not, the run's learning is void: the scope's replica is rebuilt from the
+    /// log and the pages are judged one by one, and so are the next 1,024 decisions or more
+    /// (doubling with each void batch: other workers are judging in the same scopes).
+    ///
+    /// # Errors
+    /// The backend's.
+    pub async fn judge_all<L: DecisionLog>(
+        &mut self,
+        log: &mut L,
+        pages: &[JudgedPage],
+    ) -> Result<Vec<SharedVerdict>, L::Error> {
+        let mut verdicts = Vec::with_capacity(pages.len());
+        let mut rest = pages;
+        while let Some(first) = rest.first() {
+            let scope = self.scope_of(&first.host).to_owned();
+            let run = rest
+                .iter()
+                .take_while(|p| self.scope_of(&p.host) == scope)
+                .count();
+            let (these, after) = rest.split_at(run);
+            rest = after;
+            if these.len() == 1 || self.solo > 0 {
+                for page in these {
+                    self.solo = self.solo.saturating_sub(1);
+                    verdicts.push(self.judge(log, page).await?);
+                }
+                continue;
+            }
+            let replica = self.replica(&scope);
+            let at = replica.applied;
+            let mut entries: Vec<&JudgedPage> = Vec::new();
+            let mut run_verdicts = Vec::with_capacity(these.len());
+            for page in these {
+                let signals = page.signals();
+                let decision = match replica.decide(page, &signals) {
+                    Ok(decision) => decision,
+                    Err(settled) => {
+                        run_verdicts.push(settled);
+                        continue;
+                    }
+                };
+                if decision.changes_state() {
+                    replica.record(&signals, page, &decision);
+                    entries.push(page);
+                }
+                run_verdicts.push(replica.describe(decision.verdict, decision.similarity()));
+            }
+            if log.append_at(&scope, at, &entries).await?.is_none() {
+                self.replica(&scope).applied += entries.len() as u64;
+                self.solo_period = (self.solo_period / 2).max(SOLO_MIN);
+                verdicts.extend(run_verdicts);
+                continue;
+            }
+            // Another worker logged first: what this replica learned from the run is void.
+            self.scopes.remove(&scope);
+            self.solo = self.solo_period;
+            self.solo_period = (self.solo_period * 2).min(SOLO_MAX);
+            for page in these {
+                verdicts.push(self.judge(log, page).await?);
+            }
+        }
+        Ok(verdicts)
+    }
+
     /// Kept pages known to this replica's scopes.
     #[must_use]
     pub fn kept(&self) -> usize {
@@ -235,6 +306,29 @@ impl SharedDedup {
 }
 
 impl Replica {
+    /// The decision on `page` against this replica, or `Err` with its verdict when the log
+    /// already has it (a worker whose lease then expired judged it): the same verdict, and
+    /// judging it again would teach the scope twice.
+    fn decide(
+        &self,
+        page: &JudgedPage,
+        signals: &PageSignals<'_>,
+    ) -> Result<Decision, SharedVerdict> {
+        if let Some(&(verdict, similarity)) = self.logged.get(&page.id) {
+            return Err(self.describe(verdict, similarity));
+        }
+        let decision = self.dedup.decide(signals);
+        if let (Verdict::ExactDuplicate { of }, Some((_, cluster))) =
+            (decision.verdict, self.kept.get(&page.id))
+            && of == page.id
+        {
+            let verdict =
+                cluster.map_or(Verdict::KeptUnjudged, |cluster| Verdict::Kept { cluster });
+            return Err(self.describe(verdict, None));
+        }
+        Ok(decision)
+    }
+
     /// Judges an entry of the log into this replica.
     fn apply(&mut self, page: &JudgedPage) {
         let signals = page.signals();

@@ -31,7 +31,7 @@ impl DecisionLog for MemoryLog {
         &mut self,
         scope: &str,
         at: u64,
-        entry: Option<&JudgedPage>,
+        entries: &[&JudgedPage],
     ) -> Result<Option<Vec<JudgedPage>>, ()> {
         let mut lose = self.lose_next.lock().map_err(|_| ())?;
         let mut scopes = self.scopes.lock().map_err(|_| ())?;
@@ -41,7 +41,7 @@ impl DecisionLog for MemoryLog {
             *lose = lose.saturating_sub(1);
             return Ok(Some(missing.to_vec()));
         }
-        log.extend(entry.cloned());
+        log.extend(entries.iter().map(|e| (*e).clone()));
         Ok(None)
     }
 }
@@ -59,37 +59,57 @@ fn page(id: u64, host: &str, body: u128, bits: u64, elements: u64) -> JudgedPage
     }
 }
 
-/// Pages judged by `workers` replicas in turn (page i by worker `who[i]`), with a failed append
-/// before the pages in `lost`: the verdicts equal one `Dedup` judging them in order.
+/// Pages judged by three replicas in turn (page i by worker `who[i]`), with a failed append
+/// before the pages in `lost`: the verdicts equal one `Dedup` judging them in order. Judged
+/// page by page, then again with each run of one worker's consecutive pages as one batch
+/// ([`SharedDedup::judge_all`]).
 fn check(config: DedupConfig, pages: &[JudgedPage], who: &[usize], lost: &[usize]) {
-    let log = MemoryLog::default();
-    let mut workers: Vec<(SharedDedup, MemoryLog)> = (0..3)
-        .map(|_| (SharedDedup::new(config, "t").expect("valid"), log.clone()))
-        .collect();
     // One process, one `Dedup` per scope.
     let mut single: HashMap<String, Dedup> = HashMap::new();
-    for (i, p) in pages.iter().enumerate() {
-        if lost.contains(&i) {
-            *log.lose_next.lock().expect("lock") = 1;
+    let scope_of = SharedDedup::new(config, "t").expect("valid");
+    let want: Vec<Verdict> = pages
+        .iter()
+        .map(|p| {
+            let scope = scope_of.scope_of(&p.host).to_owned();
+            let one = single
+                .entry(scope)
+                .or_insert_with(|| Dedup::new(config, "t").expect("valid"));
+            one.judge_page(
+                p.id,
+                &p.host,
+                p.body_hash,
+                p.fingerprint.map(Fingerprint::new),
+                p.elements,
+                p.summary.as_deref(),
+                &p.content,
+            )
+        })
+        .collect();
+    let owner = |i: usize| who[i % who.len()] % 3;
+    for batched in [false, true] {
+        let log = MemoryLog::default();
+        let mut workers: Vec<(SharedDedup, MemoryLog)> = (0..3)
+            .map(|_| (SharedDedup::new(config, "t").expect("valid"), log.clone()))
+            .collect();
+        let mut i = 0;
+        while i < pages.len() {
+            let end = if batched {
+                (i..pages.len())
+                    .find(|&j| owner(j) != owner(i))
+                    .unwrap_or(pages.len())
+            } else {
+                i + 1
+            };
+            if (i..end).any(|j| lost.contains(&j)) {
+                *log.lose_next.lock().expect("lock") = 1;
+            }
+            let (shared, log) = &mut workers[owner(i)];
+            let got = now(shared.judge_all(log, &pages[i..end])).expect("memory log");
+            for (j, g) in (i..end).zip(&got) {
+                assert_eq!(g.verdict, want[j], "page {j}, batched {batched}");
+            }
+            i = end;
         }
-        let got = {
-            let (shared, log) = &mut workers[who[i % who.len()] % 3];
-            now(shared.judge(log, p)).expect("memory log")
-        };
-        let scope = workers[0].0.scope_of(&p.host).to_owned();
-        let one = single
-            .entry(scope)
-            .or_insert_with(|| Dedup::new(config, "t").expect("valid"));
-        let want = one.judge_page(
-            p.id,
-            &p.host,
-            p.body_hash,
-            p.fingerprint.map(Fingerprint::new),
-            p.elements,
-            p.summary.as_deref(),
-            &p.content,
-        );
-        assert_eq!(got.verdict, want, "page {i}");
     }
 }
 

@@ -36,12 +36,12 @@ impl DecisionLog for RedisLog {
         &mut self,
         scope: &str,
         at: u64,
-        entry: Option<&JudgedPage>,
+        entries: &[&JudgedPage],
     ) -> Result<Option<Vec<JudgedPage>>, SharedError> {
         let log = self.keys.dedup(scope);
         let mut call = APPEND_AT.key(&log);
         call.arg(at);
-        if let Some(e) = entry {
+        for e in entries {
             call.arg(log_entry(e));
         }
         self.round_trips += 1;

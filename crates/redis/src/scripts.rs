@@ -223,14 +223,16 @@ return 0
 
 script!(
     APPEND_AT,
-    "KEYS: dedup log. ARGV: at[, entry]. If the log holds exactly `at` entries, appends the \
-     entry (if any) and returns {1}; else returns {0, entries from `at`}.",
+    "KEYS: dedup log. ARGV: at, entries... If the log holds exactly `at` entries, appends the \
+     entries (maybe none) and returns {1}; else returns {0, entries from `at`}.",
     r"
 local at = tonumber(ARGV[1])
 if redis.call('LLEN', KEYS[1]) ~= at then
   return {0, redis.call('LRANGE', KEYS[1], at, -1)}
 end
-if ARGV[2] then redis.call('RPUSH', KEYS[1], ARGV[2]) end
+for i = 2, #ARGV, 64 do
+  redis.call('RPUSH', KEYS[1], unpack(ARGV, i, math.min(i + 63, #ARGV)))
+end
 return {1}
 "
 );

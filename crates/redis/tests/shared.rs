@@ -159,8 +159,8 @@ async fn queue_lease_complete_once() {
     assert_eq!(stats.decisions.get("kept"), Some(&1));
 }
 
-/// Three workers judge near-duplicate pages of one host at once: one page per cluster is
-/// kept, whatever the interleaving.
+/// Three workers judge near-duplicate pages of one host at once, one page at a time or in
+/// batches: one page per cluster is kept, whatever the interleaving.
 #[tokio::test(flavor = "multi_thread", worker_threads = 3)]
 async fn concurrent_workers_never_keep_two_near_duplicates() {
     let server = Server::start();
@@ -175,26 +175,35 @@ async fn concurrent_workers_never_keep_two_near_duplicates() {
             let mut log = crawl.log();
             let mut dedup = SharedDedup::new(DedupConfig::default(), "p").expect("valid");
             let mut kept = Vec::new();
-            for i in 0..40u64 {
-                // 8 structures far apart, 15 pages each (1-2 bits off), spread over workers.
-                let id = w * 1000 + i;
-                let bits = base.rotate_left(((i % 8) * 8) as u32) ^ (1 << (id % 2)) ^ (1 << w);
-                let page = JudgedPage {
-                    id,
-                    url: format!("http://h/{id}"),
-                    host: "h".to_owned(),
-                    body_hash: u128::from(id),
-                    fingerprint: Some(bits),
-                    elements: 50,
-                    summary: None,
-                    content: silhouette_frontier::PageContent::default(),
-                };
-                let v = dedup.judge(&mut log, &page).await.expect("judged");
-                if !v.verdict.is_duplicate() {
-                    kept.push(bits);
-                }
-                if let Verdict::NearDuplicate { distance, .. } = v.verdict {
-                    assert!(distance <= 5);
+            let pages: Vec<JudgedPage> = (0..40u64)
+                .map(|i| {
+                    // 8 structures far apart, 15 pages each (1-2 bits off), spread over workers.
+                    let id = w * 1000 + i;
+                    let bits = base.rotate_left(((i % 8) * 8) as u32) ^ (1 << (id % 2)) ^ (1 << w);
+                    JudgedPage {
+                        id,
+                        url: format!("http://h/{id}"),
+                        host: "h".to_owned(),
+                        body_hash: u128::from(id),
+                        fingerprint: Some(bits),
+                        elements: 50,
+                        summary: None,
+                        content: silhouette_frontier::PageContent::default(),
+                    }
+                })
+                .collect();
+            // Worker 0 judges page by page, the others in batches (one append each when no
+            // other worker logged meanwhile, else judged again one by one).
+            let batch = [1, 3, 5][w as usize];
+            for chunk in pages.chunks(batch) {
+                let verdicts = dedup.judge_all(&mut log, chunk).await.expect("judged");
+                for (page, v) in chunk.iter().zip(verdicts) {
+                    if !v.verdict.is_duplicate() {
+                        kept.push(page.fingerprint.unwrap_or_default());
+                    }
+                    if let Verdict::NearDuplicate { distance, .. } = v.verdict {
+                        assert!(distance <= 5);
+                    }
                 }
             }
             kept
