@@ -142,6 +142,8 @@ pub struct SharedDedup {
     /// sets it to (doubled by each void batch, halved by each batch that holds).
     solo: usize,
     solo_period: usize,
+    /// Another worker has logged in a scope of ours: a batch first catches its replica up.
+    shared: bool,
 }
 
 /// Decisions judged one by one after a void batch, at least and at most: other workers
@@ -162,6 +164,7 @@ impl SharedDedup {
             scopes: HashMap::new(),
             solo: 0,
             solo_period: SOLO_MIN,
+            shared: false,
         })
     }
 
@@ -220,11 +223,8 @@ impl SharedDedup {
                 }
                 Some(missing) => {
                     // Other workers judged meanwhile: learn their pages, then judge again.
-                    let replica = self.replica(&scope);
-                    for entry in &missing {
-                        replica.apply(entry);
-                    }
-                    replica.applied += missing.len() as u64;
+                    self.shared = true;
+                    self.replica(&scope).catch_up(&missing);
                 }
             }
         }
@@ -262,6 +262,14 @@ impl SharedDedup {
                 }
                 continue;
             }
+            if self.shared {
+                // Other workers judge too: learn what they logged before speculating, so
+                // that only a race in the next round trip can void the batch.
+                let at = self.replica(&scope).applied;
+                if let Some(missing) = log.append_at(&scope, at, &[]).await? {
+                    self.replica(&scope).catch_up(&missing);
+                }
+            }
             let replica = self.replica(&scope);
             let at = replica.applied;
             let mut entries: Vec<&JudgedPage> = Vec::new();
@@ -289,6 +297,7 @@ impl SharedDedup {
             }
             // Another worker logged first: what this replica learned from the run is void.
             self.scopes.remove(&scope);
+            self.shared = true;
             self.solo = self.solo_period;
             self.solo_period = (self.solo_period * 2).min(SOLO_MAX);
             for page in these {
@@ -306,6 +315,14 @@ impl SharedDedup {
 }
 
 impl Replica {
+    /// Learns `missing`, the log's entries after the ones applied, in order.
+    fn catch_up(&mut self, missing: &[JudgedPage]) {
+        for entry in missing {
+            self.apply(entry);
+        }
+        self.applied += missing.len() as u64;
+    }
+
     /// The decision on `page` against this replica, or `Err` with its verdict when the log
     /// already has it (a worker whose lease then expired judged it): the same verdict, and
     /// judging it again would teach the scope twice.
