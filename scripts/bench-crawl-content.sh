@@ -23,39 +23,15 @@ CONC="${2:-16}"
 SITES="${SITES:-python cppreference}"
 BASE_BIN="${BASE_BIN:-}"
 NEW_BIN="${NEW_BIN:-target/release/silhouette}"
-NGINX=/usr/sbin/nginx
-[ -x "$NGINX" ] && [ -d /usr/share/doc/python3.11/html ] && [ -d /usr/share/cppreference/doc/html ] || {
-    echo "needs nginx, python3.11-doc and cppreference-doc-en-html (scripts/bench-crawl.sh installs them)" >&2
-    exit 2
-}
+# shellcheck source=lib/nginx.sh
+source scripts/lib/nginx.sh
+bench_need nginx python3.11-doc cppreference-doc-en-html
 [ -x "$NEW_BIN" ] || cargo build --release --bin silhouette
 W="$(mktemp -d /var/tmp/silhouette-bench-content.XXXXXX)"
-trap 'kill "$NGINX_PID" 2>/dev/null || true; wait "$NGINX_PID" 2>/dev/null || true' EXIT
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-PY_PORT="$(port)"
-CPP_PORT="$(port)"
-mkdir -p "$W/tmp"
-cat > "$W/nginx.conf" <<CONF
-daemon off;
-worker_processes 1;
-pid $W/nginx.pid;
-error_log $W/error.log warn;
-events { worker_connections 4096; }
-http {
-    include /etc/nginx/mime.types;
-    access_log off;
-    client_body_temp_path $W/tmp/body;
-    proxy_temp_path $W/tmp/proxy;
-    fastcgi_temp_path $W/tmp/fastcgi;
-    uwsgi_temp_path $W/tmp/uwsgi;
-    scgi_temp_path $W/tmp/scgi;
-    server { listen 127.0.0.1:$PY_PORT; root /usr/share/doc/python3.11/html; }
-    server { listen 127.0.0.1:$CPP_PORT; root /usr/share/cppreference/doc/html; }
-}
-CONF
-"$NGINX" -c "$W/nginx.conf" -p "$W" &
-NGINX_PID=$!
-sleep 1
+trap nginx_stop EXIT
+nginx_start "$W/nginx" python=/usr/share/doc/python3.11/html cpp=/usr/share/cppreference/doc/html
+PY_PORT="$PORT_python"
+CPP_PORT="$PORT_cpp"
 cat > "$W/c.toml" <<TOML
 [fetch]
 request-interval-ms = 0

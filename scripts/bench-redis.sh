@@ -16,6 +16,8 @@ set -euo pipefail
 
 main() {
 cd "$(dirname "$0")/.."
+# shellcheck source=lib/nginx.sh
+source scripts/lib/nginx.sh
 CONC="${1:-16}"
 SITES="${SITES:-python cppreference}"
 WORKERS="${WORKERS:-1 2 4}"
@@ -23,50 +25,16 @@ BIN="${BIN:-target/release/silhouette}"
 BENCH_DIR="${BENCH_DIR:-/var/tmp/silhouette-bench-redis}"
 PY_ROOT=/usr/share/doc/python3.11/html
 CPP_ROOT=/usr/share/cppreference/doc/html
-missing=()
-[ -x /usr/sbin/nginx ] || missing+=(nginx)
-[ -d "$PY_ROOT" ] || missing+=(python3.11-doc)
-[ -d "$CPP_ROOT" ] || missing+=(cppreference-doc-en-html)
-command -v redis-server >/dev/null || missing+=(redis-server)
-if [ "${#missing[@]}" -gt 0 ]; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+bench_need nginx python3.11-doc cppreference-doc-en-html redis-server
 [ -x "$BIN" ] || cargo build --release --bin silhouette
 
 RUN="$BENCH_DIR/$(date +%Y%m%d-%H%M%S)-c$CONC"
-mkdir -p "$RUN/nginx/tmp"
+mkdir -p "$RUN"
 PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; }
+cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; nginx_stop; }
 trap cleanup EXIT
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-PY_PORT="$(free_port)"; CPP_PORT="$(free_port)"
-N="$RUN/nginx"
-cat > "$N/nginx.conf" <<CONF
-daemon off;
-worker_processes 1;
-pid $N/nginx.pid;
-error_log $N/error.log warn;
-events { worker_connections 4096; }
-http {
-    include /etc/nginx/mime.types;
-    default_type application/octet-stream;
-    access_log off;
-    sendfile on;
-    keepalive_requests 1000000;
-    client_body_temp_path $N/tmp/body;
-    proxy_temp_path $N/tmp/proxy;
-    fastcgi_temp_path $N/tmp/fastcgi;
-    uwsgi_temp_path $N/tmp/uwsgi;
-    scgi_temp_path $N/tmp/scgi;
-    server { listen 127.0.0.1:$PY_PORT; root $PY_ROOT; }
-    server { listen 127.0.0.1:$CPP_PORT; root $CPP_ROOT; }
-}
-CONF
-/usr/sbin/nginx -c "$N/nginx.conf" -p "$N" &
-PIDS+=($!)
-sleep 0.5
+nginx_start "$RUN/nginx" python="$PY_ROOT" cpp="$CPP_ROOT"
+PY_PORT="$PORT_python"; CPP_PORT="$PORT_cpp"
 cat > "$RUN/bench.toml" <<CONF
 [crawl]
 concurrency = $CONC
