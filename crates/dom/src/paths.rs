@@ -168,19 +168,31 @@ pub(crate) fn label(name: &str, class: Option<&str>) -> u64 {
         h = fnv1(h, &[b.to_ascii_lowercase()]);
     }
     let Some(class) = class else { return h };
+    // Most class lists are short: a small array to keep sorted, not 16 tokens' worth of
+    // zeroed bytes for every element (the same labels either way).
+    if class.split_ascii_whitespace().nth(4).is_none() {
+        with_tokens::<4>(h, class)
+    } else {
+        with_tokens::<MAX_CLASS_TOKENS>(h, class)
+    }
+}
+
+/// `h` followed by the first `N` (at most [`MAX_CLASS_TOKENS`]) distinct tokens of `class`
+/// in normalised order.
+fn with_tokens<const N: usize>(mut h: u64, class: &str) -> u64 {
     // The first distinct tokens in normalised order, kept sorted: no allocation, whatever
     // the length of the list.
-    let mut kept = [Token::EMPTY; MAX_CLASS_TOKENS];
+    let mut kept = [Token::EMPTY; N];
     let mut n = 0;
     for token in class.split_ascii_whitespace() {
         let t = Token::new(token);
-        if n == MAX_CLASS_TOKENS && t.as_bytes() >= kept[n - 1].as_bytes() {
+        if n == N && t.as_bytes() >= kept[n - 1].as_bytes() {
             continue;
         }
         let Err(at) = kept[..n].binary_search_by(|k| k.as_bytes().cmp(t.as_bytes())) else {
             continue;
         };
-        if n < MAX_CLASS_TOKENS {
+        if n < N {
             n += 1;
         }
         kept.copy_within(at..n - 1, at + 1);
@@ -370,6 +382,18 @@ mod tests {
             .collect();
         assert_eq!(label("p", Some(&many)), label("p", Some(&first16)));
         assert_ne!(label("p", Some(&many)), label("p", Some(&first15)));
+    }
+
+    proptest::proptest! {
+        /// Short class lists take a 4-token array: the same label as the 16-token one.
+        #[test]
+        fn short_class_lists_label_alike(tokens in proptest::collection::vec("[a-zA-Z0-9_-]{0,6}", 0..5)) {
+            let class = tokens.join(" ");
+            proptest::prop_assert_eq!(
+                with_tokens::<4>(FNV_OFFSET, &class),
+                with_tokens::<MAX_CLASS_TOKENS>(FNV_OFFSET, &class)
+            );
+        }
     }
 
     #[test]
