@@ -37,6 +37,17 @@ pub enum DedupScope {
     Host,
 }
 
+impl DedupScope {
+    /// The scope a page on `host` is judged in: its host, or `""` in global scope.
+    #[must_use]
+    pub const fn of(self, host: &str) -> &str {
+        match self {
+            Self::Global => "",
+            Self::Host => host,
+        }
+    }
+}
+
 /// What happens to a duplicate page.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
@@ -511,7 +522,11 @@ impl Dedup {
                     distance: m.distance,
                 }
             }
-            _ => match self.content_match(self.scope(host), page.content, joins.map(|m| m.id)) {
+            _ => match self.content_match(
+                self.config.scope.of(host),
+                page.content,
+                joins.map(|m| m.id),
+            ) {
                 Some((distance, of)) => Verdict::ContentDuplicate {
                     of,
                     distance,
@@ -546,7 +561,7 @@ impl Dedup {
         if let (Some(from), Some(summary)) = (decision.learn_from, page.summary)
             && let Some(theirs) = self.summaries.get(&from)
         {
-            let scope = if self.global.is_some() { "" } else { host };
+            let scope = self.config.scope.of(host);
             self.varying
                 .entry(scope.to_owned())
                 .or_default()
@@ -571,7 +586,7 @@ impl Dedup {
             let mode = self.config.drop_when;
             if mode != DropWhen::Structure {
                 let k = self.config.content_threshold;
-                let scope = self.scope(host).to_owned();
+                let scope = self.config.scope.of(host).to_owned();
                 self.content.insert(&scope, id, page.content, k);
             }
             if let (DropWhen::StructureAndContent, Verdict::Kept { cluster }) = (mode, verdict) {
@@ -579,14 +594,6 @@ impl Dedup {
             }
         }
         verdict
-    }
-
-    /// The dedup scope of `host`: itself, or `""` in global scope.
-    fn scope<'h>(&self, host: &'h str) -> &'h str {
-        match self.config.scope {
-            DedupScope::Global => "",
-            DedupScope::Host => host,
-        }
     }
 
     /// The kept page whose content `content` duplicates under the drop-when policy, as
@@ -661,7 +668,7 @@ impl Dedup {
                 .map(|h| h.within(fp, k))
                 .unwrap_or_default(),
         };
-        let scope = if self.global.is_some() { "" } else { host };
+        let scope = self.config.scope.of(host);
         let after = self.config.varying_after;
         let varying = self.varying.get(scope);
         // The page's own paths are looked up once, not once per candidate.

@@ -33,7 +33,7 @@ use std::future::Future;
 use silhouette_simhash::Fingerprint;
 
 use crate::dedup::{Decision, PageSignals};
-use crate::{Dedup, DedupConfig, DedupError, DedupScope, PageContent, Verdict};
+use crate::{Dedup, DedupConfig, DedupError, PageContent, Verdict};
 
 /// What [`Dedup::judge`] reads of a page, as a [`DecisionLog`] stores it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -171,10 +171,7 @@ impl SharedDedup {
     /// The scope a page on `host` is judged in: its host, or `""` in global scope.
     #[must_use]
     pub fn scope_of<'a>(&self, host: &'a str) -> &'a str {
-        match self.config.scope {
-            DedupScope::Global => "",
-            _ => host,
-        }
+        self.config.scope.of(host)
     }
 
     fn replica(&mut self, scope: &str) -> &mut Replica {

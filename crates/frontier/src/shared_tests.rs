@@ -4,7 +4,7 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 
 use super::*;
-use crate::{ContentBits, DropWhen};
+use crate::{ContentBits, DedupScope, DropWhen};
 
 /// Runs a future that never waits (the logs below answer at once).
 fn now<F: Future>(f: F) -> F::Output {
