@@ -586,8 +586,8 @@ impl Dedup {
             let mode = self.config.drop_when;
             if mode != DropWhen::Structure {
                 let k = self.config.content_threshold;
-                let scope = self.config.scope.of(host).to_owned();
-                self.content.insert(&scope, id, page.content, k);
+                self.content
+                    .insert(self.config.scope.of(host), id, page.content, k);
             }
             if let (DropWhen::StructureAndContent, Verdict::Kept { cluster }) = (mode, verdict) {
                 self.clusters.insert(id, cluster);
