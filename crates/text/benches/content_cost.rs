@@ -8,7 +8,7 @@
 //! CPU time of this thread (`cpu-time`'s `ThreadTime`) per page. Environment:
 //! `SILHOUETTE_BENCH_ROUNDS` (default 7), `SILHOUETTE_BENCH_PAGES` (pages per corpus, default
 //! 600), `SILHOUETTE_BENCH_ONLY=TEXT` (only the variants whose label holds TEXT, for profiling;
-//! `=LABEL`: only the variant labelled exactly LABEL).
+//! `=LABEL`: only the variant labelled exactly LABEL; either skips the tokenizers' figures).
 //!
 //! Then the tokenizers' throughput against jieba-rs's own `cut` alone, measured the same way
 //! (interleaved rounds, thread CPU time, median round), on the first 2 MB of the Chinese Debian
@@ -205,5 +205,8 @@ fn main() {
             );
         }
     }
-    tokenizers(rounds);
+    // Profiling one variant: the tokenizers' figures would only blur its profile.
+    if std::env::var_os("SILHOUETTE_BENCH_ONLY").is_none() {
+        tokenizers(rounds);
+    }
 }

@@ -245,19 +245,15 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 }
 
 /// jieba's IDF table as shipped with this crate (`data/jieba-idf.txt.gz`: jieba-rs 0.11's
-/// `idf.txt`, gzip'd; a test checks it against jieba-rs's own table). An unreadable copy
-/// (impossible: the bytes are part of the build) gives an empty table, not a panic.
+/// `idf.txt`, gzip'd, decompressed by the build script; a test checks it against jieba-rs's own
+/// table).
+static JIEBA_IDF_TEXT: &str = include_str!(concat!(env!("OUT_DIR"), "/jieba-idf.txt"));
+
+/// [`JIEBA_IDF_TEXT`] as a map; a line that does not parse (impossible: the text is part of
+/// the build and tested) gives an empty table, not a panic.
 fn jieba_words() -> HashMap<String, f64> {
-    static GZ: &[u8] = include_bytes!("../data/jieba-idf.txt.gz");
-    let mut text = String::new();
-    if flate2::read::GzDecoder::new(GZ)
-        .read_to_string(&mut text)
-        .is_err()
-    {
-        return HashMap::new();
-    }
     let mut idf = HashMap::with_capacity(280_000);
-    for (i, line) in text.lines().enumerate() {
+    for (i, line) in JIEBA_IDF_TEXT.lines().enumerate() {
         if parse_line(line, i + 1, &mut idf).is_err() {
             return HashMap::new();
         }
@@ -266,20 +262,10 @@ fn jieba_words() -> HashMap<String, f64> {
 }
 
 /// [`jieba_words`] for look-ups ([`JIEBA_LOOKUP`]): the same lines, split the same way (later
-/// lines win, as in a map insert); the text is leaked, once per process, so that the map can
-/// borrow it.
+/// lines win, as in a map insert), borrowed from the embedded text.
 fn jieba_lookup() -> FnvHashMap<&'static str, &'static str> {
-    static GZ: &[u8] = include_bytes!("../data/jieba-idf.txt.gz");
-    let mut text = String::new();
-    if flate2::read::GzDecoder::new(GZ)
-        .read_to_string(&mut text)
-        .is_err()
-    {
-        return FnvHashMap::default();
-    }
-    let text: &'static str = Box::leak(text.into_boxed_str());
     let mut map = FnvHashMap::with_capacity_and_hasher(280_000, FnvBuildHasher::default());
-    for line in text.lines() {
+    for line in JIEBA_IDF_TEXT.lines() {
         let mut fields = line.split_whitespace();
         if let (Some(word), Some(value)) = (fields.next(), fields.next()) {
             map.insert(word, value);

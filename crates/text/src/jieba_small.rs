@@ -9,7 +9,6 @@
 //! and a lone character wherever no word starts. A property test checks it against jieba-rs
 //! on random text made of dictionary words and characters.
 
-use std::io::Read;
 use std::sync::LazyLock;
 
 /// Han texts of at most this many characters are cut here; longer ones by jieba-rs.
@@ -21,23 +20,17 @@ const TOTAL: usize = 60_101_964;
 /// The longest word of the dictionary, in characters (a test checks it).
 const LONGEST: usize = 16;
 
-/// The dictionary's text (`word freq` lines, sorted by bytes) and where each line starts.
-static DICT: LazyLock<(String, Vec<u32>)> = LazyLock::new(|| {
-    static GZ: &[u8] = include_bytes!("../data/jieba-dict.txt.gz");
-    let mut text = String::new();
-    if flate2::read::GzDecoder::new(GZ)
-        .read_to_string(&mut text)
-        .is_err()
-    {
-        text.clear();
-    }
+/// The dictionary's text (`word freq` lines, sorted by bytes; `data/jieba-dict.txt.gz`,
+/// decompressed by the build script) and where each line starts.
+static DICT: LazyLock<(&'static str, Vec<u32>)> = LazyLock::new(|| {
+    static TEXT: &str = include_str!(concat!(env!("OUT_DIR"), "/jieba-dict.txt"));
     let mut starts = Vec::with_capacity(360_000);
     let mut at = 0;
-    for line in text.split_inclusive('\n') {
+    for line in TEXT.split_inclusive('\n') {
         starts.push(u32::try_from(at).unwrap_or(u32::MAX));
         at += line.len();
     }
-    (text, starts)
+    (TEXT, starts)
 });
 
 /// Whether the dictionary was read (always: its bytes are part of the build; an unreadable

@@ -20,20 +20,27 @@ static STOP_WORDS: LazyLock<(FnvHashSet<String>, usize)> = LazyLock::new(|| {
     (set, longest)
 });
 
-/// The stop words' [`FeatureHash::Sip13`](crate::FeatureHash::Sip13) 64-bit hashes, in an
-/// open-addressing table of [`SLOTS`] (a power of two, over twice the number of words), 0 for
-/// an empty slot: a word whose hash is not in it is no stop word, found with one or two probes
-/// and no hashing of its own.
+/// The stop words' [`FeatureHash::Sip13`](crate::FeatureHash::Sip13) 64-bit hashes, each with
+/// its word, in an open-addressing table of [`SLOTS`] (a power of two, over twice the number
+/// of words), hash 0 for an empty slot: a word whose hash is not in it is no stop word, found
+/// with one or two probes and no hashing of its own; a hash that is in it is confirmed by one
+/// comparison with the word beside it.
 const SLOTS: usize = 4096;
-static STOP_HASHES: LazyLock<Vec<u64>> = LazyLock::new(|| {
-    let mut table = vec![0u64; SLOTS];
+static STOP_HASHES: LazyLock<Vec<(u64, &'static str)>> = LazyLock::new(|| {
+    let mut table = vec![(0u64, ""); SLOTS];
     for w in &STOP_WORDS.0 {
         let h = crate::FeatureHash::Sip13.hash64(w.as_bytes()).max(1);
         let mut slot = slot_of(h);
-        while table[slot] != 0 && table[slot] != h {
+        while table[slot].0 != 0 && table[slot].0 != h {
             slot = (slot + 1) % SLOTS;
         }
-        table[slot] = h;
+        // Two stop words with one hash (none: a test checks every word) would need the set.
+        let word: &'static str = w.as_str();
+        table[slot] = if table[slot].0 == h {
+            (h, "")
+        } else {
+            (h, word)
+        };
     }
     table
 });
@@ -47,15 +54,16 @@ const fn slot_of(h: u64) -> usize {
 }
 
 /// [`is_stop_word`] of a word whose `Sip13` 64-bit hash is `hash` (computed anyway for the
-/// minhash): the hash table rules out almost every word, the set confirms the others.
+/// minhash): the hash table rules out almost every word, the word beside a matching hash
+/// confirms the others.
 pub(crate) fn is_stop_word_hashed(word: &str, hash: u64) -> bool {
     let h = hash.max(1);
     let table = &*STOP_HASHES;
     let mut slot = slot_of(h);
     loop {
         match table[slot] {
-            0 => return false,
-            x if x == h => return is_stop_word(word),
+            (0, _) => return false,
+            (x, w) if x == h => return w == word || (w.is_empty() && is_stop_word(word)),
             _ => slot = (slot + 1) % SLOTS,
         }
     }

@@ -70,8 +70,9 @@ impl Tokenizer {
             }
             Self::Unicode => each_line(text, |line| each_word(line, &mut f)),
             Self::Jieba => jieba_words(text, &mut f),
-            // (ASCII text, the common case, holds no Han: checked many bytes at a time.)
-            Self::Auto if !text.is_ascii() && text.chars().any(is_han) => {
+            // (Most text holds no byte that can lead a Han character: checked many bytes at
+            // a time before any character is decoded.)
+            Self::Auto if may_hold_han(text) && text.chars().any(is_han) => {
                 jieba_words(text, &mut f);
             }
             Self::Auto => each_line(text, |line| each_word(line, &mut f)),
@@ -268,6 +269,16 @@ pub fn is_han(c: char) -> bool {
         | '\u{30000}'..='\u{323AF}')
 }
 
+/// Whether `text` may hold a [Han](is_han) character: each starts with a byte from 0xE3 up
+/// (U+3400 is `E3 90 80`), so text without one (ASCII, Latin, Greek, Cyrillic, the
+/// punctuation and symbols below U+3000) holds none. 64 bytes at a time, without branching
+/// inside a block.
+fn may_hold_han(text: &str) -> bool {
+    text.as_bytes()
+        .chunks(64)
+        .any(|block| block.iter().fold(false, |any, &b| any | (b >= 0xE3)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -384,5 +395,16 @@ mod tests {
     fn han_ranges() {
         assert!(is_han('中') && is_han('\u{3400}') && is_han('\u{20000}'));
         assert!(!is_han('a') && !is_han('。') && !is_han('か'));
+    }
+
+    #[test]
+    fn han_prefilter_never_misses() {
+        // Every Han character leads with a byte the prefilter sees, anywhere in a text.
+        for c in ('\u{3000}'..='\u{3_23AF}').filter(|&c| is_han(c)) {
+            let text = format!("{}{c}", "¶ café".repeat(13));
+            assert!(may_hold_han(&text), "{c:?}");
+        }
+        assert!(!may_hold_han(&"a ¶ café – ‘q’ … € ✓ ".repeat(20)));
+        assert!(!may_hold_han(""));
     }
 }
