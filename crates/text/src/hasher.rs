@@ -242,7 +242,10 @@ impl ContentHasher {
         let mut out = Words::with_capacity(text.len());
         let drop = self.config.stop_words;
         self.config.tokenizer.for_each_word(text, |w| {
-            let (hash, stop) = if w.starts_with(is_han) {
+            // (A Han character's first byte is 0xE3 or more: most words are ruled out by it.)
+            let (hash, stop) = if w.as_bytes().first().is_some_and(|&b| b >= 0xE3)
+                && w.starts_with(is_han)
+            {
                 let mut buf = [0; 4];
                 units.extend(
                     w.chars()
