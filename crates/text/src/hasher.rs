@@ -10,9 +10,10 @@ use crate::minhash::{minhash_bits, shingles as unit_shingles};
 use crate::seed002::python_split;
 use crate::signature::signature_hashed;
 use crate::stopwords::is_stop_word_hashed;
+use crate::tokenize::starts_with_han;
 use crate::{
     Bits, ContentConfig, FeatureHash, IdfTable, Mode, Signature, TextError, Weighting, Words,
-    is_han, is_stop_word, seed002_simhash64, seed002_simhash128, signature, top_n, weigh,
+    is_stop_word, seed002_simhash64, seed002_simhash128, signature, top_n, weigh,
 };
 
 /// A content simhash of either width.
@@ -242,10 +243,7 @@ impl ContentHasher {
         let mut out = Words::with_capacity(text.len());
         let drop = self.config.stop_words;
         self.config.tokenizer.for_each_word(text, |w| {
-            // (A Han character's first byte is 0xE3 or more: most words are ruled out by it.)
-            let (hash, stop) = if w.as_bytes().first().is_some_and(|&b| b >= 0xE3)
-                && w.starts_with(is_han)
-            {
+            let (hash, stop) = if starts_with_han(w) {
                 let mut buf = [0; 4];
                 units.extend(
                     w.chars()

@@ -8,7 +8,7 @@ use std::sync::{Arc, LazyLock};
 use fnv::{FnvBuildHasher, FnvHashMap};
 use md5::{Digest, Md5};
 
-use crate::tokenize::is_han;
+use crate::tokenize::contains_han;
 use crate::{TextError, Tokenizer};
 
 /// An inverse-document-frequency table: `word → IDF`, and the IDF of a word it lacks.
@@ -153,7 +153,7 @@ impl IdfTable {
     pub fn idf(&self, word: &str) -> f64 {
         match &self.words {
             Words::Map(m) => m.get(word).copied().unwrap_or(self.missing),
-            Words::Jieba if !word.chars().any(is_han) => self.missing,
+            Words::Jieba if !contains_han(word) => self.missing,
             Words::Jieba => JIEBA_LOOKUP
                 .get(word)
                 .and_then(|v| v.parse().ok())
@@ -168,7 +168,7 @@ impl IdfTable {
     pub(crate) fn idf_if_loaded(&self, word: &str) -> (Option<f64>, Option<f64>) {
         match &self.words {
             Words::Map(m) => (Some(m.get(word).copied().unwrap_or(self.missing)), None),
-            Words::Jieba if !word.chars().any(is_han) => (Some(self.missing), Some(JIEBA_MAX)),
+            Words::Jieba if !contains_han(word) => (Some(self.missing), Some(JIEBA_MAX)),
             Words::Jieba if JIEBA_LOOKUP_LOADED.load(Ordering::Relaxed) => {
                 (Some(self.idf(word)), Some(JIEBA_MAX))
             }
@@ -490,7 +490,7 @@ mod tests {
         assert_eq!(decoded.missing_idf(), JIEBA_MEDIAN);
         assert_eq!(decoded.len(), 270_132);
         assert_eq!(
-            JIEBA_WORDS.keys().find(|w| !w.chars().any(is_han)),
+            JIEBA_WORDS.keys().find(|w| !contains_han(w)),
             None,
             "a word of jieba's table without a Han character"
         );

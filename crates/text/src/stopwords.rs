@@ -23,24 +23,18 @@ static STOP_WORDS: LazyLock<(FnvHashSet<String>, usize)> = LazyLock::new(|| {
 /// The stop words' [`FeatureHash::Sip13`](crate::FeatureHash::Sip13) 64-bit hashes, each with
 /// its word, in an open-addressing table of [`SLOTS`] (a power of two, over twice the number
 /// of words), hash 0 for an empty slot: a word whose hash is not in it is no stop word, found
-/// with one or two probes and no hashing of its own; a hash that is in it is confirmed by one
-/// comparison with the word beside it.
+/// with one or two probes and no hashing of its own; one with a matching hash is confirmed by
+/// comparing it with the word beside it.
 const SLOTS: usize = 4096;
 static STOP_HASHES: LazyLock<Vec<(u64, &'static str)>> = LazyLock::new(|| {
     let mut table = vec![(0u64, ""); SLOTS];
     for w in &STOP_WORDS.0 {
         let h = crate::FeatureHash::Sip13.hash64(w.as_bytes()).max(1);
         let mut slot = slot_of(h);
-        while table[slot].0 != 0 && table[slot].0 != h {
+        while table[slot].0 != 0 {
             slot = (slot + 1) % SLOTS;
         }
-        // Two stop words with one hash (none: a test checks every word) would need the set.
-        let word: &'static str = w.as_str();
-        table[slot] = if table[slot].0 == h {
-            (h, "")
-        } else {
-            (h, word)
-        };
+        table[slot] = (h, w.as_str());
     }
     table
 });
@@ -63,7 +57,7 @@ pub(crate) fn is_stop_word_hashed(word: &str, hash: u64) -> bool {
     loop {
         match table[slot] {
             (0, _) => return false,
-            (x, w) if x == h => return w == word || (w.is_empty() && is_stop_word(word)),
+            (x, w) if x == h && w == word => return true,
             _ => slot = (slot + 1) % SLOTS,
         }
     }

@@ -70,9 +70,7 @@ impl Tokenizer {
             }
             Self::Unicode => each_line(text, |line| each_word(line, &mut f)),
             Self::Jieba => jieba_words(text, &mut f),
-            // (Most text holds no byte that can lead a Han character: checked many bytes at
-            // a time before any character is decoded.)
-            Self::Auto if may_hold_han(text) && text.chars().any(is_han) => {
+            Self::Auto if contains_han(text) => {
                 jieba_words(text, &mut f);
             }
             Self::Auto => each_line(text, |line| each_word(line, &mut f)),
@@ -196,7 +194,7 @@ fn jieba_words(text: &str, f: &mut impl FnMut(&str)) {
     let mut rest = norm.as_str();
     let mut offset = 0;
     while !rest.is_empty() {
-        let is = rest.starts_with(is_han);
+        let is = starts_with_han(rest);
         let end = rest
             .char_indices()
             .find(|&(_, c)| is_han(c) != is)
@@ -269,14 +267,27 @@ pub fn is_han(c: char) -> bool {
         | '\u{30000}'..='\u{323AF}')
 }
 
-/// Whether `text` may hold a [Han](is_han) character: each starts with a byte from 0xE3 up
-/// (U+3400 is `E3 90 80`), so text without one (ASCII, Latin, Greek, Cyrillic, the
-/// punctuation and symbols below U+3000) holds none. 64 bytes at a time, without branching
-/// inside a block.
+/// The lowest first byte of a [Han](is_han) character's UTF-8 (U+3400 is `E3 90 80`): text
+/// without such a byte (ASCII, Latin, Greek, Cyrillic, the punctuation and symbols below
+/// U+3000) holds no Han character.
+const HAN_LEAD: u8 = 0xE3;
+
+/// Whether `text` may hold a Han character: 64 bytes at a time, without branching inside a
+/// block, before any character is decoded.
 fn may_hold_han(text: &str) -> bool {
     text.as_bytes()
         .chunks(64)
-        .any(|block| block.iter().fold(false, |any, &b| any | (b >= 0xE3)))
+        .any(|block| block.iter().fold(false, |any, &b| any | (b >= HAN_LEAD)))
+}
+
+/// Whether `text` holds a Han character (most text is ruled out by its bytes alone).
+pub(crate) fn contains_han(text: &str) -> bool {
+    may_hold_han(text) && text.chars().any(is_han)
+}
+
+/// Whether `word` starts with a Han character (most words are ruled out by their first byte).
+pub(crate) fn starts_with_han(word: &str) -> bool {
+    word.as_bytes().first().is_some_and(|&b| b >= HAN_LEAD) && word.starts_with(is_han)
 }
 
 #[cfg(test)]
@@ -406,5 +417,7 @@ mod tests {
         }
         assert!(!may_hold_han(&"a ¶ café – ‘q’ … € ✓ ".repeat(20)));
         assert!(!may_hold_han(""));
+        assert!(starts_with_han("中文") && !starts_with_han("a中") && !starts_with_han(""));
+        assert!(contains_han("a中") && !contains_han("a ¶ か"));
     }
 }
