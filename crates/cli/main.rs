@@ -106,8 +106,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             let stdout = io::stdout();
             let mut out = io::BufWriter::new(stdout.lock());
-            let stderr = io::stderr();
-            let mut err = stderr.lock();
+            // Not locked across the run: a worker thread that writes to standard error (a
+            // parser panic's message, caught by `silhouette-dom`) would wait for the lock forever.
+            let mut err = io::stderr();
             for w in &warnings {
                 writeln!(err, "error: {w}")?;
             }

@@ -1,40 +1,44 @@
-//! UAX #29 words, with a fast path for ASCII text.
+//! UAX #29 words, with a fast path for ASCII text and the punctuation of English prose.
 //!
 //! On ASCII input, UAX #29's word rules reduce to: runs of letters, digits and `_` (WB5, WB8–10,
 //! WB13a/b), joined across one `:` `.` `'` between two letters (WB6/7) or one `,` `;` `.` `'`
 //! between two digits (WB11/12); everything else breaks. `unicode_words` keeps the words that
-//! hold a letter or a digit.
+//! hold a letter or a digit. The fast path also reads the few non-ASCII characters that prose
+//! in English is full of ([`simple`]): `’` and `‘` are MidNumLet, like `.` and `'`; `¶`, `—`,
+//! `–`, `“`, `”`, `«`, `»` and `•` are of class Other, which no rule joins to anything but the
+//! Extend, Format and ZWJ characters after it (WB4), and those are not read by the fast path.
 //!
-//! Text that is mostly ASCII (English with a `’`, `—` or `¶` here and there) is cut into pieces
-//! at the places where UAX #29 always breaks whatever surrounds them: between a space (U+0020)
-//! and an ASCII character other than a space. No rule joins there (the space is only joined to
-//! another space, WB3d, or to Extend/Format/ZWJ after it, WB4, and no ASCII character is either),
-//! and no rule decides a boundary on one side by looking across it: the rules that look one
-//! character past a pair (WB6, WB7b, WB12) do so only when the pair's right character is a
-//! MidLetter, MidNum, MidNumLet or quote, the ones that look one before it (WB7, WB7c, WB11)
-//! only when the pair's left character is one, and a space is none of these; regional
-//! indicators (WB15/16) are not ASCII. So the words of the whole text are the words of its
-//! pieces: the ASCII pieces take the fast path, the others `unicode-segmentation`. Property
-//! tests check both against `unicode-segmentation` on random ASCII and mixed-script text.
+//! Text with other characters (`é`, Han, emoji…) is cut into pieces at the places where UAX #29
+//! always breaks whatever surrounds them: between a space (U+0020) and an ASCII character other
+//! than a space. No rule joins there (the space is only joined to another space, WB3d, or to
+//! Extend/Format/ZWJ after it, WB4, and no ASCII character is either), and no rule decides a
+//! boundary on one side by looking across it: the rules that look one character past a pair
+//! (WB6, WB7b, WB12) do so only when the pair's right character is a MidLetter, MidNum,
+//! MidNumLet or quote, the ones that look one before it (WB7, WB7c, WB11) only when the pair's
+//! left character is one, and a space is none of these; regional indicators (WB15/16) are not
+//! ASCII. So the words of the whole text are the words of its pieces: the pieces the fast path
+//! reads take it, the others `unicode-segmentation`. Property tests check both against
+//! `unicode-segmentation` on random ASCII, prose and mixed-script text.
 
 use unicode_segmentation::UnicodeSegmentation;
 
 /// Calls `f` with each UAX #29 word of `text` that holds a letter or a digit: what
-/// `unicode-segmentation`'s `unicode_words` gives, without its state machine on ASCII text.
+/// `unicode-segmentation`'s `unicode_words` gives, without its state machine on the text the
+/// fast path reads.
 pub(crate) fn each_word<'t>(text: &'t str, f: &mut impl FnMut(&'t str)) {
     if text.is_ascii() {
-        return ascii_words(text, f);
+        return fast_words(text, f);
     }
     let b = text.as_bytes();
-    // Runs of whole pieces of one kind (ASCII or not): [run, piece) so far.
+    // Runs of whole pieces of one kind (read by the fast path or not): [run, piece) so far.
     let mut run = 0;
-    let mut run_ascii = true;
+    let mut run_fast = true;
     let mut piece = 0;
-    let mut piece_ascii = true;
-    let mut flush = |from: usize, to: usize, ascii: bool| {
+    let mut piece_fast = true;
+    let mut flush = |from: usize, to: usize, fast: bool| {
         if let Some(s) = text.get(from..to) {
-            if ascii {
-                ascii_words(s, f);
+            if fast {
+                fast_words(s, f);
             } else {
                 s.unicode_words().for_each(&mut *f);
             }
@@ -43,25 +47,49 @@ pub(crate) fn each_word<'t>(text: &'t str, f: &mut impl FnMut(&'t str)) {
     for (p, &c) in b.iter().enumerate() {
         if p > 0 && c < 0x80 && c != b' ' && b[p - 1] == b' ' {
             // A piece ends at `p`.
-            if piece_ascii != run_ascii && piece > run {
-                flush(run, piece, run_ascii);
+            if piece_fast != run_fast && piece > run {
+                flush(run, piece, run_fast);
                 run = piece;
             }
-            run_ascii = piece_ascii;
+            run_fast = piece_fast;
             piece = p;
-            piece_ascii = true;
+            piece_fast = true;
         }
-        piece_ascii &= c < 0x80;
+        // (A character's first byte; continuation bytes are 0x80..0xC0.)
+        if c >= 0xC0 && piece_fast {
+            piece_fast = text
+                .get(p..)
+                .and_then(|s| s.chars().next())
+                .is_some_and(simple);
+        }
     }
-    if piece_ascii != run_ascii && piece > run {
-        flush(run, piece, run_ascii);
+    if piece_fast != run_fast && piece > run {
+        flush(run, piece, run_fast);
         run = piece;
-        run_ascii = piece_ascii;
+        run_fast = piece_fast;
     }
-    flush(run, b.len(), run_ascii && piece_ascii);
+    flush(run, b.len(), run_fast && piece_fast);
 }
 
-/// A byte's class for [`ascii_words`]: a letter, a digit, `_`, or anything else (0).
+/// The non-ASCII characters the fast path reads: MidNumLet quotes (`’` `‘`) and punctuation of
+/// class Other.
+const fn simple(c: char) -> bool {
+    matches!(
+        c,
+        '\u{2018}'
+            | '\u{2019}'
+            | '\u{B6}'
+            | '\u{2013}'
+            | '\u{2014}'
+            | '\u{201C}'
+            | '\u{201D}'
+            | '\u{AB}'
+            | '\u{BB}'
+            | '\u{2022}'
+    )
+}
+
+/// A byte's class for [`fast_words`]: a letter, a digit, `_`, or anything else (0).
 const LETTER: u8 = 1;
 const DIGIT: u8 = 2;
 const UNDERSCORE: u8 = 4;
@@ -85,8 +113,9 @@ const CLASS: [u8; 256] = {
     t
 };
 
-/// [`each_word`] of ASCII text.
-fn ascii_words<'t>(text: &'t str, f: &mut impl FnMut(&'t str)) {
+/// [`each_word`] of text whose characters are ASCII or [`simple`]. (Bytes of other characters
+/// are class 0 here: they break words, as the Other class does.)
+fn fast_words<'t>(text: &'t str, f: &mut impl FnMut(&'t str)) {
     let b = text.as_bytes();
     let class = |i: usize| b.get(i).map_or(0, |&c| CLASS[usize::from(c)]);
     let mut i = 0;
@@ -111,14 +140,22 @@ fn ascii_words<'t>(text: &'t str, f: &mut impl FnMut(&'t str)) {
             let (Some(&prev), Some(&mid)) = (b.get(i.wrapping_sub(1)), b.get(i)) else {
                 break;
             };
-            let (prev, next) = (CLASS[usize::from(prev)], class(i + 1));
-            let letters = prev == LETTER && next == LETTER && matches!(mid, b':' | b'.' | b'\'');
-            let digits =
-                prev == DIGIT && next == DIGIT && matches!(mid, b',' | b';' | b'.' | b'\'');
-            if !(letters || digits) {
+            // The middle character's length, and whether it may join letters, digits.
+            let (len, letters, digits) = match (mid, b.get(i + 1), b.get(i + 2)) {
+                (b':', ..) => (1, true, false),
+                (b'.' | b'\'', ..) => (1, true, true),
+                (b',' | b';', ..) => (1, false, true),
+                // U+2018, U+2019 (E2 80 98, E2 80 99): MidNumLet.
+                (0xE2, Some(0x80), Some(0x98 | 0x99)) => (3, true, true),
+                _ => break,
+            };
+            let (prev, next) = (CLASS[usize::from(prev)], class(i + len));
+            if !(letters && prev == LETTER && next == LETTER
+                || digits && prev == DIGIT && next == DIGIT)
+            {
                 break;
             }
-            i += 1;
+            i += len;
         }
         if alnum {
             f(&text[start..i]);
@@ -164,6 +201,11 @@ mod tests {
         }
 
         #[test]
+        fn prose_is_unicode_words(text in "[a-bA-B0-1_:.',; \"!]{0,2}([a-b0-1 _:.',;]|[’‘¶–—“”«»•]){0,40}") {
+            check(&text);
+        }
+
+        #[test]
         fn mixed_text_is_unicode_words(text in MIXED) {
             check(&text);
         }
@@ -183,6 +225,8 @@ mod tests {
             "\u{5D0}\"\u{5D0} \u{5D0}\" a \"\u{5D0} 🇫🇷🇫 a 🇫🇷 b",
             "a  b\u{A0}c \u{3000}d ‘e’ “f” g—h i–j k…l",
             "中文 text 中文text text中文 カタカナ ｶﾀｶﾅ ＡＢＣ",
+            "can’t a‘b 1’2 1‘2 a’1 ’a a’ a’’b a’.b ¶a a¶ “a” «b» c—d e–f •g 1¶2 1.2’3 a’b’c é’a",
+            "Title¶ it’s “quoted” — done «x» • item a\u{301}’b ’\u{301}a ¶\u{301}a",
         ] {
             check(text);
         }
