@@ -256,7 +256,12 @@ impl StructureHasher {
     ) -> Result<Structure, DomError> {
         let (encoding, encoding_source, bom) = sniff(bytes, content_type);
         let labelled = matches!(self.model, Model::ClassPaths { .. });
-        let arena = RefCell::new(TreeArena::new(bytes.len().min(1 << 20) / 48 + 16, labelled));
+        let input = bytes.len().min(1 << 20);
+        let mut arena = TreeArena::new(input / 48 + 16, labelled);
+        if self.limits.max_text_bytes > 0 {
+            arena.reserve_text(input);
+        }
+        let arena = RefCell::new(arena);
         let links = RefCell::new(Links::new(self.limits.max_links));
         let sink = ArenaSink {
             arena: &arena,

@@ -186,6 +186,22 @@ impl TreeArena {
         arena
     }
 
+    /// Makes room for the text of a page of `input` bytes, when it is collected: text nodes
+    /// and words, whose vectors would otherwise grow by doubling, copying themselves each time.
+    /// (Measured on documentation pages: about one text node per element, one element per 48
+    /// bytes of HTML, one word per 27 bytes, the words' bytes a fifth of the HTML.)
+    pub(crate) fn reserve_text(&mut self, input: usize) {
+        let nodes = input / 48;
+        self.nodes.reserve(nodes);
+        self.depth.reserve(nodes);
+        if self.labelled {
+            self.labels.reserve(nodes);
+        }
+        self.runs.reserve(self.nodes.capacity());
+        self.items.reserve(input / 12);
+        self.words.reserve(input / 4, input / 24);
+    }
+
     fn push(&mut self, node: Node) -> NodeId {
         let id = NodeId::try_from(self.nodes.len()).unwrap_or(NONE);
         self.work += 1;

@@ -42,6 +42,12 @@ impl WordStore {
         self.starts.len() - 1
     }
 
+    /// Makes room for `bytes` bytes in `words` words.
+    pub(crate) fn reserve(&mut self, bytes: usize, words: usize) {
+        self.bytes.reserve(bytes);
+        self.starts.reserve(words);
+    }
+
     /// Adds bytes to the last word (a character may come in pieces).
     pub(crate) fn extend(&mut self, bytes: &[u8]) {
         self.bytes.extend_from_slice(bytes);
@@ -99,6 +105,8 @@ pub(crate) const SPACE: Item = Item::MAX;
 pub(crate) struct WordDecoder {
     /// The number of the next word expected.
     next: usize,
+    /// `next % CODES`, kept beside it (no division per word).
+    next_code: usize,
     /// Text is real text (html5ever's own tokenizer, in tests), not stand-ins: its words go
     /// into the store here.
     pub(crate) literal: bool,
@@ -152,8 +160,14 @@ impl WordDecoder {
                     // hands text on in the order it read it, and drops some only in rare
                     // modes (frameset), never `CODES` words at once.
                     let code = (c as usize) - 0xE000;
-                    let n = self.next + (code + CODES - self.next % CODES) % CODES;
+                    let ahead = if code >= self.next_code {
+                        code - self.next_code
+                    } else {
+                        code + CODES - self.next_code
+                    };
+                    let n = self.next + ahead;
                     self.next = n + 1;
+                    self.next_code = if code + 1 == CODES { 0 } else { code + 1 };
                     items.push(Item::try_from(n).unwrap_or(SPACE - 1));
                 }
                 Some(c) => {
@@ -164,6 +178,7 @@ impl WordDecoder {
                         }
                         let n = store.start();
                         self.next = self.next.max(n + 1);
+                        self.next_code = self.next % CODES;
                         items.push(Item::try_from(n).unwrap_or(SPACE - 1));
                         own_word = true;
                     }

@@ -154,16 +154,18 @@ impl ContentHasher {
     pub fn fingerprint(&self, text: &str) -> Option<ContentFingerprint> {
         let c = &self.config;
         let need_words = c.mode != Mode::Seed002 || c.signature_top_n > 0;
-        let mut units = Vec::new();
-        let mut keys = Vec::new();
-        let buffer = if c.mode == Mode::Minhash {
-            self.words_and_units(text, &mut units, &mut keys)
+        // (About one word per 6 bytes of English, fewer in Chinese: room for them all.)
+        let mut units = Vec::with_capacity(text.len() / 4);
+        let mut keys = Vec::with_capacity(text.len() / 4);
+        let (mut norm, mut buffer) = (String::new(), Words::default());
+        let words: Vec<&str> = if c.mode == Mode::Minhash {
+            self.words_and_units(text, &mut norm, &mut buffer, &mut units, &mut keys)
         } else if need_words {
-            self.word_buffer(text)
+            buffer = self.word_buffer(text);
+            buffer.iter().collect()
         } else {
-            Words::default()
+            Vec::new()
         };
-        let words: Vec<&str> = buffer.iter().collect();
         let (hash, count) = match c.mode {
             Mode::Seed002 => {
                 let count = python_split(text).count();
@@ -238,11 +240,20 @@ impl ContentHasher {
 impl ContentHasher {
     /// [`words`](Self::words), and in `units` the hashes (SipHash-1-3, 64 bits) of the units
     /// `minhash` shingles: every word, stop words included, each Han word cut into its characters.
-    /// In `keys`, each kept word's SipHash (the signature counts words by it).
-    fn words_and_units(&self, text: &str, units: &mut Vec<u64>, keys: &mut Vec<u64>) -> Words {
-        let mut out = Words::with_capacity(text.len());
+    /// In `keys`, each kept word's SipHash (the signature counts words by it). The words are
+    /// slices of `norm`, the normalised text, when the tokenizer allows it
+    /// ([`Tokenizer::for_each_word_in`](crate::Tokenizer)), else copies in `buffer`.
+    fn words_and_units<'a>(
+        &self,
+        text: &str,
+        norm: &'a mut String,
+        buffer: &'a mut Words,
+        units: &mut Vec<u64>,
+        keys: &mut Vec<u64>,
+    ) -> Vec<&'a str> {
         let drop = self.config.stop_words;
-        self.config.tokenizer.for_each_word(text, |w| {
+        // Whether word `w` counts (not a stop word), its units and key recorded.
+        let mut keep = |w: &str| {
             let (hash, stop) = if starts_with_han(w) {
                 let mut buf = [0; 4];
                 units.extend(
@@ -259,11 +270,26 @@ impl ContentHasher {
                 (hash, drop && is_stop_word_hashed(w, hash))
             };
             if !stop {
-                out.push(w);
                 keys.push(hash);
             }
+            !stop
+        };
+        let mut out = Vec::with_capacity(text.len() / 4);
+        let tokenizer = self.config.tokenizer;
+        if tokenizer.for_each_word_in(text, norm, |w| {
+            if keep(w) {
+                out.push(w);
+            }
+        }) {
+            return out;
+        }
+        *buffer = Words::with_capacity(text.len());
+        tokenizer.for_each_word(text, |w| {
+            if keep(w) {
+                buffer.push(w);
+            }
         });
-        out
+        buffer.iter().collect()
     }
 
     /// The one-bit minhash of the set of shingles of `units` (unit hashes).

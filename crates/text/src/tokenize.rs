@@ -77,6 +77,34 @@ impl Tokenizer {
         }
     }
 
+    /// [`for_each_word`](Self::for_each_word) without a copy of each word: when the tokenizer
+    /// reads the text line by line with UAX #29 (`unicode`, and `auto` on text without Han),
+    /// normalises the whole text into `norm` and calls `f` with each word as a slice of it, then
+    /// returns `true`; otherwise returns `false` and calls nothing.
+    pub(crate) fn for_each_word_in<'n>(
+        self,
+        text: &str,
+        norm: &'n mut String,
+        mut f: impl FnMut(&'n str),
+    ) -> bool {
+        match self {
+            Self::Unicode => {}
+            Self::Auto if !contains_han(text) => {}
+            _ => return false,
+        }
+        // The lines of `each_line`, normalised one by one (no normalised line holds a '\n').
+        norm.reserve(text.len() + 1);
+        for line in text.split('\n').filter(|l| !l.is_empty()) {
+            normalize_into(line, norm);
+            norm.push('\n');
+        }
+        let norm: &'n str = norm;
+        for line in norm.split('\n').filter(|l| !l.is_empty()) {
+            each_word(line, &mut f);
+        }
+        true
+    }
+
     /// The name `FromStr` reads and `params()` records.
     #[must_use]
     pub const fn name(self) -> &'static str {
@@ -111,7 +139,7 @@ impl FromStr for Tokenizer {
 /// Fast path for ASCII and Chinese text: when every character is ASCII, a CJK Unified
 /// Ideograph (U+4E00..U+9FFF), punctuation that NFKC leaves alone (U+3001..U+3029,
 /// U+3030..U+3035, dashes U+2013..U+2014, quotes U+2018..U+201F, arrows U+2190..U+2199, `·` `×`
-/// `÷`), a no-break space or `…` (which NFKC maps to a space and `...`) or a full-width ASCII form (U+FF01..U+FF5E, which NFKC maps to ASCII), the
+/// `÷` `¶` `«` `»` `•`), a no-break space or `…` (which NFKC maps to a space and `...`) or a full-width ASCII form (U+FF01..U+FF5E, which NFKC maps to ASCII), the
 /// result is built in one pass (none of these compose or reorder); anything else takes
 /// `unicode-normalization`'s NFKC. A test checks the fast path against it on every such character.
 pub(crate) fn normalize(s: &str) -> String {
@@ -129,18 +157,35 @@ fn normalize_into(s: &str, out: &mut String) {
         return;
     }
     let start = out.len();
-    for c in s.chars() {
+    let mut rest = s;
+    while let Some(&b) = rest.as_bytes().first() {
+        if b < 0x80 {
+            // A run of ASCII, in one copy.
+            let len = rest.bytes().position(|b| b >= 0x80).unwrap_or(rest.len());
+            let (run, tail) = rest.split_at(len);
+            let at = out.len();
+            out.push_str(run);
+            out[at..].make_ascii_lowercase();
+            rest = tail;
+            continue;
+        }
+        let mut chars = rest.chars();
+        let Some(c) = chars.next() else { break };
+        rest = chars.as_str();
         match c {
-            '\0'..='\x7f' => out.push(c.to_ascii_lowercase()),
             '\u{4E00}'..='\u{9FFF}'
             | '\u{3001}'..='\u{3029}'
             | '\u{3030}'..='\u{3035}'
             | '\u{2013}'..='\u{2014}'
             | '\u{2018}'..='\u{201F}'
             | '\u{2190}'..='\u{2199}'
+            | '\u{AB}'
+            | '\u{B6}'
             | '\u{B7}'
+            | '\u{BB}'
             | '\u{D7}'
-            | '\u{F7}' => out.push(c),
+            | '\u{F7}'
+            | '\u{2022}' => out.push(c),
             '\u{A0}' => out.push(' '),
             '\u{2026}' => out.push_str("..."),
             '\u{FF01}'..='\u{FF5E}' => {
@@ -375,8 +420,11 @@ mod tests {
     fn fast_normalisation_is_nfkc() {
         let ranges = [
             (0x20, 0x7f),
-            (0xb7, 0xb7),
+            (0xab, 0xab),
+            (0xb6, 0xb7),
+            (0xbb, 0xbb),
             (0xd7, 0xd7),
+            (0x2022, 0x2022),
             (0xf7, 0xf7),
             (0x2013, 0x2014),
             (0x2018, 0x201f),
@@ -419,5 +467,30 @@ mod tests {
         assert!(!may_hold_han(""));
         assert!(starts_with_han("中文") && !starts_with_han("a中") && !starts_with_han(""));
         assert!(contains_han("a中") && !contains_han("a ¶ か"));
+    }
+    proptest::proptest! {
+        /// The words read without copies are the words of `for_each_word`, line breaks and
+        /// characters of every normalisation path included (fast, slow, `…` that grows).
+        #[test]
+        fn words_in_norm_are_the_words(text in "([a-cA-C0-2 .,'\n]|[’¶—…\u{a0}é\u{301}ﬁＡ\u{3000}Σσ]){0,60}") {
+            for tokenizer in [Tokenizer::Unicode, Tokenizer::Auto] {
+                let mut expected = Vec::new();
+                tokenizer.for_each_word(&text, |w| expected.push(w.to_owned()));
+                let mut norm = String::new();
+                let mut got = Vec::new();
+                proptest::prop_assert!(tokenizer.for_each_word_in(&text, &mut norm, |w| got.push(w)));
+                proptest::prop_assert_eq!(got, expected);
+            }
+        }
+    }
+
+    #[test]
+    fn words_in_norm_only_line_by_line() {
+        let mut norm = String::new();
+        for tokenizer in [Tokenizer::Mfonda, Tokenizer::Jieba] {
+            assert!(!tokenizer.for_each_word_in("a b", &mut norm, |_| {}));
+        }
+        assert!(!Tokenizer::Auto.for_each_word_in("中文", &mut norm, |_| {}));
+        assert!(norm.is_empty());
     }
 }
