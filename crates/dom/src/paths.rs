@@ -98,18 +98,28 @@ impl Token {
                 continue;
             }
             in_digits = false;
+            if b < 0x80 {
+                // (Byte by byte: a copy of one byte would be a call to `memcpy`.)
+                if t.len == MAX_TOKEN_BYTES {
+                    break;
+                }
+                t.bytes[t.len] = b.to_ascii_lowercase();
+                t.len += 1;
+                i += 1;
+                continue;
+            }
             // The length of the character `b` starts (the input is a `str`).
             let n = match b {
                 0xf0.. => 4,
                 0xe0.. => 3,
-                0xc0.. => 2,
-                _ => 1,
+                _ => 2,
             };
             if t.len + n > MAX_TOKEN_BYTES || i + n > src.len() {
                 break;
             }
-            t.bytes[t.len..t.len + n].copy_from_slice(&src[i..i + n]);
-            t.bytes[t.len] = t.bytes[t.len].to_ascii_lowercase();
+            for k in 0..n {
+                t.bytes[t.len + k] = src[i + k];
+            }
             t.len += n;
             i += n;
         }
@@ -168,6 +178,13 @@ pub(crate) fn label(name: &str, class: Option<&str>) -> u64 {
         h = fnv1(h, &[b.to_ascii_lowercase()]);
     }
     let Some(class) = class else { return h };
+    // One token (the most common list): no list to keep sorted.
+    let mut tokens = class.split_ascii_whitespace();
+    match (tokens.next(), tokens.next()) {
+        (None, _) => return h,
+        (Some(only), None) => return fnv1(fnv1(h, b"."), Token::new(only).as_bytes()),
+        _ => {}
+    }
     // Most class lists are short: a small array to keep sorted, not 16 tokens' worth of
     // zeroed bytes for every element (the same labels either way).
     if class.split_ascii_whitespace().nth(4).is_none() {
@@ -392,6 +409,12 @@ mod tests {
             proptest::prop_assert_eq!(
                 with_tokens::<4>(FNV_OFFSET, &class),
                 with_tokens::<MAX_CLASS_TOKENS>(FNV_OFFSET, &class)
+            );
+            // And `label`'s shortcuts (no token, one token) give the sorted list's label.
+            let name_only = label("div", None);
+            proptest::prop_assert_eq!(
+                label("div", Some(&class)),
+                with_tokens::<MAX_CLASS_TOKENS>(name_only, &class)
             );
         }
     }

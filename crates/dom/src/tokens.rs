@@ -29,7 +29,7 @@ use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{Doctype, Tag, TagKind, Token, TokenSink, TokenSinkResult};
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
-use html5ever::{Attribute, LocalName, QualName, ns};
+use html5ever::{Attribute, LocalName, QualName, local_name, ns};
 use html5gum::{Emitter, Error, State, Tokenizer};
 
 use crate::config::Limits;
@@ -275,7 +275,106 @@ fn tendril(bytes: &[u8]) -> StrTendril {
     StrTendril::from_slice(&String::from_utf8_lossy(bytes))
 }
 
+/// The tag and attribute names pages use most, as the static atoms they are: no look-up in
+/// the atom table's hash (the same atoms `LocalName::from` finds).
+fn common_name(bytes: &[u8]) -> Option<LocalName> {
+    Some(match bytes {
+        b"span" => local_name!("span"),
+        b"a" => local_name!("a"),
+        b"li" => local_name!("li"),
+        b"div" => local_name!("div"),
+        b"code" => local_name!("code"),
+        b"td" => local_name!("td"),
+        b"p" => local_name!("p"),
+        b"tr" => local_name!("tr"),
+        b"ul" => local_name!("ul"),
+        b"em" => local_name!("em"),
+        b"script" => local_name!("script"),
+        b"dd" => local_name!("dd"),
+        b"dt" => local_name!("dt"),
+        b"dl" => local_name!("dl"),
+        b"table" => local_name!("table"),
+        b"h3" => local_name!("h3"),
+        b"br" => local_name!("br"),
+        b"pre" => local_name!("pre"),
+        b"link" => local_name!("link"),
+        b"section" => local_name!("section"),
+        b"input" => local_name!("input"),
+        b"strong" => local_name!("strong"),
+        b"h4" => local_name!("h4"),
+        b"style" => local_name!("style"),
+        b"h2" => local_name!("h2"),
+        b"meta" => local_name!("meta"),
+        b"form" => local_name!("form"),
+        b"tt" => local_name!("tt"),
+        b"nav" => local_name!("nav"),
+        b"h1" => local_name!("h1"),
+        b"img" => local_name!("img"),
+        b"th" => local_name!("th"),
+        b"tbody" => local_name!("tbody"),
+        b"thead" => local_name!("thead"),
+        b"ol" => local_name!("ol"),
+        b"b" => local_name!("b"),
+        b"i" => local_name!("i"),
+        b"body" => local_name!("body"),
+        b"head" => local_name!("head"),
+        b"html" => local_name!("html"),
+        b"title" => local_name!("title"),
+        b"footer" => local_name!("footer"),
+        b"header" => local_name!("header"),
+        b"main" => local_name!("main"),
+        b"article" => local_name!("article"),
+        b"aside" => local_name!("aside"),
+        b"button" => local_name!("button"),
+        b"label" => local_name!("label"),
+        b"option" => local_name!("option"),
+        b"select" => local_name!("select"),
+        b"small" => local_name!("small"),
+        b"sup" => local_name!("sup"),
+        b"sub" => local_name!("sub"),
+        b"blockquote" => local_name!("blockquote"),
+        b"hr" => local_name!("hr"),
+        b"iframe" => local_name!("iframe"),
+        b"noscript" => local_name!("noscript"),
+        b"svg" => local_name!("svg"),
+        b"path" => local_name!("path"),
+        b"g" => local_name!("g"),
+        b"h5" => local_name!("h5"),
+        b"h6" => local_name!("h6"),
+        b"figure" => local_name!("figure"),
+        b"tfoot" => local_name!("tfoot"),
+        b"caption" => local_name!("caption"),
+        b"col" => local_name!("col"),
+        b"colgroup" => local_name!("colgroup"),
+        b"abbr" => local_name!("abbr"),
+        b"kbd" => local_name!("kbd"),
+        b"var" => local_name!("var"),
+        b"cite" => local_name!("cite"),
+        b"href" => local_name!("href"),
+        b"id" => local_name!("id"),
+        b"type" => local_name!("type"),
+        b"rel" => local_name!("rel"),
+        b"src" => local_name!("src"),
+        b"name" => local_name!("name"),
+        b"role" => local_name!("role"),
+        b"colspan" => local_name!("colspan"),
+        b"content" => local_name!("content"),
+        b"value" => local_name!("value"),
+        b"alt" => local_name!("alt"),
+        b"width" => local_name!("width"),
+        b"height" => local_name!("height"),
+        b"charset" => local_name!("charset"),
+        b"lang" => local_name!("lang"),
+        b"dir" => local_name!("dir"),
+        b"rowspan" => local_name!("rowspan"),
+        _ => return None,
+    })
+}
+
 fn local_name(bytes: &[u8]) -> LocalName {
+    if let Some(name) = common_name(bytes) {
+        return name;
+    }
     match std::str::from_utf8(bytes) {
         Ok(s) => LocalName::from(s),
         Err(_) => LocalName::from(&*String::from_utf8_lossy(bytes)),

@@ -319,3 +319,20 @@ proptest! {
         prop_assert_eq!(base, want_base);
     }
 }
+
+#[test]
+fn common_names_are_the_atoms_the_table_finds() {
+    let names = "span a li div code td p tr ul em script dd dt dl table h3 br pre link section input strong h4 style h2 meta form tt nav h1 img th tbody thead ol b i body head html title footer header main article aside button label option select small sup sub blockquote hr iframe noscript svg path g h5 h6 figure tfoot caption col colgroup abbr kbd var cite href id type rel src name role colspan content value alt width height charset lang dir rowspan class xyz data-x h7 spa";
+    let mut common = 0;
+    for name in names.split(' ') {
+        if let Some(atom) = super::common_name(name.as_bytes()) {
+            assert_eq!(atom, html5ever::LocalName::from(name), "{name}");
+            common += 1;
+        }
+        assert_eq!(
+            super::local_name(name.as_bytes()),
+            html5ever::LocalName::from(name)
+        );
+    }
+    assert_eq!(common, names.split(' ').count() - 5);
+}
