@@ -79,55 +79,64 @@ impl Token {
     };
 
     fn new(token: &str) -> Self {
-        let src = token.as_bytes();
         let mut t = Self::EMPTY;
-        let (mut i, mut in_digits) = (0, false);
-        while i < src.len() {
-            let b = src[i];
-            if b.is_ascii_digit() {
-                i += 1;
-                if in_digits {
-                    continue;
-                }
-                in_digits = true;
-                if t.len == MAX_TOKEN_BYTES {
-                    break;
-                }
-                t.bytes[t.len] = b'0';
+        normalised(token, |b| {
+            if let Some(slot) = t.bytes.get_mut(t.len) {
+                *slot = b;
                 t.len += 1;
-                continue;
             }
-            in_digits = false;
-            if b < 0x80 {
-                // (Byte by byte: a copy of one byte would be a call to `memcpy`.)
-                if t.len == MAX_TOKEN_BYTES {
-                    break;
-                }
-                t.bytes[t.len] = b.to_ascii_lowercase();
-                t.len += 1;
-                i += 1;
-                continue;
-            }
-            // The length of the character `b` starts (the input is a `str`).
-            let n = match b {
-                0xf0.. => 4,
-                0xe0.. => 3,
-                _ => 2,
-            };
-            if t.len + n > MAX_TOKEN_BYTES || i + n > src.len() {
-                break;
-            }
-            for k in 0..n {
-                t.bytes[t.len + k] = src[i + k];
-            }
-            t.len += n;
-            i += n;
-        }
+        });
         t
     }
 
     fn as_bytes(&self) -> &[u8] {
         &self.bytes[..self.len]
+    }
+}
+
+/// Calls `out` with each byte of `token` normalised as [`Token`] keeps it.
+fn normalised(token: &str, mut out: impl FnMut(u8)) {
+    let src = token.as_bytes();
+    let (mut i, mut len, mut in_digits) = (0, 0, false);
+    while i < src.len() {
+        let b = src[i];
+        if b.is_ascii_digit() {
+            i += 1;
+            if in_digits {
+                continue;
+            }
+            in_digits = true;
+            if len == MAX_TOKEN_BYTES {
+                break;
+            }
+            out(b'0');
+            len += 1;
+            continue;
+        }
+        in_digits = false;
+        if b < 0x80 {
+            if len == MAX_TOKEN_BYTES {
+                break;
+            }
+            out(b.to_ascii_lowercase());
+            len += 1;
+            i += 1;
+            continue;
+        }
+        // The length of the character `b` starts (the input is a `str`).
+        let n = match b {
+            0xf0.. => 4,
+            0xe0.. => 3,
+            _ => 2,
+        };
+        if len + n > MAX_TOKEN_BYTES || i + n > src.len() {
+            break;
+        }
+        for &c in &src[i..i + n] {
+            out(c);
+        }
+        len += n;
+        i += n;
     }
 }
 
@@ -182,7 +191,11 @@ pub(crate) fn label(name: &str, class: Option<&str>) -> u64 {
     let mut tokens = class.split_ascii_whitespace();
     match (tokens.next(), tokens.next()) {
         (None, _) => return h,
-        (Some(only), None) => return fnv1(fnv1(h, b"."), Token::new(only).as_bytes()),
+        (Some(only), None) => {
+            let mut h = fnv1(h, b".");
+            normalised(only, |b| h = fnv1(h, &[b]));
+            return h;
+        }
         _ => {}
     }
     // Most class lists are short: a small array to keep sorted, not 16 tokens' worth of

@@ -20,11 +20,13 @@
 //! through the result of each start tag, as html5ever's own driver does. The guard of
 //! ALGORITHM.md §4 is checked after every tag and text run.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
 use cpu_time::ThreadTime;
 use fnv::FnvHashSet;
+
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{Doctype, Tag, TagKind, Token, TokenSink, TokenSinkResult};
@@ -660,10 +662,15 @@ impl Emitter for Bridge<'_, '_> {
     }
 
     fn push_attribute_value(&mut self, s: &[u8]) {
+        // (`from_utf8` first: its check of valid text is faster than the lossy decoder's.)
+        let value = |s| match std::str::from_utf8(s) {
+            Ok(s) => Cow::Borrowed(s),
+            Err(_) => String::from_utf8_lossy(s),
+        };
         if self.tag.reads_class() {
-            self.tag.class.push_str(&String::from_utf8_lossy(s));
+            self.tag.class.push_str(&value(s));
         } else if self.tag.keeps_attr() {
-            self.tag.attr_value.push_str(&String::from_utf8_lossy(s));
+            self.tag.attr_value.push_str(&value(s));
         }
     }
 
