@@ -187,7 +187,9 @@ pub(crate) fn label(name: &str, class: Option<&str>) -> u64 {
         h = fnv1(h, &[b.to_ascii_lowercase()]);
     }
     let Some(class) = class else { return h };
-    // One token (the most common list): no list to keep sorted.
+    // One token (the most common list): no list to keep sorted. Most other lists are short:
+    // a small array to keep sorted, not 16 tokens' worth of zeroed bytes for every element
+    // (the same labels either way).
     let mut tokens = class.split_ascii_whitespace();
     match (tokens.next(), tokens.next()) {
         (None, _) => return h,
@@ -198,9 +200,8 @@ pub(crate) fn label(name: &str, class: Option<&str>) -> u64 {
         }
         _ => {}
     }
-    // Most class lists are short: a small array to keep sorted, not 16 tokens' worth of
-    // zeroed bytes for every element (the same labels either way).
-    if class.split_ascii_whitespace().nth(4).is_none() {
+    // (Two tokens read: the third after them is the list's fifth.)
+    if tokens.nth(2).is_none() {
         with_tokens::<4>(h, class)
     } else {
         with_tokens::<MAX_CLASS_TOKENS>(h, class)

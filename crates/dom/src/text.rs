@@ -211,8 +211,6 @@ struct Lines {
     space: bool,
     /// Set once the bound is reached.
     full: bool,
-    /// The text is empty or ends with a line break.
-    at_line_start: bool,
 }
 
 impl Lines {
@@ -222,15 +220,13 @@ impl Lines {
             max,
             space: false,
             full: false,
-            at_line_start: true,
         }
     }
 
     /// Ends the current line, if it has anything.
     fn block(&mut self) {
-        if !self.at_line_start {
+        if !self.text.is_empty() && !self.text.ends_with('\n') {
             self.text.push('\n');
-            self.at_line_start = true;
         }
         self.space = false;
     }
@@ -260,12 +256,12 @@ impl Lines {
         if word.is_empty() {
             return;
         }
-        if self.space && !self.at_line_start {
+        let at_line_start = self.text.is_empty() || self.text.ends_with('\n');
+        if self.space && !at_line_start {
             self.add(" ");
         }
         self.space = false;
         self.add(word);
-        self.at_line_start = self.text.is_empty();
     }
 
     fn add(&mut self, s: &str) {

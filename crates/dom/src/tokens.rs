@@ -26,7 +26,6 @@ use std::time::{Duration, Instant};
 
 use cpu_time::ThreadTime;
 use fnv::FnvHashSet;
-
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{Doctype, Tag, TagKind, Token, TokenSink, TokenSinkResult};
@@ -273,8 +272,17 @@ struct Bridge<'a, 'b> {
     doctype: DoctypeState,
 }
 
+/// `bytes` as text, invalid sequences replaced. (`from_utf8` first: its check of valid text,
+/// the common case, is faster than the lossy decoder's.)
+fn lossy(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
 fn tendril(bytes: &[u8]) -> StrTendril {
-    StrTendril::from_slice(&String::from_utf8_lossy(bytes))
+    StrTendril::from_slice(&lossy(bytes))
 }
 
 /// The tag and attribute names pages use most, as the static atoms they are: no look-up in
@@ -377,10 +385,7 @@ fn local_name(bytes: &[u8]) -> LocalName {
     if let Some(name) = common_name(bytes) {
         return name;
     }
-    match std::str::from_utf8(bytes) {
-        Ok(s) => LocalName::from(s),
-        Err(_) => LocalName::from(&*String::from_utf8_lossy(bytes)),
-    }
+    LocalName::from(&*lossy(bytes))
 }
 
 impl Bridge<'_, '_> {
@@ -662,15 +667,10 @@ impl Emitter for Bridge<'_, '_> {
     }
 
     fn push_attribute_value(&mut self, s: &[u8]) {
-        // (`from_utf8` first: its check of valid text is faster than the lossy decoder's.)
-        let value = |s| match std::str::from_utf8(s) {
-            Ok(s) => Cow::Borrowed(s),
-            Err(_) => String::from_utf8_lossy(s),
-        };
         if self.tag.reads_class() {
-            self.tag.class.push_str(&value(s));
+            self.tag.class.push_str(&lossy(s));
         } else if self.tag.keeps_attr() {
-            self.tag.attr_value.push_str(&value(s));
+            self.tag.attr_value.push_str(&lossy(s));
         }
     }
 

@@ -105,8 +105,6 @@ pub(crate) const SPACE: Item = Item::MAX;
 pub(crate) struct WordDecoder {
     /// The number of the next word expected.
     next: usize,
-    /// `next % CODES`, kept beside it (no division per word).
-    next_code: usize,
     /// Text is real text (html5ever's own tokenizer, in tests), not stand-ins: its words go
     /// into the store here.
     pub(crate) literal: bool,
@@ -160,14 +158,8 @@ impl WordDecoder {
                     // hands text on in the order it read it, and drops some only in rare
                     // modes (frameset), never `CODES` words at once.
                     let code = (c as usize) - 0xE000;
-                    let ahead = if code >= self.next_code {
-                        code - self.next_code
-                    } else {
-                        code + CODES - self.next_code
-                    };
-                    let n = self.next + ahead;
+                    let n = self.next + (code + CODES - self.next % CODES) % CODES;
                     self.next = n + 1;
-                    self.next_code = if code + 1 == CODES { 0 } else { code + 1 };
                     items.push(Item::try_from(n).unwrap_or(SPACE - 1));
                 }
                 Some(c) => {
@@ -178,7 +170,6 @@ impl WordDecoder {
                         }
                         let n = store.start();
                         self.next = self.next.max(n + 1);
-                        self.next_code = self.next % CODES;
                         items.push(Item::try_from(n).unwrap_or(SPACE - 1));
                         own_word = true;
                     }

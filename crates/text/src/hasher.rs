@@ -154,9 +154,14 @@ impl ContentHasher {
     pub fn fingerprint(&self, text: &str) -> Option<ContentFingerprint> {
         let c = &self.config;
         let need_words = c.mode != Mode::Seed002 || c.signature_top_n > 0;
-        // (About one word per 6 bytes of English, fewer in Chinese: room for them all.)
-        let mut units = Vec::with_capacity(text.len() / 4);
-        let mut keys = Vec::with_capacity(text.len() / 4);
+        // (Minhash: about one word per 6 bytes of English, fewer in Chinese: room for them all.)
+        let room = if c.mode == Mode::Minhash {
+            text.len() / 4
+        } else {
+            0
+        };
+        let mut units = Vec::with_capacity(room);
+        let mut keys = Vec::with_capacity(room);
         let (mut norm, mut buffer) = (String::new(), Words::default());
         let words: Vec<&str> = if c.mode == Mode::Minhash {
             self.words_and_units(text, &mut norm, &mut buffer, &mut units, &mut keys)

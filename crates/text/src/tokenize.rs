@@ -68,12 +68,14 @@ impl Tokenizer {
                 let lower = text.to_lowercase();
                 silhouette_simhash::mfonda_words(&lower).for_each(f);
             }
-            Self::Unicode => each_line(text, |line| each_word(line, &mut f)),
             Self::Jieba => jieba_words(text, &mut f),
             Self::Auto if contains_han(text) => {
                 jieba_words(text, &mut f);
             }
-            Self::Auto => each_line(text, |line| each_word(line, &mut f)),
+            Self::Unicode | Self::Auto => {
+                let mut norm = String::new();
+                uax29_lines(text, &mut norm, f);
+            }
         }
     }
 
@@ -85,23 +87,14 @@ impl Tokenizer {
         self,
         text: &str,
         norm: &'n mut String,
-        mut f: impl FnMut(&'n str),
+        f: impl FnMut(&'n str),
     ) -> bool {
         match self {
             Self::Unicode => {}
             Self::Auto if !contains_han(text) => {}
             _ => return false,
         }
-        // The lines of `each_line`, normalised one by one (no normalised line holds a '\n').
-        norm.reserve(text.len() + 1);
-        for line in text.split('\n').filter(|l| !l.is_empty()) {
-            normalize_into(line, norm);
-            norm.push('\n');
-        }
-        let norm: &'n str = norm;
-        for line in norm.split('\n').filter(|l| !l.is_empty()) {
-            each_word(line, &mut f);
-        }
+        uax29_lines(text, norm, f);
         true
     }
 
@@ -209,16 +202,23 @@ fn normalize_slow(s: &str) -> String {
     }
 }
 
-/// Calls `f` with each normalised line of `text` (lines are the blocks of the page), all
-/// normalised into one buffer in turn.
-fn each_line(text: &str, mut f: impl FnMut(&str)) {
-    let mut buf = String::new();
-    for line in text.split('\n') {
-        if !line.is_empty() {
-            buf.clear();
-            normalize_into(line, &mut buf);
-            f(&buf);
-        }
+/// Normalises `text` line by line (lines are the blocks of the page) into `norm`, each line
+/// ended by a line break; empty lines are left out. (No normalised line holds a line break:
+/// NFKC and lower-casing never make one.)
+fn normalize_lines(text: &str, norm: &mut String) {
+    norm.reserve(text.len() + 1);
+    for line in text.split('\n').filter(|l| !l.is_empty()) {
+        normalize_into(line, norm);
+        norm.push('\n');
+    }
+}
+
+/// The UAX #29 words of `text`, line by line, each a slice of `norm`, the normalised text.
+fn uax29_lines<'n>(text: &str, norm: &'n mut String, mut f: impl FnMut(&'n str)) {
+    normalize_lines(text, norm);
+    let norm: &'n str = norm;
+    for line in norm.split('\n').filter(|l| !l.is_empty()) {
+        each_word(line, &mut f);
     }
 }
 
@@ -228,11 +228,8 @@ fn each_line(text: &str, mut f: impl FnMut(&str)) {
 /// a line break (where jieba always cuts), and cut by a single `cut` call; the words are then
 /// handed out in text order, each Han run's from the buffer, each other run's by UAX #29.
 fn jieba_words(text: &str, f: &mut impl FnMut(&str)) {
-    let mut norm = String::with_capacity(text.len() + 1);
-    for line in text.split('\n').filter(|l| !l.is_empty()) {
-        normalize_into(line, &mut norm);
-        norm.push('\n');
-    }
+    let mut norm = String::new();
+    normalize_lines(text, &mut norm);
     let mut han = String::new();
     // (is Han, byte range: in `han` for a Han run, in `norm` otherwise)
     let mut runs: Vec<(bool, usize, usize)> = Vec::new();
