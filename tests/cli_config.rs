@@ -84,7 +84,7 @@ fn bad_configs_are_one_clear_line() {
         "[fingerprint]\ndecay = 2\n",
         &["fingerprint", "p.html"],
         2,
-        "error: fingerprint.decay = 2: must be a number greater than 0 and at most 1 (default 0.75 for class-paths, 0.45 for classic)\n",
+        "error: fingerprint.decay = 2: must be a number greater than 0 and at most 1 (default 0.76 for class-paths, 0.45 for classic)\n",
     );
     check(
         "[fingerprint]\nfeature = \"classic\"\n",

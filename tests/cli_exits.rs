@@ -77,7 +77,7 @@ fn the_demo_names_its_settings_and_where_its_state_goes() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stderr.contains(
-            "crawling it with decay = 0.75, threshold k = 8 bits, on-duplicate = drop; state in a temporary directory, deleted at the end (--state DIR keeps it)"
+            "crawling it with decay = 0.76, threshold k = 8 bits, on-duplicate = drop; state in a temporary directory, deleted at the end (--state DIR keeps it)"
         ),
         "{}",
         r.stderr

@@ -116,7 +116,7 @@ fn report_of_a_crawl_has_every_section_and_needs_nothing_from_the_network() {
         assert!(html.contains(&more), "no {more:?}");
     }
 
-    // The grid: 5 decays x 5 thresholds (the crawl's 0.75 and 6 are among them), one
+    // The grid: 5 decays x 5 thresholds (the crawl's 0.76 and 6 are among them), one
     // marked cell; the histogram draws the threshold.
     assert_eq!(html.matches("<td class=\"current\"").count(), 1);
     let grid = &html[at[3]..at[4]];

@@ -298,7 +298,7 @@ mod tests {
 
     #[test]
     fn values_and_errors() {
-        check("", Ok("decay: 0.75"));
+        check("", Ok("decay: 0.76"));
         check("[fingerprint]\nfeatures = \"classic\"", Ok("decay: 0.45"));
         check("[fingerprint]\nfeatures = \"classic\"", Ok("threshold: 5"));
         check(
@@ -312,7 +312,7 @@ mod tests {
         check(
             "[fingerprint]\ndecay = 1.5\n",
             Err(
-                "fingerprint.decay = 1.5: must be a number greater than 0 and at most 1 (default 0.75 for class-paths, 0.45 for classic)",
+                "fingerprint.decay = 1.5: must be a number greater than 0 and at most 1 (default 0.76 for class-paths, 0.45 for classic)",
             ),
         );
         check(

@@ -14,7 +14,7 @@ use silhouette_frontier::{DedupConfig, Store};
 pub use data::{Grid, Histogram, Rate};
 
 /// The decays of the replayed grid (the crawl's own is added when it is not among them).
-const GRID_DECAYS: [f64; 5] = [0.6, 0.7, 0.75, 0.8, 0.9];
+const GRID_DECAYS: [f64; 5] = [0.6, 0.7, 0.76, 0.8, 0.9];
 /// The thresholds of the replayed grid (likewise).
 const GRID_THRESHOLDS: [u32; 5] = [4, 5, 6, 7, 8];
 

@@ -55,7 +55,7 @@ impl FeatureSet {
 }
 
 /// `class-paths`' default decay (ALGORITHM.md §3).
-pub const CLASS_PATHS_DECAY: f64 = 0.75;
+pub const CLASS_PATHS_DECAY: f64 = 0.76;
 
 /// `class-paths`' default threshold in bits (ALGORITHM.md §3).
 pub const CLASS_PATHS_THRESHOLD: u32 = 8;
@@ -189,7 +189,7 @@ impl Default for Limits {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HasherConfig {
     /// Weight of each nesting level relative to its parent, in (0, 1]. Default: the model's
-    /// ([`FeatureSet::default_decay`]): 0.75 for `class-paths`, 0.45 for `classic`.
+    /// ([`FeatureSet::default_decay`]): 0.76 for `class-paths`, 0.45 for `classic`.
     pub decay: f64,
     /// The feature model. Default `class-paths`.
     pub features: FeatureSet,
@@ -203,7 +203,7 @@ pub struct HasherConfig {
 }
 
 impl Default for HasherConfig {
-    /// `class-paths` at decay 0.75.
+    /// `class-paths` at decay 0.76.
     fn default() -> Self {
         Self {
             decay: CLASS_PATHS_DECAY,
@@ -268,7 +268,7 @@ impl HasherConfig {
 pub enum ConfigError {
     /// The decay is not in (0, 1].
     #[error(
-        "decay = {value}: must be a number greater than 0 and at most 1 (default 0.75 for class-paths, 0.45 for classic)"
+        "decay = {value}: must be a number greater than 0 and at most 1 (default 0.76 for class-paths, 0.45 for classic)"
     )]
     Decay {
         /// The rejected value.
@@ -313,7 +313,7 @@ mod tests {
         check(ok, Ok(()));
         check(HasherConfig { decay: 1.0, ..ok }, Ok(()));
         check(HasherConfig { decay: 1e-9, ..ok }, Ok(()));
-        let bad_decay = "must be a number greater than 0 and at most 1 (default 0.75 for class-paths, 0.45 for classic)";
+        let bad_decay = "must be a number greater than 0 and at most 1 (default 0.76 for class-paths, 0.45 for classic)";
         check(
             HasherConfig { decay: 0.0, ..ok },
             Err(&format!("decay = 0: {bad_decay}")),

@@ -9,7 +9,8 @@
 //! ([`silhouette_simhash`]). Two models:
 //!
 //! - `class-paths` (the default): the **set** of distinct root-to-element paths with class
-//!   tokens (`html/body/div.content/table.list/tr/td.age`), weighted by `decay^depth` (0.75).
+//!   tokens (`html/body/div.content/table.list/tr/td.age`), weighted by `decay^depth` (0.76;
+//!   the blocks a template puts right in the page's `<main>` weigh as its top level).
 //!   Its [`PathSet`] travels with the fingerprint in the [`Profile`], so a near match can be
 //!   confirmed exactly ([`Profile::similarity`], Jaccard): the simhash proposes, the path
 //!   set confirms (ALGORITHM.md §3).
@@ -32,7 +33,7 @@
 //! ```
 //! use silhouette_dom::{StructureHasher, HasherConfig};
 //!
-//! // The default model, `class-paths` at decay 0.75: pages of one template share their paths.
+//! // The default model, `class-paths` at decay 0.76: pages of one template share their paths.
 //! let hasher = StructureHasher::new(HasherConfig::default())?;
 //! let list = |rows: &str| format!("<div class=nav><a href=/>home</a></div><table class=list>{rows}</table>");
 //! let a = hasher.hash(list("<tr><td class=age>1<td>2").as_bytes())?;

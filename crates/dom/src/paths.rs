@@ -17,11 +17,20 @@
 //! - its **path** is `mix(parent's path · φ ⊕ label)` (the document's path is 0), with
 //!   `mix` the MurmurHash3 64-bit finaliser and φ = `0x9e3779b97f4a7c15`; the path id is the
 //!   path's high 32 bits;
-//! - the page's [`PathSet`] is the set of distinct path ids, each with its depth, at most
+//! - its **level** is its depth `d`, except for the template's blocks among the children of
+//!   the page's **main content**, the first element in document order (template contents
+//!   left out) that is a `<main>` or has `role=main`. A child that is a sectioning or
+//!   grouping container (`div section article aside nav header footer form main details
+//!   fieldset`) or has a class token is at level 1, as `<html>` is: the blocks a template
+//!   puts in its content area (an index table, a form, the sections of an article) weigh as
+//!   much as the page's top level, whatever the chrome around them. A bare `p`, `h2`, `pre`
+//!   or `table` there is the article's own markup and, like everything below the blocks,
+//!   keeps its depth as its level;
+//! - the page's [`PathSet`] is the set of distinct path ids, each with its level, at most
 //!   [`MAX_PATHS`] of them (the first met in document order);
 //! - the fingerprint folds every path id `i` of the set, in increasing order of `i`, with the
-//!   feature hash `mix(seed · 2^32 + i)` and the weight `decay^d` (repeated multiplication),
-//!   into the 64-bit simhash of ALGORITHM.md §1 (`>= 0` ties).
+//!   feature hash `mix(seed · 2^32 + i)` and the weight `decay^level` (repeated
+//!   multiplication), into the 64-bit simhash of ALGORITHM.md §1 (`>= 0` ties).
 //!
 //! Each feature weighs the same at decay 1: the simhash then estimates the cosine of the two
 //! sets, and [`PathSet::jaccard`] computes their Jaccard similarity exactly, which is what the
@@ -140,6 +149,28 @@ fn normalised(token: &str, mut out: impl FnMut(u8)) {
     }
 }
 
+/// Whether a child of the main content is one of the template's blocks, which weigh at level
+/// 1: a sectioning or grouping container (`div`, `section`, `article`, `aside`, `nav`,
+/// `header`, `footer`, `form`, `main`, `details`, `fieldset`) or any element with a class
+/// token. A bare `p`, `h2`, `pre`, `ul` or `table` right in the main content is the article's
+/// own markup (a Markdown page's paragraphs and headings): it keeps its depth as its level.
+pub(crate) fn is_template_block(name: &str, label: u64) -> bool {
+    matches!(
+        name,
+        "div"
+            | "section"
+            | "article"
+            | "aside"
+            | "nav"
+            | "header"
+            | "footer"
+            | "form"
+            | "main"
+            | "details"
+            | "fieldset"
+    ) || label != self::label(name, None)
+}
+
 /// Phrasing content (HTML's inline elements): what lies inside them is the text's markup.
 pub(crate) fn is_phrasing(name: &str) -> bool {
     matches!(
@@ -243,7 +274,8 @@ pub(crate) const fn child_path(parent: u64, label: u64) -> u64 {
 }
 
 /// A page's structure for the `class-paths` model: its distinct path ids, each with its
-/// depth, and the hash seed. Decay-free: [`fingerprint`](Self::fingerprint) recomputes the
+/// level (its depth, or 1 for a child of the main content: see the module docs), and the
+/// hash seed. Decay-free: [`fingerprint`](Self::fingerprint) recomputes the
 /// page's fingerprint at any decay, bit for bit, and [`jaccard`](Self::jaccard) compares two
 /// pages exactly.
 ///
@@ -263,19 +295,19 @@ pub struct PathSet {
     seed: u32,
     /// Path ids, sorted, distinct.
     ids: Vec<u32>,
-    /// The depth of each path in `ids`.
-    depths: Vec<u8>,
+    /// The level of each path in `ids`: the exponent of its weight.
+    levels: Vec<u8>,
 }
 
 impl PathSet {
-    /// Builds a set from `(path id, depth)` pairs in any order (the first depth of a repeated
+    /// Builds a set from `(path id, level)` pairs in any order (the first level of a repeated
     /// id wins).
     #[must_use]
     pub fn from_paths(seed: u32, mut paths: Vec<(u32, u8)>) -> Self {
         paths.sort_by_key(|&(id, _)| id);
         paths.dedup_by_key(|&mut (id, _)| id);
-        let (ids, depths) = paths.into_iter().unzip();
-        Self { seed, ids, depths }
+        let (ids, levels) = paths.into_iter().unzip();
+        Self { seed, ids, levels }
     }
 
     /// The hash seed the fingerprint is computed with.
@@ -303,9 +335,9 @@ impl PathSet {
         &self.ids
     }
 
-    /// `(path id, depth)` pairs, by increasing id.
+    /// `(path id, level)` pairs, by increasing id.
     pub fn paths(&self) -> impl Iterator<Item = (u32, u8)> + '_ {
-        self.ids.iter().copied().zip(self.depths.iter().copied())
+        self.ids.iter().copied().zip(self.levels.iter().copied())
     }
 
     /// The fingerprint at `decay` (see the module docs).
@@ -313,14 +345,14 @@ impl PathSet {
     pub fn fingerprint(&self, decay: f64) -> Fingerprint {
         let mut powers = vec![1.0f64];
         let mut acc = Simhash::new();
-        for (id, depth) in self.paths() {
-            while powers.len() <= usize::from(depth) {
+        for (id, level) in self.paths() {
+            while powers.len() <= usize::from(level) {
                 let last = powers[powers.len() - 1];
                 powers.push(last * decay);
             }
             acc.add(
                 mix((u64::from(self.seed) << 32) | u64::from(id)),
-                powers[usize::from(depth)],
+                powers[usize::from(level)],
             );
         }
         acc.finish()
@@ -350,15 +382,15 @@ impl PathCollector {
         }
     }
 
-    /// Notes an element's path at `depth`.
-    pub(crate) fn add(&mut self, path: u64, depth: u32) {
+    /// Notes an element's path at `depth` (held to the depth limit), with its `level`.
+    pub(crate) fn add(&mut self, path: u64, depth: u32, level: u32) {
         if depth > self.max_depth || self.paths.len() >= MAX_PATHS {
             return;
         }
         let id = (path >> 32) as u32;
         if self.seen.insert(id) {
             self.paths
-                .push((id, u8::try_from(depth).unwrap_or(u8::MAX)));
+                .push((id, u8::try_from(level).unwrap_or(u8::MAX)));
         }
     }
 

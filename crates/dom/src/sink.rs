@@ -154,7 +154,7 @@ impl TreeSink for ArenaSink<'_> {
         {
             node.integration_point = true;
         }
-        if self.text
+        if (self.text || arena.labelled())
             && attrs.iter().any(|a| {
                 a.name.ns.is_empty()
                     && &*a.name.local == "role"

@@ -131,7 +131,7 @@ pub(crate) fn parse(
         stopped: None,
         tag: TagState {
             classes,
-            role: collect,
+            role: collect || classes,
             ..TagState::default()
         },
         last_start: Vec::new(),
@@ -173,7 +173,8 @@ struct TagState {
     class: String,
     /// Whether `class` holds a complete value (the first `class` attribute has ended).
     has_class: bool,
-    /// Whether `role` is kept too (text collection looks for `role=main`).
+    /// Whether `role` is kept too (text collection and the `class-paths` walk look for
+    /// `role=main`).
     role: bool,
 }
 

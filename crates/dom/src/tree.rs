@@ -120,7 +120,7 @@ pub(crate) struct TreeArena {
     items: Vec<Item>,
     /// By node id: the range of `items` of a [`Kind::Text`] node; empty for other nodes.
     runs: Vec<(u32, u32)>,
-    /// Elements with `role=main`, when collecting text.
+    /// Elements with `role=main`, when collecting text or labelling (`class-paths`).
     pub(crate) main_roles: FnvHashSet<NodeId>,
     /// The `class` of the start tag being processed, for the element created for it.
     pub(crate) pending_class: PendingClass,

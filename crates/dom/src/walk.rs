@@ -1,7 +1,7 @@
 //! The one walk over the final tree: iterative, document pre-order, template contents first.
 
 use crate::features::{ElementInfo, FeatureModel, Features};
-use crate::paths::{PathCollector, child_path, is_phrasing};
+use crate::paths::{PathCollector, child_path, is_phrasing, is_template_block};
 use crate::tree::{DOCUMENT, Kind, NONE, NodeId, TreeArena};
 
 /// Walks every element under the document, feeding `model`; returns the element count.
@@ -55,37 +55,66 @@ fn push_children<T: Copy>(
 }
 
 /// The walk of the `class-paths` model: every element's path (its label under its parent's
-/// path, `paths.rs`) goes to `out`; the contents of inline elements are not walked. Same order
-/// and template handling as [`walk`]; returns the element count. The arena must be labelled.
+/// path, `paths.rs`) goes to `out` with its level (its depth, or 1 for a template block
+/// right in the main content); the contents of inline elements are not walked. Same order and template
+/// handling as [`walk`]; returns the element count. The arena must be labelled.
 pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
-    // (node, depth, parent's path)
-    let mut stack: Vec<(NodeId, u32, u64)> = Vec::with_capacity(64);
-    push_children(arena, DOCUMENT, 1, 0, &mut stack);
+    // (node, depth, what the parent hands down)
+    let mut stack: Vec<(NodeId, u32, Up)> = Vec::with_capacity(64);
+    push_children(arena, DOCUMENT, 1, Up::default(), &mut stack);
     let mut elements = 0u64;
-    while let Some((id, depth, parent_path)) = stack.pop() {
+    let mut main_found = false;
+    while let Some((id, depth, up)) = stack.pop() {
         let Some(node) = arena.node(id) else { continue };
         if node.kind != Kind::Element {
             continue;
         }
         elements += 1;
         let label = arena.labels.get(id as usize).copied().unwrap_or_default();
-        let path = child_path(parent_path, label);
-        out.add(path, depth);
+        let path = child_path(up.path, label);
+        let block = up.main && is_template_block(&node.name, label);
+        out.add(path, depth, if block { 1 } else { depth });
         if is_phrasing(&node.name) {
             // What lies inside inline elements is the text's own markup, not the template's;
             // it still counts as elements.
             elements += count_descendants(arena, id);
             continue;
         }
+        // The main content: the first `<main>` or `[role=main]` outside template contents,
+        // as for the page's text (`text.rs`).
+        let main = !main_found
+            && !up.template
+            && (&*node.name == "main" || arena.main_roles.contains(&id));
+        main_found |= main;
         let child_depth = depth.saturating_add(1);
-        push_children(arena, id, child_depth, path, &mut stack);
+        let down = Up {
+            path,
+            main,
+            template: up.template,
+        };
+        push_children(arena, id, child_depth, down, &mut stack);
         if let Some(contents) = arena.node(id.saturating_add(1))
             && contents.kind == Kind::TemplateContents
         {
-            push_children(arena, id + 1, child_depth, path, &mut stack);
+            let down = Up {
+                template: true,
+                ..down
+            };
+            push_children(arena, id + 1, child_depth, down, &mut stack);
         }
     }
     elements
+}
+
+/// What [`walk_paths`] hands from an element to its children.
+#[derive(Clone, Copy, Default)]
+struct Up {
+    /// The parent's path.
+    path: u64,
+    /// Whether the parent is the main content (its template blocks are at level 1).
+    main: bool,
+    /// Whether the children lie in a `<template>`'s contents.
+    template: bool,
 }
 
 /// Elements below `id` (template contents included), counted iteratively.

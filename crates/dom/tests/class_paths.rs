@@ -6,7 +6,7 @@ use silhouette_dom::{
     FeatureSet, HasherConfig, Limits, MAX_PATHS, PathSet, Profile, Structure, StructureHasher,
 };
 
-/// The default configuration (class-paths, decay 0.75) without the clock.
+/// The default configuration (class-paths, decay 0.76) without the clock.
 fn hasher() -> StructureHasher {
     StructureHasher::new(HasherConfig {
         limits: Limits {
@@ -45,13 +45,58 @@ fn reference_values() {
     check("<p>hi</p>", "2eb9c8e0a60f8595", 4, 4);
     check(
         "<div class=\"b a\"><p class=x>1</p></div>",
-        "08b8c8a836068595",
+        "c8b888a972062595",
         5,
         5,
     );
+    // The template's blocks right in the main content are at level 1.
+    check(
+        "<body><nav><ul><li>x</li></ul></nav><main><div class=toc><p>1</p></div><p>2</p>\
+         <table class=index><tr><td>3</td></tr></table></main>",
+        "cd88c8a4a64e8085",
+        14,
+        14,
+    );
     assert_eq!(
         hasher().params(),
-        "structure/class-paths/depth=12/mix64/seed=0/decay=0.75"
+        "structure/class-paths/depth=12/main-level=1/mix64/seed=0/decay=0.76"
+    );
+}
+
+/// The levels of a page's paths, in document order of their first element (`(depth, level)`
+/// is not kept, so compare the multiset of levels).
+fn check_levels(html: &str, expected: &[u8]) {
+    let s = hash(html);
+    let mut levels: Vec<u8> = paths(&s).paths().map(|(_, level)| level).collect();
+    levels.sort_unstable();
+    assert_eq!(levels, expected, "{html:?}");
+}
+
+#[test]
+fn template_blocks_in_the_main_content_are_at_level_1() {
+    // html 1, head 2, body 2, main 3; main's div.toc and table.index at 1, the bare p at 4;
+    // below them, depths (p 5, tbody 5, tr 6, td 7).
+    let main = "<main><div class=toc><p>1</p></div><p>2</p>\
+                <table class=index><tr><td>3</td></tr></table></main>";
+    check_levels(main, &[1, 1, 1, 2, 2, 3, 4, 5, 5, 6, 7]);
+    // role=main marks it as well, at any depth, without text collection.
+    check_levels(
+        "<div role=\"main banner\"><section>1</section><h2>2</h2><aside class=x>3</aside></div>",
+        &[1, 1, 1, 2, 2, 3, 4],
+    );
+    // Bare prose (a Markdown page's p, h2, pre, ul, table) keeps its depth.
+    check_levels(
+        "<main><h1>t</h1><p>1</p><pre>2</pre><ul><li>3</li></ul></main>",
+        &[1, 2, 2, 3, 4, 4, 4, 4, 5],
+    );
+    // Only the first main content counts; one inside a <template> is not rendered.
+    check_levels(
+        "<main><div>1</div></main><main class=b><div>2</div></main>",
+        &[1, 1, 2, 2, 3, 3, 4],
+    );
+    check_levels(
+        "<template><main><div>1</div></main></template><div>x</div>",
+        &[1, 2, 2, 3, 3, 4, 5],
     );
 }
 
@@ -261,7 +306,7 @@ fn model_names() {
         "class-paths".parse::<FeatureSet>(),
         Ok(FeatureSet::ClassPaths)
     );
-    assert_eq!(FeatureSet::ClassPaths.default_decay(), 0.75);
+    assert_eq!(FeatureSet::ClassPaths.default_decay(), 0.76);
     assert_eq!(FeatureSet::ClassPaths.default_threshold(), 8);
     assert_eq!(FeatureSet::Classic.default_threshold(), 5);
     assert!(
