@@ -267,6 +267,30 @@ fn with_tokens<const N: usize>(mut h: u64, class: &str) -> u64 {
     h
 }
 
+/// Whether an element's class tokens stay out of its label and its descendants' paths, each
+/// token being a path of its own under it instead ([`root_class_tokens`]): `<html>` and
+/// `<body>`, whose classes often name the page itself (MediaWiki's `page-Main_Page`,
+/// WordPress's `category-news`). In a label, one such token would make every path of the
+/// page unique to it.
+pub(crate) fn is_root(name: &str) -> bool {
+    matches!(name, "html" | "body")
+}
+
+/// The labels of the class tokens of a root element ([`is_root`]), each a path of its own
+/// under the element: FNV-1 64 over `.` and the token normalised as in labels, at most the
+/// first [`MAX_CLASS_TOKENS`] distinct ones in normalised order. (No element's label starts
+/// with `.`.)
+pub(crate) fn root_class_tokens(class: &str) -> Vec<u64> {
+    let mut tokens: Vec<Token> = class.split_ascii_whitespace().map(Token::new).collect();
+    tokens.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+    tokens.dedup_by(|a, b| a.as_bytes() == b.as_bytes());
+    tokens
+        .iter()
+        .take(MAX_CLASS_TOKENS)
+        .map(|t| fnv1(fnv1(FNV_OFFSET, b"."), t.as_bytes()))
+        .collect()
+}
+
 /// The path of a child with `label` under a parent whose path is `parent`.
 #[must_use]
 pub(crate) const fn child_path(parent: u64, label: u64) -> u64 {

@@ -124,6 +124,9 @@ pub(crate) struct TreeArena {
     pub(crate) main_roles: FnvHashSet<NodeId>,
     /// The `class` of the start tag being processed, for the element created for it.
     pub(crate) pending_class: PendingClass,
+    /// The class tokens of `<html>` and `<body>` elements, when labelling: not in their
+    /// labels, each a path of its own (`paths::root_class_tokens`).
+    pub(crate) root_classes: Vec<(NodeId, Vec<u64>)>,
 }
 
 /// The `class` value of the start tag the tree builder is processing, set by the tokenizer
@@ -180,6 +183,7 @@ impl TreeArena {
             runs: Vec::new(),
             main_roles: FnvHashSet::default(),
             pending_class: PendingClass::default(),
+            root_classes: Vec::new(),
         };
         arena.push(Node::new(Kind::Document, Ns::Html, LocalName::from("")));
         arena.push(Node::new(Kind::Ignored, Ns::Html, LocalName::from("")));
@@ -229,16 +233,25 @@ impl TreeArena {
         class: Option<&str>,
     ) -> NodeId {
         self.created += 1;
+        let mut root_tokens = None;
         let label = self.labelled.then(|| {
             let pending = class.is_none() && self.pending_class.matches(&name);
             let class = class.or_else(|| pending.then_some(self.pending_class.class.as_str()));
-            let label = crate::paths::label(&name, class);
+            let label = if ns == Ns::Html && crate::paths::is_root(&name) {
+                root_tokens = class.map(crate::paths::root_class_tokens);
+                crate::paths::label(&name, None)
+            } else {
+                crate::paths::label(&name, class)
+            };
             if pending {
                 self.pending_class.clear();
             }
             label
         });
         let id = self.push(Node::new(Kind::Element, ns, name));
+        if let Some(tokens) = root_tokens.filter(|t| !t.is_empty()) {
+            self.root_classes.push((id, tokens));
+        }
         if let Some(label) = label
             && let Some(slot) = self.labels.get_mut(id as usize)
         {

@@ -1,7 +1,7 @@
 //! The one walk over the final tree: iterative, document pre-order, template contents first.
 
 use crate::features::{ElementInfo, FeatureModel, Features};
-use crate::paths::{PathCollector, child_path, is_phrasing, is_template_block};
+use crate::paths::{PathCollector, child_path, is_phrasing, is_root, is_template_block};
 use crate::tree::{DOCUMENT, Kind, NONE, NodeId, TreeArena};
 
 /// Walks every element under the document, feeding `model`; returns the element count.
@@ -73,7 +73,17 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         let label = arena.labels.get(id as usize).copied().unwrap_or_default();
         let path = child_path(up.path, label);
         let block = up.main && is_template_block(&node.name, label);
-        out.add(path, depth, if block { 1 } else { depth });
+        let level = if block { 1 } else { depth };
+        out.add(path, depth, level);
+        if let Some((_, tokens)) = is_root(&node.name)
+            .then(|| arena.root_classes.iter().find(|(root, _)| *root == id))
+            .flatten()
+        {
+            // `<html>` and `<body>` classes: each token a path of its own under the element.
+            for &token in tokens {
+                out.add(child_path(path, token), depth + 1, level + 1);
+            }
+        }
         if is_phrasing(&node.name) {
             // What lies inside inline elements is the text's own markup, not the template's;
             // it still counts as elements.

@@ -59,7 +59,7 @@ fn reference_values() {
     );
     assert_eq!(
         hasher().params(),
-        "structure/class-paths/depth=12/main-level=1/mix64/seed=0/decay=0.76"
+        "structure/class-paths/depth=12/main-level=1/root-class=paths/mix64/seed=0/decay=0.76"
     );
 }
 
@@ -97,6 +97,38 @@ fn template_blocks_in_the_main_content_are_at_level_1() {
     check_levels(
         "<template><main><div>1</div></main></template><div>x</div>",
         &[1, 2, 2, 3, 3, 4, 5],
+    );
+}
+
+#[test]
+fn html_and_body_classes_are_paths_of_their_own() {
+    // MediaWiki names the page in `<body class>`: one path differs, not every path.
+    let a =
+        hash("<body class=\"mediawiki page-Main_Page action-view\"><div class=c><p>1</p></div>");
+    let b =
+        hash("<body class=\"mediawiki page-Other_Page action-view\"><div class=c><p>2</p></div>");
+    // html, head, body, its 3 tokens, div.c, p: 8 paths each, 7 of them shared.
+    assert_eq!(paths(&a).len(), 8);
+    assert_eq!(paths(&a).jaccard(paths(&b)), 7.0 / 9.0);
+    assert_eq!(a.elements, 5);
+    // Each token one level below its element; normalised and deduplicated as in labels.
+    check_levels(
+        "<html class=client-nojs><body class=\"a B b\">",
+        &[1, 2, 2, 2, 3, 3],
+    );
+    // At most 16 tokens each.
+    let many: String = (0u8..100)
+        .map(|i| {
+            format!(
+                "t{}{} ",
+                char::from(b'a' + i / 26),
+                char::from(b'a' + i % 26)
+            )
+        })
+        .collect();
+    assert_eq!(
+        paths(&hash(&format!("<body class=\"{many}\">"))).len(),
+        3 + 16
     );
 }
 

@@ -51,7 +51,7 @@ const CASES: &[(&str, f64, u32, &str, usize, u64)] = &[
         "wiki-page.html",
         0.76,
         0,
-        "6a1db9cdaae9d318",
+        "4bb8e94f761c87bf",
         PATHS_WIKI,
         114,
     ),
@@ -69,7 +69,7 @@ const CASES: &[(&str, f64, u32, &str, usize, u64)] = &[
         "wiki-page.html",
         0.5,
         0,
-        "624dbe49baebd218",
+        "0ab8e8ec661c859d",
         PATHS_WIKI,
         114,
     ),
@@ -86,7 +86,7 @@ const CASES: &[(&str, f64, u32, &str, usize, u64)] = &[
         "wiki-page.html",
         0.76,
         3,
-        "08a84753fc970c4a",
+        "f8fbbba6160c181a",
         PATHS_WIKI,
         114,
     ),
@@ -102,4 +102,4 @@ fn fixture_pages() {
 /// Distinct paths of each fixture (any decay or seed).
 const PATHS_DOCS: usize = 84;
 const PATHS_GIT: usize = 45;
-const PATHS_WIKI: usize = 80;
+const PATHS_WIKI: usize = 81;
