@@ -27,24 +27,26 @@ use crate::warc_settings::{WarcRecords, WarcSettings};
 /// The WARC records of one fetched page, made in its fetch task: records are digested and
 /// compressed there, on every core, so that the crawl loop only writes bytes (compressing in
 /// the loop halved the crawl's pages/s on cppreference).
+/// What a fetch keeps for the WARC: the parts of its records, built (digests, deflate) only
+/// when the frontier's decision says they are written. With `warc-records = "kept"`, the
+/// near duplicates a crawl drops cost nothing here.
 #[derive(Debug, Clone)]
 pub struct Capture {
-    /// `WARC-Date`: when the response arrived.
     date: String,
-    /// The URL the response came from (after redirects).
     url: String,
-    /// `WARC-Payload-Digest` of the body.
+    request_head: Vec<u8>,
+    head: Vec<u8>,
+    body: bytes::Bytes,
+}
+
+/// A capture's request record (a gzip member) and its response's fields.
+struct Built {
     payload_digest: String,
-    /// The `request` and `response` records as gzip members.
     request: Vec<u8>,
-    response: Vec<u8>,
-    /// The response record without its body (its block is the HTTP head as stored), for
-    /// its CDXJ line and a revisit.
     index: WarcRecord,
 }
 
 impl Capture {
-    /// The records of a fetched page whose body was read (`request_head`: the request sent).
     pub fn of(
         page: &silhouette_fetch::FetchedPage,
         url: &url::Url,
@@ -53,19 +55,24 @@ impl Capture {
         if !page.body_fetched {
             return None;
         }
-        let (date, url) = (warc_date(SystemTime::now()), url.to_string());
-        // Content-Encoding, Transfer-Encoding and Content-Length as received are kept under
-        // X-Crawler- names: the stored body is the decoded one.
         let headers: Vec<(&str, &str)> = page
             .headers
             .iter()
             .map(|(n, v)| (n.as_str(), v.as_str()))
             .collect();
-        let head = http_response_head(page.status, &page.reason, &headers, page.body.len() as u64);
-        // The response is compressed from its head and the body as fetched, never joined
-        // or copied; its fields carry both digests (two SHA-1 passes over the body).
-        let fields = response_fields(&date, &url, &head, &page.body);
-        let req = request(&date, &url, request_head).with_field(
+        Some(Self {
+            date: warc_date(SystemTime::now()),
+            url: url.to_string(),
+            request_head,
+            head: http_response_head(page.status, &page.reason, &headers, page.body.len() as u64),
+            body: page.body.clone(),
+        })
+    }
+
+    /// The request record as a gzip member, and the response's fields (its digests).
+    fn build(&self) -> std::io::Result<Built> {
+        let fields = response_fields(&self.date, &self.url, &self.head, &self.body);
+        let req = request(&self.date, &self.url, self.request_head.clone()).with_field(
             "WARC-Concurrent-To",
             fields.get("WARC-Record-ID").unwrap_or_default(),
         );
@@ -73,27 +80,17 @@ impl Capture {
             .get("WARC-Payload-Digest")
             .unwrap_or_default()
             .to_owned();
-        let (request, response) = (
-            req.to_gzip_member(true).ok()?,
-            gzip_member(&fields, &[&head, &page.body], true).ok()?,
-        );
-        Some(Self {
+        Ok(Built {
+            request: req.to_gzip_member(true)?,
+            payload_digest,
             index: WarcRecord {
                 fields,
-                block: head,
+                block: self.head.clone(),
             },
-            date,
-            url,
-            payload_digest,
-            request,
-            response,
         })
     }
 }
 
-/// Bytes buffered before a WARC file is written to: a page's response member is about
-/// 10 KB, more than `BufWriter`'s default 8 KB, so that each member would be its own system
-/// call. Everything buffered is flushed before the state commits, as before.
 const WRITE_BUFFER: usize = 256 * 1024;
 
 /// The open file.
@@ -335,11 +332,14 @@ impl WarcLog {
         if original.is_none() && rec.page.decision != "kept" && !all {
             return Ok(None);
         }
+        let (date, url) = (capture.date.clone(), capture.url.clone());
+        let raw = capture;
         let Some(current) = self.current.as_mut() else {
             bail!("no WARC file is open (call open_next first)");
         };
         let path = self.settings.dir.join(&current.name);
         let context = || format!("cannot write {}", path.display());
+        let capture = capture.build().with_context(context)?;
         current
             .writer
             .write_member(&capture.request)
@@ -347,8 +347,8 @@ impl WarcLog {
         let (kind, written, index) = match &original {
             Some(o) => {
                 let record = revisit(
-                    &capture.date,
-                    &capture.url,
+                    &date,
+                    &url,
                     &capture.index.block,
                     &capture.payload_digest,
                     &o.uri,
@@ -358,10 +358,9 @@ impl WarcLog {
                 ("revisit", written, Cow::Owned(record))
             }
             None => {
-                let written = current
-                    .writer
-                    .write_member(&capture.response)
+                let member = gzip_member(&capture.index.fields, &[&raw.head, &raw.body], true)
                     .with_context(context)?;
+                let written = current.writer.write_member(&member).with_context(context)?;
                 ("response", written, Cow::Borrowed(&capture.index))
             }
         };
@@ -376,9 +375,9 @@ impl WarcLog {
             file: current.name.clone(),
             offset: written.offset,
             end: written.offset + written.length,
-            date: capture.date.clone(),
+            date,
             kind: kind.to_owned(),
-            uri: capture.url.clone(),
+            uri: url,
         };
         store.set_warc_location(rec.page.id, &at)?;
         Ok(Some(at))
