@@ -5,7 +5,9 @@
 # alternately without and with `--warc` (+ `--warc-cdxj`), fresh state each run.
 #
 #   scripts/bench-crawl-warc.sh        (SILHOUETTE_BENCH_ROUNDS=N pairs of runs, default 5;
-#                                       SILHOUETTE_BIN=PATH: that binary, no build)
+#                                       SILHOUETTE_BIN=PATH: that binary, no build;
+#                                       SILHOUETTE_BENCH_WARC_RECORDS=all: every page written,
+#                                       not only kept pages and revisits)
 #
 # Prints wall pages/s and the crawl's CPU time (user + system) per run: the machine may be
 # shared, and CPU per page is steadier than wall time under load.
@@ -45,6 +47,9 @@ concurrency = 16
 request-interval-ms = 0
 per-host-concurrency = 16
 EOF
+if [ -n "${SILHOUETTE_BENCH_WARC_RECORDS:-}" ]; then
+  printf '\n[output]\nwarc-records = "%s"\n' "$SILHOUETTE_BENCH_WARC_RECORDS" >> "$work/c.toml"
+fi
 seed="http://127.0.0.1:$port/en/index.html"
 
 now() { date +%s.%N; }
