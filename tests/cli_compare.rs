@@ -1,6 +1,6 @@
 //! `silhouette compare A B`.
 
-use crate::common::{fixtures, run, run_in};
+use crate::common::{fixtures, run, run_in, scratch};
 
 #[test]
 fn compare_prints_both_fingerprints_distance_and_verdict() {
@@ -48,4 +48,46 @@ fn compare_errors_name_the_file() {
         r.stderr
     );
     assert_eq!(r.stderr.lines().count(), 1);
+}
+
+/// A MediaWiki-style article: the skin names the page in `<body class>` (`page-Main_Page`).
+fn wiki_article(name: &str) -> String {
+    format!(
+        "<!DOCTYPE html><html class=client-nojs lang=en><head><title>{name}</title>\
+         <link rel=stylesheet href=/s.css></head>\
+         <body class=\"mediawiki ltr sitedir-ltr ns-0 ns-subject page-{name} skin-vector action-view\">\
+         <div id=mw-page-base class=noprint></div><div id=content class=mw-body role=main>\
+         <h1 class=firstHeading>{name}</h1><div id=bodyContent class=mw-body-content>\
+         <div id=mw-content-text class=mw-content-ltr><div class=mw-parser-output>\
+         <p>Some text about {name}.</p><div id=toc class=toc><ul><li class=toclevel-1>\
+         <a href=#a>A</a></li></ul></div><h2><span class=mw-headline>History</span></h2>\
+         <p>More text.</p><table class=wikitable><tr><th>x</th></tr><tr><td>1</td></tr></table>\
+         </div></div></div></div><div id=mw-navigation><div id=mw-panel><div class=portal>\
+         <h3>Navigation</h3><div class=body><ul><li><a href=/>Main</a></li></ul></div></div></div></div>\
+         <div id=footer role=contentinfo><ul id=footer-info><li>Last edited</li></ul></div></body></html>"
+    )
+}
+
+/// Two articles of one MediaWiki skin are one structure: the page's name in `<body class>` is
+/// a path of its own, not part of every path below `<body>`.
+#[test]
+fn a_page_name_in_the_body_class_does_not_split_a_template() {
+    let (a, b) = (wiki_article("Main_Page"), wiki_article("Other_Article"));
+    let dir = scratch(&[("a.html", a.as_bytes()), ("b.html", b.as_bytes())]);
+    let r = run_in(dir.path(), &["compare", "a.html", "b.html"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let verdict = r.stdout.lines().last().unwrap_or_default();
+    assert!(
+        verdict.starts_with("verdict: same structure (distance "),
+        "{}",
+        r.stdout
+    );
+    let similarity = r
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("similarity: "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|v| v.parse::<f64>().ok())
+        .unwrap_or_default();
+    assert!(similarity > 0.9, "{}", r.stdout);
 }
