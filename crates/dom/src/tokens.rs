@@ -174,8 +174,11 @@ struct TagState {
     /// Whether `class` holds a complete value (the first `class` attribute has ended).
     has_class: bool,
     /// Whether `role` is kept too (text collection and the `class-paths` walk look for
-    /// `role=main`).
+    /// `role=main`): only a first `role` whose first token is `main`, unless every
+    /// attribute is kept.
     role: bool,
+    /// Whether this tag's first `role` attribute has been read (a repeated one is dropped).
+    role_seen: bool,
 }
 
 impl TagState {
@@ -460,6 +463,18 @@ impl Bridge<'_, '_> {
         if !tag.keeps_attr() {
             return;
         }
+        // Only `role=main` is looked at: no attribute for any other role (the first `role`
+        // wins, as in the tokenizer; a formatting element keeps every attribute anyway).
+        if !tag.all_attrs
+            && tag.attr_name == b"role"
+            && (std::mem::replace(&mut tag.role_seen, true)
+                || !value
+                    .split_ascii_whitespace()
+                    .next()
+                    .is_some_and(|r| r.eq_ignore_ascii_case("main")))
+        {
+            return;
+        }
         let name = local_name(&tag.attr_name);
         // The tokenizer drops a repeated attribute: the first one wins.
         if tag.attrs.len() < SCAN_ATTRS {
@@ -554,6 +569,7 @@ impl Emitter for Bridge<'_, '_> {
         self.tag.all_attrs = false;
         self.tag.class.clear();
         self.tag.has_class = false;
+        self.tag.role_seen = false;
     }
 
     fn init_end_tag(&mut self) {

@@ -84,6 +84,15 @@ fn template_blocks_in_the_main_content_are_at_level_1() {
         "<div role=\"main banner\"><section>1</section><h2>2</h2><aside class=x>3</aside></div>",
         &[1, 1, 1, 2, 2, 3, 4],
     );
+    // The first `role` attribute wins, as in the tokenizer.
+    check_levels(
+        "<div role=navigation role=main><section>1</section></div>",
+        &[1, 2, 2, 3, 4],
+    );
+    check_levels(
+        "<div role=main role=navigation><section>1</section></div>",
+        &[1, 1, 2, 2, 3],
+    );
     // Bare prose (a Markdown page's p, h2, pre, ul, table) keeps its depth.
     check_levels(
         "<main><h1>t</h1><p>1</p><pre>2</pre><ul><li>3</li></ul></main>",
