@@ -158,10 +158,7 @@ impl TreeSink for ArenaSink<'_> {
             && attrs.iter().any(|a| {
                 a.name.ns.is_empty()
                     && &*a.name.local == "role"
-                    && a.value
-                        .split_ascii_whitespace()
-                        .next()
-                        .is_some_and(|r| r.eq_ignore_ascii_case("main"))
+                    && crate::tree::is_main_role(&a.value)
             })
         {
             arena.main_roles.insert(id);

@@ -125,7 +125,7 @@ fn main_roots(arena: &TreeArena) -> (Vec<NodeId>, bool) {
             continue;
         }
         let name = &*node.name;
-        if name == "main" || arena.main_roles.contains(&id) {
+        if arena.is_main(id, name) {
             main = Some(id);
             break;
         }

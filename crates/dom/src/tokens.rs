@@ -467,11 +467,7 @@ impl Bridge<'_, '_> {
         // wins, as in the tokenizer; a formatting element keeps every attribute anyway).
         if !tag.all_attrs
             && tag.attr_name == b"role"
-            && (std::mem::replace(&mut tag.role_seen, true)
-                || !value
-                    .split_ascii_whitespace()
-                    .next()
-                    .is_some_and(|r| r.eq_ignore_ascii_case("main")))
+            && (std::mem::replace(&mut tag.role_seen, true) || !crate::tree::is_main_role(&value))
         {
             return;
         }

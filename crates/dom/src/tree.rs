@@ -97,6 +97,15 @@ impl Node {
 }
 
 /// The tree: a flat vector of nodes, with the document at index 0.
+/// Whether a `role` attribute's value makes its element the main content: its first token is
+/// `main` (ASCII case-insensitive), as ARIA reads a role list.
+pub(crate) fn is_main_role(value: &str) -> bool {
+    value
+        .split_ascii_whitespace()
+        .next()
+        .is_some_and(|r| r.eq_ignore_ascii_case("main"))
+}
+
 #[derive(Debug)]
 pub(crate) struct TreeArena {
     pub(crate) nodes: Vec<Node>,
@@ -265,6 +274,13 @@ impl TreeArena {
             ));
         }
         id
+    }
+
+    /// Whether element `id`, named `name`, can be the page's main content: a `<main>` or an
+    /// element with `role=main` (the first such element in document order is; `text.rs` and
+    /// the `class-paths` walk both ask).
+    pub(crate) fn is_main(&self, id: NodeId, name: &str) -> bool {
+        name == "main" || self.main_roles.contains(&id)
     }
 
     pub(crate) fn node(&self, id: NodeId) -> Option<&Node> {

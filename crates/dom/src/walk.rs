@@ -56,8 +56,8 @@ fn push_children<T: Copy>(
 
 /// The walk of the `class-paths` model: every element's path (its label under its parent's
 /// path, `paths.rs`) goes to `out` with its level (its depth, or 1 for a template block
-/// right in the main content); the contents of inline elements are not walked. Same order and template
-/// handling as [`walk`]; returns the element count. The arena must be labelled.
+/// right in the main content); the contents of inline elements are not walked. Same order
+/// and template handling as [`walk`]; returns the element count. The arena must be labelled.
 pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
     // (node, depth, what the parent hands down)
     let mut stack: Vec<(NodeId, u32, Up)> = Vec::with_capacity(64);
@@ -92,9 +92,7 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         }
         // The main content: the first `<main>` or `[role=main]` outside template contents,
         // as for the page's text (`text.rs`).
-        let main = !main_found
-            && !up.template
-            && (&*node.name == "main" || arena.main_roles.contains(&id));
+        let main = !main_found && !up.template && arena.is_main(id, &node.name);
         main_found |= main;
         let child_depth = depth.saturating_add(1);
         let down = Up {
