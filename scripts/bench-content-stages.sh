@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Where the content signal's instructions go, stage by stage (callgrind counts, which do not
+# move with this machine's load).
+#
+# Runs `silhouette fingerprint --format csv --files-from LIST` under `valgrind --tool=callgrind`
+# without and with `--content` over the pages of a Debian documentation package, and prints
+# instructions per page for the whole run and the inclusive cost of each stage of the content
+# path: the bridge's word store, the arena's text nodes (with their word decoding), the
+# main-content text, and silhouette-text's fingerprint (tokenizer, hashes, signature). A stage
+# the compiler inlined into its caller shows as "inlined": code layout moves a few hundred
+# thousand instructions per page between builds, so compare stages, not only totals.
+#
+# Usage: scripts/bench-content-stages.sh [SITE]
+#   SITE: python (default; python3.11-doc, 530 pages, ~1 minute) or cppreference (the first
+#         150 pages of cppreference-doc-en-html)
+# Env:   BIN (default target/release/silhouette, built when missing)
+set -euo pipefail
+
+main() {
+cd "$(dirname "$0")/.."
+SITE="${1:-python}"
+BIN="${BIN:-target/release/silhouette}"
+# shellcheck source=lib/nginx.sh
+source scripts/lib/nginx.sh
+bench_need valgrind python3.11-doc cppreference-doc-en-html
+[ -x "$BIN" ] || cargo build --release --bin silhouette
+W="$(mktemp -d /var/tmp/silhouette-bench-stages.XXXXXX)"
+trap 'rm -rf "$W"' EXIT
+case "$SITE" in
+    python) find /usr/share/doc/python3.11/html -name '*.html' | sort > "$W/list" ;;
+    cppreference)
+        find /usr/share/cppreference/doc/html/en -name '*.html' | sort > "$W/all"
+        head -150 "$W/all" > "$W/list" ;;
+    *) echo "unknown site $SITE (python or cppreference)" >&2; exit 2 ;;
+esac
+for mode in plain content; do
+    flags=()
+    [ "$mode" = content ] && flags=(--content)
+    valgrind --tool=callgrind --callgrind-out-file="$W/cg.$mode" "$BIN" fingerprint "${flags[@]}" \
+        --format csv --files-from "$W/list" > /dev/null 2> "$W/valgrind.$mode"
+    callgrind_annotate --inclusive=yes --auto=no --threshold=100 "$W/cg.$mode" 2>/dev/null \
+        | grep -v '=>' > "$W/inclusive.$mode"
+done
+python3 - "$W" "$(wc -l < "$W/list")" "$SITE" <<'PY'
+import re, sys
+w, pages, site = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+
+def load(mode):
+    cost = {}
+    for line in open(f"{w}/inclusive.{mode}"):
+        m = re.match(r"\s*([\d,]+) \(.*?\)\s+(\S.*)$", line)
+        if not m:
+            continue
+        n, name = int(m.group(1).replace(",", "")), m.group(2)
+        name = name.split(":", 1)[1] if ":" in name else name
+        name = name.split(" [")[0].strip()
+        cost[name] = max(cost.get(name, 0), n)
+    return cost
+
+plain, content = load("plain"), load("content")
+total = lambda c: c.get("PROGRAM TOTALS", 0) / pages / 1e6
+print(f"{site}: {pages} pages; instructions per page: {total(plain):.2f} M without "
+      f"--content, {total(content):.2f} M with (+{total(content) - total(plain):.2f} M)")
+stages = [
+    ("the bridge's word store", "silhouette_dom::tokens::Bridge::push_words"),
+    ("text nodes (arena)", "silhouette_dom::tree::TreeArena::append_text"),
+    ("  of which word decoding", "silhouette_dom::words::WordDecoder::decode"),
+    ("main-content text", "silhouette_dom::text::main_text"),
+    ("content fingerprint (silhouette-text)", "silhouette_text::hasher::ContentHasher::fingerprint"),
+    ("  of which words (tokenizer, hashes)", "silhouette_text::tokenize::Tokenizer::for_each_word_in"),
+    ("  of which the signature", "silhouette_text::signature::signature_hashed"),
+]
+for label, name in stages:
+    n = content.get(name)
+    shown = f"{n / pages / 1e6:6.2f} M" if n else "inlined "
+    print(f"  {label:40} {shown}  ({name})")
+PY
+}
+main "$@"
