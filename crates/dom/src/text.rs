@@ -30,12 +30,12 @@ pub(crate) fn is_hidden(name: &str) -> bool {
 }
 
 /// Elements left out of `<body>` when it is the main content: the page's chrome.
-fn is_chrome(name: &str) -> bool {
+pub(crate) fn is_chrome(name: &str) -> bool {
     matches!(name, "nav" | "header" | "footer" | "aside")
 }
 
 /// Elements that start and end a line.
-fn is_block(name: &str) -> bool {
+pub(crate) fn is_block(name: &str) -> bool {
     matches!(
         name,
         "address"

@@ -131,3 +131,53 @@ proptest! {
         prop_assert_eq!(t.lines().count(), before.len() + 1);
     }
 }
+
+/// The main-content text of `html` with or without the white space that cannot reach it
+/// (`TreeArena::space_is_moot`).
+fn text_with(html: &str, drop_moot_space: bool) -> String {
+    let limits = Limits {
+        time_budget: None,
+        ..Limits::default()
+    };
+    let mut arena = crate::tree::TreeArena::new(64, false);
+    arena.drop_moot_space = drop_moot_space;
+    let arena = std::cell::RefCell::new(arena);
+    let sink = crate::sink::ArenaSink {
+        arena: &arena,
+        links: None,
+        text: true,
+    };
+    let budget = crate::tokens::Budget {
+        work: limits.work_budget.for_len(html.len()),
+        time: None,
+    };
+    let _stop = crate::tokens::parse(sink, html, &limits, budget);
+    crate::text::main_text(&arena.into_inner(), 1 << 20).0
+}
+
+#[test]
+fn moot_space_is_moot() {
+    for html in [
+        "<div><p>a</p>\n<span>b</span> <b>c</b></div>",
+        "<span>a</span><nav>menu</nav>\n<span>b</span>",
+        "<main><span>a</span><nav>menu</nav>\n<span>b</span></main>",
+        "<table>\n<tr> <td>a</td>\n</tr> x <b>y</b> </table> z",
+        "<p>a<br>\n<i>b</i></p>\n\n<ul>\n <li> c </li>\n</ul>",
+        "<b><p>a</b> \n<i>b</i></p>",
+    ] {
+        assert_eq!(text_with(html, true), text_with(html, false), "{html:?}");
+    }
+}
+
+proptest! {
+    /// Leaving out white space after a line's end never changes the main-content text, in
+    /// whatever tree the tree builder makes (tables, misnested formatting, chrome).
+    #[test]
+    fn moot_space_never_changes_the_text(pieces in prop::collection::vec(
+        "<(p|div|span|b|i|a|table|tr|td|nav|main|article|br|li|ul|pre|select|option|h1|aside)>|</(p|div|span|b|i|a|table|tr|td|nav|main|li|ul|pre|select)>|[a-c]{1,3}|[ \n\t]{1,3}|<script>x</script>",
+        0..40,
+    )) {
+        let html: String = pieces.concat();
+        prop_assert_eq!(text_with(&html, true), text_with(&html, false), "{:?}", html);
+    }
+}
