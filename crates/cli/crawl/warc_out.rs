@@ -24,9 +24,6 @@ use silhouette_warc::{
 
 use crate::warc_settings::{WarcRecords, WarcSettings};
 
-/// The WARC records of one fetched page, made in its fetch task: records are digested and
-/// compressed there, on every core, so that the crawl loop only writes bytes (compressing in
-/// the loop halved the crawl's pages/s on cppreference).
 /// What a fetch keeps for the WARC: the parts of its records, built (digests, deflate) only
 /// when the frontier's decision says they are written. With `warc-records = "kept"`, the
 /// near duplicates a crawl drops cost nothing here.
@@ -332,25 +329,23 @@ impl WarcLog {
         if original.is_none() && rec.page.decision != "kept" && !all {
             return Ok(None);
         }
-        let (date, url) = (capture.date.clone(), capture.url.clone());
-        let raw = capture;
         let Some(current) = self.current.as_mut() else {
             bail!("no WARC file is open (call open_next first)");
         };
         let path = self.settings.dir.join(&current.name);
         let context = || format!("cannot write {}", path.display());
-        let capture = capture.build().with_context(context)?;
+        let built = capture.build().with_context(context)?;
         current
             .writer
-            .write_member(&capture.request)
+            .write_member(&built.request)
             .with_context(context)?;
         let (kind, written, index) = match &original {
             Some(o) => {
                 let record = revisit(
-                    &date,
-                    &url,
-                    &capture.index.block,
-                    &capture.payload_digest,
+                    &capture.date,
+                    &capture.url,
+                    &built.index.block,
+                    &built.payload_digest,
                     &o.uri,
                     &o.date,
                 );
@@ -358,10 +353,11 @@ impl WarcLog {
                 ("revisit", written, Cow::Owned(record))
             }
             None => {
-                let member = gzip_member(&capture.index.fields, &[&raw.head, &raw.body], true)
-                    .with_context(context)?;
+                let member =
+                    gzip_member(&built.index.fields, &[&capture.head, &capture.body], true)
+                        .with_context(context)?;
                 let written = current.writer.write_member(&member).with_context(context)?;
-                ("response", written, Cow::Borrowed(&capture.index))
+                ("response", written, Cow::Borrowed(&built.index))
             }
         };
         if let (Some(cdxj), Some(line)) = (
@@ -375,9 +371,9 @@ impl WarcLog {
             file: current.name.clone(),
             offset: written.offset,
             end: written.offset + written.length,
-            date,
+            date: capture.date.clone(),
             kind: kind.to_owned(),
-            uri: url,
+            uri: capture.url.clone(),
         };
         store.set_warc_location(rec.page.id, &at)?;
         Ok(Some(at))
