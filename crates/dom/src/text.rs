@@ -233,8 +233,9 @@ impl Lines {
 
     fn push(&mut self, text: &str) {
         if text.is_ascii() {
-            // One word: the words of the store have no ASCII white space, and only other
-            // characters bring white space of their own (U+00A0, U+3000…).
+            // Words one space apart, none at either end (a run of the store, `words.rs`):
+            // written as they are. Only other characters bring white space of their own
+            // (U+00A0, U+3000…).
             return self.word(text);
         }
         for (i, word) in text.split(char::is_whitespace).enumerate() {
@@ -251,7 +252,7 @@ impl Lines {
         }
     }
 
-    /// Adds one word (no white space in it), after a space when one is due.
+    /// Adds one word, or ASCII words one space apart, after a space when one is due.
     fn word(&mut self, word: &str) {
         if word.is_empty() {
             return;

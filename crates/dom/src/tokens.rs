@@ -137,6 +137,8 @@ pub(crate) fn parse(
         last_start: Vec::new(),
         text: String::new(),
         in_word: false,
+        in_run: false,
+        run_space: String::new(),
         collect,
         hidden_raw: false,
         doctype: DoctypeState::default(),
@@ -266,9 +268,15 @@ struct Bridge<'a, 'b> {
     text: String,
     /// Whether `text` ends inside a run of non-whitespace characters.
     in_word: bool,
+    /// When collecting: a run of words is open, its stand-in already in `text`
+    /// ([`push_words`](Self::push_words)).
+    in_run: bool,
+    /// When collecting: the white space read since the open run's last word, not yet known to
+    /// lie inside the run (more words follow before the text ends) or after it.
+    run_space: String,
     /// Whether the text is collected: its words then go to the arena's word store, and the
-    /// reduced text has a stand-in per word instead of `x` (`words.rs`), which builds the
-    /// same tree.
+    /// reduced text has a stand-in per run of words instead of `x` per word (`words.rs`),
+    /// which builds the same tree.
     collect: bool,
     /// The tokenizer is in the raw-text state of an element whose text is never shown
     /// (script, style, title…): its words are not collected.
@@ -410,6 +418,11 @@ impl Bridge<'_, '_> {
     }
 
     fn flush_text(&mut self) {
+        if std::mem::take(&mut self.in_run) {
+            // White space after a run's last word is the tree builder's to see.
+            self.text.push_str(&self.run_space);
+            self.run_space.clear();
+        }
         if self.text.is_empty() {
             return;
         }
@@ -419,8 +432,17 @@ impl Bridge<'_, '_> {
         self.feed(Token::CharacterTokens(text));
     }
 
-    /// The reduced text of `s` (no NUL) with a stand-in per word, each visible word added to
-    /// the arena's word store (`words.rs`).
+    /// The reduced text of `s` (no NUL), each visible run of words added to the arena's word
+    /// store (`words.rs`).
+    ///
+    /// One stand-in stands for a whole run of words: the words of one text between two tags,
+    /// stored with one space between each two, their white space before the first and after
+    /// the last passed on as it came. The tree builder only looks at white space before or
+    /// after non-white-space characters (to insert it, drop it or split a token there), never
+    /// inside a run of them, so it builds the same tree as with a stand-in per word; the
+    /// arena then decodes, and the main-content text copies, one item per run instead of one
+    /// per word. (Inside a `frameset`, which drops every character but white space, the
+    /// white space between the words of a run is dropped with them: no text is shown there.)
     fn push_words(&mut self, s: &[u8]) {
         let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r');
         let mut rest = s;
@@ -438,14 +460,27 @@ impl Bridge<'_, '_> {
                 rest = &rest[end..];
                 self.in_word = rest.is_empty();
             } else if is_space(b) {
-                self.text.push(*b as char);
+                if self.in_run {
+                    self.run_space.push(*b as char);
+                } else {
+                    self.text.push(*b as char);
+                }
                 rest = &rest[1..];
             } else {
                 self.in_word = true;
-                self.text.push(match &mut arena {
-                    Some(a) => word_char(a.words.start()),
-                    None => HIDDEN,
-                });
+                if self.in_run {
+                    // White space between two words of the run: one space in the store.
+                    self.run_space.clear();
+                    if let Some(a) = &mut arena {
+                        a.words.extend(b" ");
+                    }
+                } else {
+                    self.in_run = true;
+                    self.text.push(match &mut arena {
+                        Some(a) => word_char(a.words.start()),
+                        None => HIDDEN,
+                    });
+                }
             }
         }
     }

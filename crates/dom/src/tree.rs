@@ -206,7 +206,8 @@ impl TreeArena {
     /// Makes room for the text of a page of `input` bytes, when it is collected: text nodes
     /// and words, whose vectors would otherwise grow by doubling, copying themselves each time.
     /// (Measured on documentation pages: about one text node per element, one element per 48
-    /// bytes of HTML, one word per 27 bytes, the words' bytes a fifth of the HTML.)
+    /// bytes of HTML, the words' bytes a fifth of the HTML; a text node holds one run of words
+    /// of the store, `words.rs`, between its white space.)
     pub(crate) fn reserve_text(&mut self, input: usize) {
         let nodes = input / 48;
         self.nodes.reserve(nodes);
@@ -215,8 +216,8 @@ impl TreeArena {
             self.labels.reserve(nodes);
         }
         self.runs.reserve(self.nodes.capacity());
-        self.items.reserve(input / 12);
-        self.words.reserve(input / 4, input / 24);
+        self.items.reserve(input / 16);
+        self.words.reserve(input / 4, input / 48);
     }
 
     fn push(&mut self, node: Node) -> NodeId {

@@ -2,17 +2,17 @@
 //! in it.
 //!
 //! The tree builder does not need the text: it only tells white space from the rest (the
-//! reduced text of `tokens.rs`). So the bridge keeps every visible word in one [`WordStore`]
-//! and hands the tree builder a single stand-in character per word, [`word_char`]: a
-//! private-use character that carries the word's number modulo [`CODES`]. The tree builder
-//! treats it like any other character that is not white space, so the tree is the one the
-//! real text builds; when it hands a run of text to the sink, the arena turns the stand-ins
-//! back into word numbers ([`WordDecoder`]) and keeps, per text node, a list of [`Item`]s.
-//! The main-content text is then written from those items and the store, with no string per
-//! text node and no second copy of the text.
+//! reduced text of `tokens.rs`). So the bridge keeps every visible run of words (the words of
+//! one text between two tags, one space apart) in one [`WordStore`] and hands the tree builder
+//! a single stand-in character per run, [`word_char`]: a private-use character that carries
+//! the run's number modulo [`CODES`]. The tree builder treats it like any other character that
+//! is not white space, so the tree is the one the real text builds; when it hands a run of
+//! text to the sink, the arena turns the stand-ins back into run numbers ([`WordDecoder`]) and
+//! keeps, per text node, a list of [`Item`]s. The main-content text is then written from those
+//! items and the store, with no string per text node and no second copy of the text.
 //!
 //! Text the tree builder never shows (script, style, title… in their raw-text states) gets
-//! [`HIDDEN`] instead, and no word in the store.
+//! [`HIDDEN`] instead, and nothing in the store.
 
 use std::borrow::Cow;
 
@@ -20,15 +20,16 @@ use std::borrow::Cow;
 /// less its last character.
 pub(crate) const CODES: usize = 0xF8FF - 0xE000;
 
-/// The stand-in of a word of hidden text: no word in the store.
+/// The stand-in of a run of hidden text: nothing in the store.
 pub(crate) const HIDDEN: char = '\u{F8FF}';
 
-/// The stand-in of word number `n`.
+/// The stand-in of run number `n`.
 pub(crate) fn word_char(n: usize) -> char {
     char::from_u32(0xE000 + u32::try_from(n % CODES).unwrap_or(0)).unwrap_or(HIDDEN)
 }
 
-/// Every word of the visible text, in the order the tokenizer read them.
+/// Every run of words of the visible text, in the order the tokenizer read them (an entry
+/// may also be one word the tree builder made itself: see [`WordDecoder`]).
 #[derive(Debug, Default)]
 pub(crate) struct WordStore {
     bytes: Vec<u8>,
@@ -36,34 +37,34 @@ pub(crate) struct WordStore {
 }
 
 impl WordStore {
-    /// Starts a new word; returns its number.
+    /// Starts a new entry; returns its number.
     pub(crate) fn start(&mut self) -> usize {
         self.starts.push(self.bytes.len());
         self.starts.len() - 1
     }
 
-    /// Makes room for `bytes` bytes in `words` words.
-    pub(crate) fn reserve(&mut self, bytes: usize, words: usize) {
+    /// Makes room for `bytes` bytes in `entries` entries.
+    pub(crate) fn reserve(&mut self, bytes: usize, entries: usize) {
         self.bytes.reserve(bytes);
-        self.starts.reserve(words);
+        self.starts.reserve(entries);
     }
 
-    /// Adds bytes to the last word (a character may come in pieces).
+    /// Adds bytes to the last entry (a character may come in pieces).
     pub(crate) fn extend(&mut self, bytes: &[u8]) {
         self.bytes.extend_from_slice(bytes);
     }
 
-    /// The number of words.
+    /// The number of entries.
     pub(crate) fn len(&self) -> usize {
         self.starts.len()
     }
 
-    /// The bytes of all the words.
+    /// The bytes of all the entries.
     pub(crate) fn len_bytes(&self) -> usize {
         self.bytes.len()
     }
 
-    /// The byte range of word `n` in the store.
+    /// The byte range of entry `n` in the store.
     fn range(&self, n: usize) -> Option<(usize, usize)> {
         let start = *self.starts.get(n)?;
         let end = self.starts.get(n + 1).copied().unwrap_or(self.bytes.len());
@@ -71,18 +72,18 @@ impl WordStore {
     }
 
     /// The whole store as one string, when it is UTF-8 (always, from the bridge: words end
-    /// at ASCII white space, so no character is cut), checked once for all its words.
+    /// at ASCII white space, so no character is cut), checked once for all its entries.
     pub(crate) fn text(&self) -> Option<&str> {
         std::str::from_utf8(&self.bytes).ok()
     }
 
-    /// Word `n` of `text`, the store's [`text`](Self::text).
+    /// Entry `n` of `text`, the store's [`text`](Self::text).
     pub(crate) fn get_in<'t>(&self, text: &'t str, n: usize) -> Option<&'t str> {
         let (start, end) = self.range(n)?;
         text.get(start..end)
     }
 
-    /// Word `n` (replacement characters for bytes that are not UTF-8; none from the bridge).
+    /// Entry `n` (replacement characters for bytes that are not UTF-8; none from the bridge).
     pub(crate) fn get(&self, n: usize) -> Option<Cow<'_, str>> {
         let (start, end) = self.range(n)?;
         let bytes = self.bytes.get(start..end)?;
@@ -93,7 +94,7 @@ impl WordStore {
     }
 }
 
-/// One piece of a text node: a word of the store, or white space.
+/// One piece of a text node: an entry of the store, or white space.
 pub(crate) type Item = u32;
 
 /// The [`Item`] for white space (one or more characters).
@@ -103,7 +104,7 @@ pub(crate) const SPACE: Item = Item::MAX;
 /// into [`Item`]s.
 #[derive(Debug, Default)]
 pub(crate) struct WordDecoder {
-    /// The number of the next word expected.
+    /// The number of the next entry expected.
     next: usize,
     /// Text is real text (html5ever's own tokenizer, in tests), not stand-ins: its words go
     /// into the store here.
@@ -154,9 +155,9 @@ impl WordDecoder {
                         items.push(SPACE);
                         space = false;
                     }
-                    // The first word at or after `next` with this remainder: the tree builder
+                    // The first entry at or after `next` with this remainder: the tree builder
                     // hands text on in the order it read it, and drops some only in rare
-                    // modes (frameset), never `CODES` words at once.
+                    // modes (frameset), never `CODES` runs at once.
                     let code = (c as usize) - 0xE000;
                     let n = self.next + (code + CODES - self.next % CODES) % CODES;
                     self.next = n + 1;
