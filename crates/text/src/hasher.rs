@@ -6,14 +6,14 @@ use std::sync::Arc;
 
 use silhouette_simhash::{Fingerprint, Fingerprint128, Simhash, Simhash128};
 
-use crate::minhash::{minhash_bits, shingles as unit_shingles};
+use crate::minhash::{minhash_bits, shingles as unit_shingles, unit_hash};
 use crate::seed002::python_split;
 use crate::signature::signature_hashed;
 use crate::stopwords::is_stop_word_hashed;
 use crate::tokenize::starts_with_han;
 use crate::{
-    Bits, ContentConfig, FeatureHash, IdfTable, Mode, Signature, TextError, Weighting, Words,
-    is_stop_word, seed002_simhash64, seed002_simhash128, signature, top_n, weigh,
+    Bits, ContentConfig, IdfTable, Mode, Signature, TextError, Weighting, Words, is_stop_word,
+    seed002_simhash64, seed002_simhash128, signature, top_n, weigh,
 };
 
 /// A content simhash of either width.
@@ -243,9 +243,9 @@ impl ContentHasher {
 }
 
 impl ContentHasher {
-    /// [`words`](Self::words), and in `units` the hashes (SipHash-1-3, 64 bits) of the units
+    /// [`words`](Self::words), and in `units` the hashes (`unit_hash`, 64 bits) of the units
     /// `minhash` shingles: every word, stop words included, each Han word cut into its characters.
-    /// In `keys`, each kept word's SipHash (the signature counts words by it). The words are
+    /// In `keys`, each kept word's `unit_hash` (the signature counts words by it). The words are
     /// slices of `norm`, the normalised text, when the tokenizer allows it
     /// ([`Tokenizer::for_each_word_in`](crate::Tokenizer)), else copies in `buffer`.
     fn words_and_units<'a>(
@@ -263,14 +263,11 @@ impl ContentHasher {
                 let mut buf = [0; 4];
                 units.extend(
                     w.chars()
-                        .map(|ch| FeatureHash::Sip13.hash64(ch.encode_utf8(&mut buf).as_bytes())),
+                        .map(|ch| unit_hash(ch.encode_utf8(&mut buf).as_bytes())),
                 );
-                (
-                    FeatureHash::Sip13.hash64(w.as_bytes()),
-                    drop && is_stop_word(w),
-                )
+                (unit_hash(w.as_bytes()), drop && is_stop_word(w))
             } else {
-                let hash = FeatureHash::Sip13.hash64(w.as_bytes());
+                let hash = unit_hash(w.as_bytes());
                 units.push(hash);
                 (hash, drop && is_stop_word_hashed(w, hash))
             };
@@ -324,7 +321,7 @@ fn params(c: &ContentConfig, idf: &IdfTable, needs_idf: bool) -> String {
     let mut p = format!("text/1 mode={}", c.mode.name());
     if c.mode == Mode::Minhash {
         p.push_str(&format!(
-            " tokenizer={} shingles={} stop-words={} hash=sip13+splitmix64",
+            " tokenizer={} shingles={} stop-words={} hash=mix64+splitmix64",
             c.tokenizer,
             c.shingles,
             if c.stop_words { "en+zh" } else { "none" },

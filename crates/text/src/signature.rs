@@ -106,7 +106,7 @@ pub fn keywords<S: AsRef<str>>(words: &[S], idf: &IdfTable, n: usize) -> Vec<(St
 }
 
 /// [`signature`] of `words` whose hashes are `keys` (one each, equal words with equal
-/// hashes: their `Sip13` hash, computed anyway for the minhash): the words are counted in a map
+/// hashes: their unit hash, computed anyway for the minhash): the words are counted in a map
 /// that uses the given hash instead of hashing each word again, and compares the words
 /// themselves, so the counts and the signature are [`signature`]'s exactly.
 pub(crate) fn signature_hashed(
@@ -206,7 +206,7 @@ mod tests {
         let words: Vec<&str> = text.split(' ').collect();
         let keys: Vec<u64> = words
             .iter()
-            .map(|w| crate::FeatureHash::Sip13.hash64(w.as_bytes()))
+            .map(|w| crate::minhash::unit_hash(w.as_bytes()))
             .collect();
         for n in 0..8 {
             assert_eq!(
@@ -228,7 +228,7 @@ mod tests {
             let words: Vec<&str> = text.iter().map(String::as_str).collect();
             let keys: Vec<u64> = words
                 .iter()
-                .map(|w| crate::FeatureHash::Sip13.hash64(w.as_bytes()))
+                .map(|w| crate::minhash::unit_hash(w.as_bytes()))
                 .collect();
             for n in [1, 20, 40] {
                 assert_eq!(
@@ -238,7 +238,7 @@ mod tests {
                 );
             }
         }
-        // Equal hashes of different words (not the Sip13 ones) still count apart.
+        // Equal hashes of different words (not the unit hashes) still count apart.
         let same = vec![7; words.len()];
         assert_eq!(
             signature_hashed(&words, &same, &idf, 4),

@@ -20,7 +20,7 @@ static STOP_WORDS: LazyLock<(FnvHashSet<String>, usize)> = LazyLock::new(|| {
     (set, longest)
 });
 
-/// The stop words' [`FeatureHash::Sip13`](crate::FeatureHash::Sip13) 64-bit hashes, each with
+/// The stop words' unit hashes (`minhash::unit_hash`, 64 bits), each with
 /// its word, in an open-addressing table of [`SLOTS`] (a power of two, over twice the number
 /// of words), hash 0 for an empty slot: a word whose hash is not in it is no stop word, found
 /// with one or two probes and no hashing of its own; one with a matching hash is confirmed by
@@ -29,7 +29,7 @@ const SLOTS: usize = 4096;
 static STOP_HASHES: LazyLock<Vec<(u64, &'static str)>> = LazyLock::new(|| {
     let mut table = vec![(0u64, ""); SLOTS];
     for w in &STOP_WORDS.0 {
-        let h = crate::FeatureHash::Sip13.hash64(w.as_bytes()).max(1);
+        let h = crate::minhash::unit_hash(w.as_bytes()).max(1);
         let mut slot = slot_of(h);
         while table[slot].0 != 0 {
             slot = (slot + 1) % SLOTS;
@@ -47,7 +47,7 @@ const fn slot_of(h: u64) -> usize {
     (h as usize) % SLOTS
 }
 
-/// [`is_stop_word`] of a word whose `Sip13` 64-bit hash is `hash` (computed anyway for the
+/// [`is_stop_word`] of a word whose unit hash is `hash` (computed anyway for the
 /// minhash): the hash table rules out almost every word, the word beside a matching hash
 /// confirms the others.
 pub(crate) fn is_stop_word_hashed(word: &str, hash: u64) -> bool {
@@ -100,11 +100,11 @@ mod tests {
             "themselves",
             "a",
         ] {
-            let h = crate::FeatureHash::Sip13.hash64(w.as_bytes());
+            let h = crate::minhash::unit_hash(w.as_bytes());
             assert_eq!(super::is_stop_word_hashed(w, h), is_stop_word(w), "{w:?}");
         }
         for w in &super::STOP_WORDS.0 {
-            let h = crate::FeatureHash::Sip13.hash64(w.as_bytes());
+            let h = crate::minhash::unit_hash(w.as_bytes());
             assert!(super::is_stop_word_hashed(w, h), "{w:?}");
         }
     }
