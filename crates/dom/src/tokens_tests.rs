@@ -62,7 +62,9 @@ fn dump(arena: &TreeArena) -> String {
             out.push_str(&format!("{}#contents\n", "  ".repeat(child_depth)));
             children(arena, id + 1, child_depth + 1, hides, out);
         }
-        children(arena, id, child_depth, hides, out);
+        if n.kind != Kind::Text {
+            children(arena, id, child_depth, hides, out);
+        }
     }
     fn children(arena: &TreeArena, id: NodeId, depth: usize, hidden: bool, out: &mut String) {
         let mut child = arena.node(id).map_or(NONE, |n| n.first);

@@ -72,6 +72,8 @@ pub(crate) struct Node {
     pub(crate) parent: NodeId,
     pub(crate) prev: NodeId,
     pub(crate) next: NodeId,
+    /// The first and last child; for a [`Kind::Text`] node, which has none, the range of its
+    /// items instead ([`TreeArena::text_items`]): walks never read a text node's children.
     pub(crate) first: NodeId,
     pub(crate) last: NodeId,
     pub(crate) kind: Kind,
@@ -125,10 +127,9 @@ pub(crate) struct TreeArena {
     /// The visible words of the page, when collecting text (`words.rs`).
     pub(crate) words: WordStore,
     decoder: WordDecoder,
-    /// The items of every text node, each node's in `runs` (adjacent runs merged).
+    /// The items of every text node, each node's range in its `first..last` (adjacent runs
+    /// merged).
     items: Vec<Item>,
-    /// By node id: the range of `items` of a [`Kind::Text`] node; empty for other nodes.
-    runs: Vec<(u32, u32)>,
     /// White space that cannot reach the main-content text is not stored
     /// ([`space_is_moot`](Self::space_is_moot)); off in tests that check that rule.
     pub(crate) drop_moot_space: bool,
@@ -192,7 +193,6 @@ impl TreeArena {
             words: WordStore::default(),
             decoder: WordDecoder::default(),
             items: Vec::new(),
-            runs: Vec::new(),
             drop_moot_space: true,
             main_roles: FnvHashSet::default(),
             pending_class: PendingClass::default(),
@@ -215,7 +215,6 @@ impl TreeArena {
         if self.labelled {
             self.labels.reserve(nodes);
         }
-        self.runs.reserve(self.nodes.capacity());
         self.items.reserve(input / 16);
         self.words.reserve(input / 4, input / 48);
     }
@@ -444,13 +443,13 @@ impl TreeArena {
 
     /// Adds `text` to the text node `id`, if it is one.
     fn extend_text(&mut self, id: NodeId, text: &str) -> bool {
-        if self.node(id).is_none_or(|n| n.kind != Kind::Text) {
-            return false;
-        }
-        let Some(&(start, end)) = self.runs.get(id as usize) else {
+        let Some((start, end)) = self
+            .node(id)
+            .filter(|n| n.kind == Kind::Text)
+            .map(|n| (n.first as usize, n.last as usize))
+        else {
             return false;
         };
-        let (start, end) = (start as usize, end as usize);
         if start > end || end > self.items.len() {
             return false;
         }
@@ -464,34 +463,34 @@ impl TreeArena {
             moved
         };
         self.decoder.decode(text, &mut self.words, &mut self.items);
-        let new_end = u32::try_from(self.items.len()).unwrap_or(u32::MAX);
-        self.runs[id as usize] = (u32::try_from(new_start).unwrap_or(u32::MAX), new_end);
+        let node = &mut self.nodes[id as usize];
+        node.first = u32::try_from(new_start).unwrap_or(u32::MAX);
+        node.last = u32::try_from(self.items.len()).unwrap_or(u32::MAX);
         true
     }
 
     /// A new, unlinked text node: no element, no guarded work.
     fn text_node(&mut self, text: &str) -> NodeId {
         let id = NodeId::try_from(self.nodes.len()).unwrap_or(NONE);
+        let start = u32::try_from(self.items.len()).unwrap_or(u32::MAX);
+        self.decoder.decode(text, &mut self.words, &mut self.items);
         // (`local_name!("")`: the static atom, no look-up of the empty string per text node.)
-        self.nodes
-            .push(Node::new(Kind::Text, Ns::Html, html5ever::local_name!("")));
+        let mut node = Node::new(Kind::Text, Ns::Html, html5ever::local_name!(""));
+        node.first = start;
+        node.last = u32::try_from(self.items.len()).unwrap_or(u32::MAX);
+        self.nodes.push(node);
         self.depth.push(0);
         if self.labelled {
             self.labels.push(0);
         }
-        let start = u32::try_from(self.items.len()).unwrap_or(u32::MAX);
-        self.decoder.decode(text, &mut self.words, &mut self.items);
-        let end = u32::try_from(self.items.len()).unwrap_or(u32::MAX);
-        self.runs.resize(self.nodes.len(), (0, 0));
-        self.runs[id as usize] = (start, end);
         id
     }
 
     /// The items of text node `id` (none for other nodes).
     pub(crate) fn text_items(&self, id: NodeId) -> &[Item] {
-        self.runs
-            .get(id as usize)
-            .and_then(|&(start, end)| self.items.get(start as usize..end as usize))
+        self.node(id)
+            .filter(|n| n.kind == Kind::Text)
+            .and_then(|n| self.items.get(n.first as usize..n.last as usize))
             .unwrap_or_default()
     }
 
