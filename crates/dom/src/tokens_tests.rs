@@ -322,6 +322,45 @@ proptest! {
     }
 }
 
+/// The word store's entries once the bridge has parsed `html` with its text collected.
+fn store_entries(html: &str) -> Vec<String> {
+    let arena = RefCell::new(TreeArena::new(64, false));
+    let limits = Limits {
+        time_budget: None,
+        ..Limits::default()
+    };
+    let budget = super::Budget {
+        work: limits.work_budget.for_len(html.len()),
+        time: None,
+    };
+    let sink = ArenaSink {
+        arena: &arena,
+        links: None,
+        text: true,
+    };
+    assert_eq!(super::parse(sink, html, &limits, budget), None);
+    let arena = arena.into_inner();
+    (0..arena.words.len())
+        .filter_map(|n| arena.words.get(n).map(std::borrow::Cow::into_owned))
+        .collect()
+}
+
+/// One entry (and one stand-in) per run of words between two tags, its inner white space one
+/// space; text never shown has none.
+#[test]
+fn a_run_of_words_is_one_entry() {
+    for (html, want) in [
+        ("<p>foo  bar\n\tbaz </p>", &["foo bar baz"][..]),
+        ("<p> a <b>b</b>c\nd</p>", &["a", "b", "c d"]),
+        ("<p>x&amp;y z</p>", &["x&y z"]),
+        ("<script>var a = 1;</script><p>shown</p>", &["shown"]),
+        ("<p>a\u{a0}b  c</p>", &["a\u{a0}b c"]),
+        ("<p>a\0b c</p>", &["a", "b c"]),
+    ] {
+        assert_eq!(store_entries(html), want, "{html:?}");
+    }
+}
+
 #[test]
 fn common_names_are_the_atoms_the_table_finds() {
     let names = "span a li div code td p tr ul em script dd dt dl table h3 br pre link section input strong h4 style h2 meta form tt nav h1 img th tbody thead ol b i body head html title footer header main article aside button label option select small sup sub blockquote hr iframe noscript svg path g h5 h6 figure tfoot caption col colgroup abbr kbd var cite href id type rel src name role colspan content value alt width height charset lang dir rowspan class xyz data-x h7 spa";
