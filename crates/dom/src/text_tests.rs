@@ -135,24 +135,10 @@ proptest! {
 /// The main-content text of `html` with or without the white space that cannot reach it
 /// (`TreeArena::space_is_moot`).
 fn text_with(html: &str, drop_moot_space: bool) -> String {
-    let limits = Limits {
-        time_budget: None,
-        ..Limits::default()
-    };
     let mut arena = crate::tree::TreeArena::new(64, false);
     arena.drop_moot_space = drop_moot_space;
-    let arena = std::cell::RefCell::new(arena);
-    let sink = crate::sink::ArenaSink {
-        arena: &arena,
-        links: None,
-        text: true,
-    };
-    let budget = crate::tokens::Budget {
-        work: limits.work_budget.for_len(html.len()),
-        time: None,
-    };
-    let _stop = crate::tokens::parse(sink, html, &limits, budget);
-    crate::text::main_text(&arena.into_inner(), 1 << 20).0
+    let arena = crate::tokens::parse_text(arena, html);
+    crate::text::main_text(&arena, 1 << 20).0
 }
 
 #[test]

@@ -137,8 +137,7 @@ pub(crate) fn parse(
         last_start: Vec::new(),
         text: String::new(),
         in_word: false,
-        in_run: false,
-        run_space: String::new(),
+        run_end: None,
         collect,
         hidden_raw: false,
         doctype: DoctypeState::default(),
@@ -268,12 +267,10 @@ struct Bridge<'a, 'b> {
     text: String,
     /// Whether `text` ends inside a run of non-whitespace characters.
     in_word: bool,
-    /// When collecting: a run of words is open, its stand-in already in `text`
-    /// ([`push_words`](Self::push_words)).
-    in_run: bool,
-    /// When collecting: the white space read since the open run's last word, not yet known to
-    /// lie inside the run (more words follow before the text ends) or after it.
-    run_space: String,
+    /// When collecting and a run of words is open ([`push_words`](Self::push_words)): the
+    /// length of `text` right after its stand-in. White space after it goes to `text` too, and
+    /// is cut back to this length when another word of the run follows.
+    run_end: Option<usize>,
     /// Whether the text is collected: its words then go to the arena's word store, and the
     /// reduced text has a stand-in per run of words instead of `x` per word (`words.rs`),
     /// which builds the same tree.
@@ -418,11 +415,8 @@ impl Bridge<'_, '_> {
     }
 
     fn flush_text(&mut self) {
-        if std::mem::take(&mut self.in_run) {
-            // White space after a run's last word is the tree builder's to see.
-            self.text.push_str(&self.run_space);
-            self.run_space.clear();
-        }
+        // White space after a run's last word stays in `text`: the tree builder's to see.
+        self.run_end = None;
         if self.text.is_empty() {
             return;
         }
@@ -460,26 +454,22 @@ impl Bridge<'_, '_> {
                 rest = &rest[end..];
                 self.in_word = rest.is_empty();
             } else if is_space(b) {
-                if self.in_run {
-                    self.run_space.push(*b as char);
-                } else {
-                    self.text.push(*b as char);
-                }
+                self.text.push(*b as char);
                 rest = &rest[1..];
             } else {
                 self.in_word = true;
-                if self.in_run {
+                if let Some(end) = self.run_end {
                     // White space between two words of the run: one space in the store.
-                    self.run_space.clear();
+                    self.text.truncate(end);
                     if let Some(a) = &mut arena {
                         a.words.extend(b" ");
                     }
                 } else {
-                    self.in_run = true;
                     self.text.push(match &mut arena {
                         Some(a) => word_char(a.words.start()),
                         None => HIDDEN,
                     });
+                    self.run_end = Some(self.text.len());
                 }
             }
         }
@@ -752,6 +742,29 @@ impl Emitter for Bridge<'_, '_> {
                 .builder
                 .adjusted_current_node_present_but_not_in_html_namespace()
     }
+}
+
+/// Parses `html` through the bridge into `arena`, collecting its text, with the default limits
+/// and no time budget (for the tests of the text's pieces).
+#[cfg(test)]
+pub(crate) fn parse_text(arena: TreeArena, html: &str) -> TreeArena {
+    let arena = RefCell::new(arena);
+    let limits = Limits {
+        time_budget: None,
+        ..Limits::default()
+    };
+    let budget = Budget {
+        work: limits.work_budget.for_len(html.len()),
+        time: None,
+    };
+    let sink = ArenaSink {
+        arena: &arena,
+        links: None,
+        text: true,
+    };
+    let stop = parse(sink, html, &limits, budget);
+    assert_eq!(stop, None, "no guard fires on test inputs");
+    arena.into_inner()
 }
 
 #[cfg(test)]

@@ -324,22 +324,7 @@ proptest! {
 
 /// The word store's entries once the bridge has parsed `html` with its text collected.
 fn store_entries(html: &str) -> Vec<String> {
-    let arena = RefCell::new(TreeArena::new(64, false));
-    let limits = Limits {
-        time_budget: None,
-        ..Limits::default()
-    };
-    let budget = super::Budget {
-        work: limits.work_budget.for_len(html.len()),
-        time: None,
-    };
-    let sink = ArenaSink {
-        arena: &arena,
-        links: None,
-        text: true,
-    };
-    assert_eq!(super::parse(sink, html, &limits, budget), None);
-    let arena = arena.into_inner();
+    let arena = super::parse_text(TreeArena::new(64, false), html);
     (0..arena.words.len())
         .filter_map(|n| arena.words.get(n).map(std::borrow::Cow::into_owned))
         .collect()
