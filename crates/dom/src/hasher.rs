@@ -259,7 +259,7 @@ impl StructureHasher {
         let input = bytes.len().min(1 << 20);
         let mut arena = TreeArena::new(input / 48 + 16, labelled);
         if self.limits.max_text_bytes > 0 {
-            arena.reserve_text(input);
+            arena.collect_text(input, self.limits.max_text_bytes);
         }
         let arena = RefCell::new(arena);
         let links = RefCell::new(Links::new(self.limits.max_links));
@@ -284,13 +284,11 @@ impl StructureHasher {
                 len: bytes.len(),
             });
         }
-        let arena = arena.into_inner();
+        let mut arena = arena.into_inner();
         let links = links.into_inner();
-        let (text, text_truncated) = if self.limits.max_text_bytes > 0 {
-            let (text, cut) = crate::text::main_text(&arena, self.limits.max_text_bytes);
-            (Some(text), cut)
-        } else {
-            (None, false)
+        let (text, text_truncated) = match arena.take_text() {
+            Some((text, cut)) => (Some(text), cut),
+            None => (None, false),
         };
         let (fingerprint, elements, profile) = match &self.model {
             Model::Tags(model) => {

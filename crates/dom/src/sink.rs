@@ -31,7 +31,7 @@ pub(crate) struct ArenaSink<'a> {
     pub(crate) arena: &'a RefCell<TreeArena>,
     /// Where links go, when the caller wants them.
     pub(crate) links: Option<&'a RefCell<Links>>,
-    /// Whether text runs are stored in the arena (the tokenizer then passes the real text).
+    /// Whether the main-content text is collected (`text.rs`).
     pub(crate) text: bool,
 }
 
@@ -92,9 +92,9 @@ impl ArenaSink<'_> {
     fn append_node(&self, parent: NodeId, child: NodeOrText<NodeId>) {
         match child {
             NodeOrText::AppendNode(child) => self.arena.borrow_mut().append(parent, child),
-            // Text adds nothing to a structure fingerprint: stored only when collected.
+            // Text adds nothing to a structure fingerprint: read only when collected.
             NodeOrText::AppendText(text) if self.text => {
-                self.arena.borrow_mut().append_text(parent, &text);
+                self.arena.borrow_mut().add_text(parent, &text);
             }
             NodeOrText::AppendText(_) => {}
         }
@@ -162,6 +162,9 @@ impl TreeSink for ArenaSink<'_> {
             })
         {
             arena.main_roles.insert(id);
+            if let Some(node) = arena.nodes.get_mut(id as usize) {
+                node.ctx |= crate::text::ROLE_MAIN;
+            }
         }
         id
     }
@@ -214,7 +217,9 @@ impl TreeSink for ArenaSink<'_> {
         match new_node {
             NodeOrText::AppendNode(child) => self.arena.borrow_mut().insert_before(*sibling, child),
             NodeOrText::AppendText(text) if self.text => {
-                self.arena.borrow_mut().insert_text_before(*sibling, &text);
+                let mut arena = self.arena.borrow_mut();
+                let parent = arena.parent(*sibling);
+                arena.add_text(parent, &text);
             }
             NodeOrText::AppendText(_) => {}
         }

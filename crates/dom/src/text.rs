@@ -1,4 +1,4 @@
-//! The visible text of a page's main content, read from the arena after the parse.
+//! The visible text of a page's main content, written as the tree builder builds the tree.
 //!
 //! The main content is the first `<main>` or `[role=main]` element in document order when
 //! there is one, else every `<article>` not inside another, else `<body>` without its `nav`,
@@ -6,238 +6,330 @@
 //! text is left out. Each block element (p, div, li, h1–h6, td, pre, …) starts and ends a
 //! line; whitespace inside a line is collapsed to single spaces; empty lines are dropped.
 
-use crate::tree::{DOCUMENT, Kind, NONE, NodeId, TreeArena};
-use crate::words::SPACE;
+use std::sync::OnceLock;
 
-/// Elements whose text is never shown (or is only a fallback). (A `match` on the name: a
-/// length switch then one comparison, where a list would compare the name with every entry.)
-pub(crate) fn is_hidden(name: &str) -> bool {
-    matches!(
-        name,
-        "script"
-            | "style"
-            | "template"
-            | "noscript"
-            | "head"
-            | "title"
-            | "iframe"
-            | "noembed"
-            | "noframes"
-            | "object"
-            | "select"
-            | "textarea"
-    )
-}
+use html5ever::LocalName;
+
+/// Elements whose text is never shown (or is only a fallback).
+const HIDDEN_NAMES: [&str; 12] = [
+    "script", "style", "template", "noscript", "head", "title", "iframe", "noembed", "noframes",
+    "object", "select", "textarea",
+];
 
 /// Elements left out of `<body>` when it is the main content: the page's chrome.
-pub(crate) fn is_chrome(name: &str) -> bool {
-    matches!(name, "nav" | "header" | "footer" | "aside")
-}
+const CHROME_NAMES: [&str; 4] = ["nav", "header", "footer", "aside"];
 
 /// Elements that start and end a line.
-pub(crate) fn is_block(name: &str) -> bool {
-    matches!(
-        name,
-        "address"
-            | "article"
-            | "aside"
-            | "blockquote"
-            | "body"
-            | "br"
-            | "caption"
-            | "dd"
-            | "details"
-            | "dialog"
-            | "div"
-            | "dl"
-            | "dt"
-            | "fieldset"
-            | "figcaption"
-            | "figure"
-            | "footer"
-            | "form"
-            | "h1"
-            | "h2"
-            | "h3"
-            | "h4"
-            | "h5"
-            | "h6"
-            | "header"
-            | "hgroup"
-            | "hr"
-            | "li"
-            | "main"
-            | "menu"
-            | "nav"
-            | "ol"
-            | "p"
-            | "pre"
-            | "section"
-            | "summary"
-            | "table"
-            | "tbody"
-            | "td"
-            | "tfoot"
-            | "th"
-            | "thead"
-            | "tr"
-            | "ul"
-    )
-}
+const BLOCK_NAMES: [&str; 44] = [
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "body",
+    "br",
+    "caption",
+    "dd",
+    "details",
+    "dialog",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hgroup",
+    "hr",
+    "li",
+    "main",
+    "menu",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "section",
+    "summary",
+    "table",
+    "tbody",
+    "td",
+    "tfoot",
+    "th",
+    "thead",
+    "tr",
+    "ul",
+];
 
-/// The main-content text, at most `max_bytes` long (cut at a character boundary); the flag
-/// says whether it was cut.
-pub(crate) fn main_text(arena: &TreeArena, max_bytes: usize) -> (String, bool) {
-    let mut out = Lines::new(max_bytes);
-    // At most every word and a separator after each: one allocation.
-    out.text
-        .reserve(max_bytes.min(arena.words.len_bytes() + arena.words.len()));
-    let (roots, skip_chrome) = main_roots(arena);
-    let all = arena.words.text();
-    for root in roots {
-        out.block();
-        emit(arena, root, skip_chrome, all, &mut out);
-        out.block();
-        if out.full {
-            break;
-        }
-    }
-    let full = out.full;
-    let mut text = out.text;
-    if text.ends_with('\n') {
-        text.pop();
-    }
-    (text, full)
-}
+/// What an element's name says about its text: bits of [`class`].
+pub(crate) type Class = u8;
+/// Its text is never shown ([`HIDDEN_NAMES`]).
+pub(crate) const IS_HIDDEN: Class = 1;
+const IS_CHROME: Class = 2;
+const IS_BLOCK: Class = 4;
+const IS_ARTICLE: Class = 8;
+const IS_BODY: Class = 16;
 
-/// The elements whose text is the main content, and whether chrome is to be left out.
-fn main_roots(arena: &TreeArena) -> (Vec<NodeId>, bool) {
-    let mut main = None;
-    let mut articles = Vec::new();
-    let mut body = None;
-    // Pre-order over elements, each with whether it lies inside an article (template
-    // contents are not walked: they are not rendered).
-    let mut stack: Vec<(NodeId, bool)> = Vec::new();
-    push_children(arena, DOCUMENT, |c| stack.push((c, false)));
-    while let Some((id, in_article)) = stack.pop() {
-        let Some(node) = arena.node(id) else { continue };
-        if node.kind != Kind::Element {
-            continue;
-        }
-        let name = &*node.name;
-        if arena.is_main(id, name) {
-            main = Some(id);
-            break;
-        }
-        if name == "body" && body.is_none() {
-            body = Some(id);
-        }
-        let article = name == "article";
-        if article && !in_article {
-            articles.push(id);
-        }
-        let inside = in_article || article;
-        push_children(arena, id, |c| stack.push((c, inside)));
-    }
-    match (main, articles.is_empty(), body) {
-        (Some(main), _, _) => (vec![main], false),
-        (None, false, _) => (articles, false),
-        (None, true, Some(body)) => (vec![body], true),
-        (None, true, None) => (Vec::new(), false),
-    }
-}
-
-/// Calls `push` with the children of `id`, last first (so that they pop off a stack in
-/// document order), without collecting them.
-fn push_children(arena: &TreeArena, id: NodeId, mut push: impl FnMut(NodeId)) {
-    let mut child = arena.node(id).map_or(NONE, |n| n.last);
-    while child != NONE {
-        push(child);
-        child = arena.node(child).map_or(NONE, |n| n.prev);
-    }
-}
-
-/// Writes the text under `root` to `out`, iteratively.
-/// `all` is the word store's text ([`WordStore::text`](crate::words::WordStore::text)), checked
-/// as UTF-8 once rather than word by word.
-fn emit(arena: &TreeArena, root: NodeId, skip_chrome: bool, all: Option<&str>, out: &mut Lines) {
-    // (node, leaving): a block element is visited twice, to end its line.
-    let mut stack = vec![(root, false)];
-
-    while let Some((id, leaving)) = stack.pop() {
-        if out.full {
-            return;
-        }
-        if leaving {
-            out.block();
-            continue;
-        }
-        let Some(node) = arena.node(id) else { continue };
-        match node.kind {
-            Kind::Text => {
-                for &item in arena.text_items(id) {
-                    if item == SPACE {
-                        out.space = true;
-                    } else if let Some(text) = all {
-                        if let Some(word) = arena.words.get_in(text, item as usize) {
-                            out.push(word);
-                        }
-                    } else if let Some(word) = arena.words.get(item as usize) {
-                        out.push(&word);
+/// The [`Class`] of an element named `name`: one probe of a small table by the atom's hash
+/// (computed once, when the string became an atom), where matching the name's characters
+/// against each list cost about a fifth of the text's collection.
+pub(crate) fn class(name: &LocalName) -> Class {
+    const SLOTS: usize = 128;
+    static TABLE: OnceLock<Vec<Option<(LocalName, Class)>>> = OnceLock::new();
+    // (Inline atoms, short names outside html5ever's static set, have their bytes for a hash:
+    // mixed before use.)
+    let slot = |n: &LocalName| {
+        let h = n.get_hash();
+        #[allow(clippy::cast_possible_truncation, reason = "the top 7 bits")]
+        let s = ((h ^ (h >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 57) as usize;
+        s
+    };
+    let table = TABLE.get_or_init(|| {
+        let mut t: Vec<Option<(LocalName, Class)>> = vec![None; SLOTS];
+        let mut add = |names: &[&str], bit| {
+            for &n in names {
+                let name = LocalName::from(n);
+                let mut i = slot(&name);
+                loop {
+                    match &mut t[i] {
+                        Some((m, c)) if *m == name => break *c |= bit,
+                        Some(_) => i = (i + 1) % SLOTS,
+                        empty @ None => break *empty = Some((name, bit)),
                     }
                 }
             }
-            Kind::Element => {
-                let name = &*node.name;
-                if is_hidden(name) || (skip_chrome && is_chrome(name)) {
-                    continue;
-                }
-                if is_block(name) {
-                    out.block();
-                    stack.push((id, true));
-                }
-                push_children(arena, id, |c| stack.push((c, false)));
-            }
-            Kind::Document | Kind::Ignored | Kind::TemplateContents => {}
+        };
+        add(&HIDDEN_NAMES, IS_HIDDEN);
+        add(&CHROME_NAMES, IS_CHROME);
+        add(&BLOCK_NAMES, IS_BLOCK);
+        add(&["article"], IS_ARTICLE);
+        add(&["body"], IS_BODY);
+        t
+    });
+    let mut i = slot(name);
+    // The table is under half full: a probe ends at an empty slot.
+    while let Some(Some((m, c))) = table.get(i) {
+        if m == name {
+            return *c;
         }
+        i = (i + 1) % SLOTS;
+    }
+    0
+}
+
+/// What an element's text is to the main content, from its ancestors and itself: the bits of
+/// [`TextWriter::enter`].
+pub(crate) type Ctx = u8;
+
+/// Inside `<body>`.
+pub(crate) const BODY: Ctx = 1;
+/// Inside an element whose text is never shown ([`is_hidden`], or a template's contents).
+pub(crate) const HIDDEN: Ctx = 2;
+/// Inside the page's chrome ([`is_chrome`]).
+const CHROME: Ctx = 4;
+/// Inside an `<article>` (an outermost one, and so every one inside it).
+const ARTICLE: Ctx = 8;
+/// Inside the main element.
+const MAIN: Ctx = 16;
+/// The element has `role=main` (set when it is created).
+pub(crate) const ROLE_MAIN: Ctx = 64;
+/// The element has been entered once: moving it later (the tree builder's adoption agency
+/// does) starts no line.
+pub(crate) const ENTERED: Ctx = 128;
+
+/// Writes the main-content text as the tree builder builds the tree, with no text nodes and
+/// no walk afterwards: each element gets a [`Ctx`] from its parent when it is first inserted,
+/// and each run of text goes, with its parent's, to the one output that can still be chosen.
+///
+/// The outputs are the three candidates, in the order they win: the text of the main element,
+/// of the outermost articles, of `<body>` less its chrome. Once a main element has been
+/// inserted, only its text is written; once an article has, body text no longer is. Text is
+/// written in the order the parser reads it (foster-parented table text, which the tree holds
+/// before its table, comes where it stands in the markup: after the table's line has begun,
+/// so on a line of its own just the same).
+#[derive(Debug)]
+pub(crate) struct TextWriter {
+    main: Lines,
+    articles: Lines,
+    body: Lines,
+    main_seen: bool,
+    article_seen: bool,
+}
+
+impl TextWriter {
+    /// A writer whose text is at most `max_bytes` long.
+    pub(crate) fn new(max_bytes: usize) -> Self {
+        Self {
+            main: Lines::new(max_bytes),
+            articles: Lines::new(max_bytes),
+            body: Lines::new(max_bytes),
+            main_seen: false,
+            article_seen: false,
+        }
+    }
+
+    /// Makes room for `bytes` of text in the output most pages write.
+    pub(crate) fn reserve(&mut self, bytes: usize) {
+        let bytes = bytes.min(self.body.max);
+        self.body.text.reserve(bytes);
+    }
+
+    /// The context of an element named `name` (`own`: [`ROLE_MAIN`] when it has `role=main`)
+    /// first inserted under a parent of context `parent`, and whether it is a block; starts a
+    /// line where it is one. The first `<main>` or `[role=main]` element not inside hidden
+    /// text is the main one.
+    pub(crate) fn enter(&mut self, parent: Ctx, name: &LocalName, own: Ctx) -> (Ctx, bool) {
+        let class = class(name);
+        let main = own & ROLE_MAIN != 0 || *name == html5ever::local_name!("main");
+        let mut ctx = (parent & !ROLE_MAIN) | ENTERED;
+        if class & IS_HIDDEN != 0 {
+            ctx |= HIDDEN;
+        } else if ctx & HIDDEN == 0 {
+            if main && !self.main_seen {
+                self.main_seen = true;
+                ctx |= MAIN;
+            }
+            if class & IS_ARTICLE != 0 {
+                self.article_seen = true;
+                ctx |= ARTICLE;
+            }
+        }
+        if class & IS_BODY != 0 {
+            ctx |= BODY;
+        }
+        if class & IS_CHROME != 0 {
+            ctx |= CHROME;
+        }
+        let block = class & IS_BLOCK != 0;
+        if block {
+            self.block(ctx);
+        }
+        (ctx, block)
+    }
+
+    /// The output text in context `ctx` goes to, if any.
+    fn out(&mut self, ctx: Ctx) -> Option<&mut Lines> {
+        if ctx & HIDDEN != 0 {
+            None
+        } else if ctx & MAIN != 0 {
+            Some(&mut self.main)
+        } else if self.main_seen {
+            None
+        } else if ctx & ARTICLE != 0 {
+            Some(&mut self.articles)
+        } else if self.article_seen || ctx & (BODY | CHROME) != BODY {
+            None
+        } else {
+            Some(&mut self.body)
+        }
+    }
+
+    /// A line ends in context `ctx`.
+    fn block(&mut self, ctx: Ctx) {
+        if let Some(out) = self.out(ctx) {
+            out.block();
+        }
+    }
+
+    /// Text is coming in context `ctx`, inside block element `block` (the nearest one): a
+    /// line ends first when the output's last text was inside another. (Where a block
+    /// starts, [`enter`](Self::enter) ends the line; where one ends, the next text is outside
+    /// it, so its nearest block is another. The tree builder does not tell the sink when it
+    /// closes an element.)
+    pub(crate) fn text_in(&mut self, ctx: Ctx, block: u32) {
+        if let Some(out) = self.out(ctx)
+            && out.last_block != block
+        {
+            out.block();
+            out.last_block = block;
+        }
+    }
+
+    /// White space in context `ctx`.
+    pub(crate) fn space(&mut self, ctx: Ctx) {
+        if let Some(out) = self.out(ctx) {
+            out.space = true;
+        }
+    }
+
+    /// Words (one space apart, or a piece of a word) in context `ctx`.
+    pub(crate) fn words(&mut self, ctx: Ctx, text: &[u8]) {
+        if let Some(out) = self.out(ctx) {
+            out.push(text);
+        }
+    }
+
+    /// The text, and whether it was cut at the bound.
+    pub(crate) fn finish(self) -> (String, bool) {
+        let out = if self.main_seen {
+            self.main
+        } else if self.article_seen {
+            self.articles
+        } else {
+            self.body
+        };
+        let full = out.full;
+        let mut text = out.text;
+        if text.last() == Some(&b'\n') {
+            text.pop();
+        }
+        let text = String::from_utf8(text)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        (text, full)
     }
 }
 
-/// Output lines: whitespace collapsed, empty lines dropped, bounded.
+/// Output lines: whitespace collapsed, empty lines dropped, bounded. Bytes, checked as UTF-8
+/// once at the end: the runs of the word store are whole characters (`words.rs`), and a
+/// character cut at the bound is cut back to its start.
+#[derive(Debug)]
 struct Lines {
-    text: String,
+    text: Vec<u8>,
     max: usize,
     /// A space is due before the next word.
     space: bool,
     /// Set once the bound is reached.
     full: bool,
+    /// The nearest block element around the last text written ([`TextWriter::text_in`]).
+    last_block: u32,
 }
 
 impl Lines {
-    fn new(max: usize) -> Self {
+    const fn new(max: usize) -> Self {
         Self {
-            text: String::new(),
+            text: Vec::new(),
             max,
             space: false,
             full: false,
+            last_block: u32::MAX,
         }
     }
 
     /// Ends the current line, if it has anything.
     fn block(&mut self) {
-        if !self.text.is_empty() && !self.text.ends_with('\n') {
-            self.text.push('\n');
+        if !self.full && self.text.last().is_some_and(|&b| b != b'\n') {
+            self.text.push(b'\n');
         }
         self.space = false;
     }
 
-    fn push(&mut self, text: &str) {
+    fn push(&mut self, text: &[u8]) {
+        if self.full {
+            return;
+        }
         if text.is_ascii() {
             // Words one space apart, none at either end (a run of the store, `words.rs`):
             // written as they are. Only other characters bring white space of their own
             // (U+00A0, U+3000…).
             return self.word(text);
         }
+        let text = String::from_utf8_lossy(text);
         for (i, word) in text.split(char::is_whitespace).enumerate() {
             if i > 0 {
                 self.space = true;
@@ -245,7 +337,7 @@ impl Lines {
             if word.is_empty() {
                 continue;
             }
-            self.word(word);
+            self.word(word.as_bytes());
             if self.full {
                 return;
             }
@@ -253,29 +345,30 @@ impl Lines {
     }
 
     /// Adds one word, or ASCII words one space apart, after a space when one is due.
-    fn word(&mut self, word: &str) {
+    fn word(&mut self, word: &[u8]) {
         if word.is_empty() {
             return;
         }
-        let at_line_start = self.text.is_empty() || self.text.ends_with('\n');
+        let at_line_start = self.text.last().is_none_or(|&b| b == b'\n');
         if self.space && !at_line_start {
-            self.add(" ");
+            self.add(b" ");
         }
         self.space = false;
         self.add(word);
     }
 
-    fn add(&mut self, s: &str) {
+    fn add(&mut self, s: &[u8]) {
         let room = self.max.saturating_sub(self.text.len());
         if s.len() <= room {
-            self.text.push_str(s);
+            self.text.extend_from_slice(s);
             return;
         }
+        // Cut before the first byte that starts no character (a continuation byte).
         let mut cut = room;
-        while !s.is_char_boundary(cut) {
+        while cut > 0 && s.get(cut).is_some_and(|&b| b & 0xC0 == 0x80) {
             cut -= 1;
         }
-        self.text.push_str(&s[..cut]);
+        self.text.extend_from_slice(&s[..cut]);
         self.full = true;
     }
 }

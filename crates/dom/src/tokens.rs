@@ -605,9 +605,7 @@ impl Emitter for Bridge<'_, '_> {
         self.flush_text();
         let name = local_name(&self.tag.name);
         let end = self.tag.end;
-        let hides = self.collect
-            && !end
-            && std::str::from_utf8(&self.tag.name).is_ok_and(crate::text::is_hidden);
+        let hides = self.collect && !end && crate::text::class(&name) & crate::text::IS_HIDDEN != 0;
         if !end {
             self.last_start.clear();
             self.last_start.extend_from_slice(&self.tag.name);
@@ -747,7 +745,10 @@ impl Emitter for Bridge<'_, '_> {
 /// Parses `html` through the bridge into `arena`, collecting its text, with the default limits
 /// and no time budget (for the tests of the text's pieces).
 #[cfg(test)]
-pub(crate) fn parse_text(arena: TreeArena, html: &str) -> TreeArena {
+pub(crate) fn parse_text(mut arena: TreeArena, html: &str) -> TreeArena {
+    if arena.text.is_none() {
+        arena.collect_text(html.len(), 1 << 20);
+    }
     let arena = RefCell::new(arena);
     let limits = Limits {
         time_budget: None,

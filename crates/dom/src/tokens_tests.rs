@@ -15,32 +15,12 @@ use proptest::prelude::*;
 use crate::config::Limits;
 use crate::sink::{ArenaSink, Links};
 use crate::tree::{DOCUMENT, Kind, NONE, NodeId, TreeArena};
-use crate::words::SPACE;
 
-/// An element tree as text: one line per element, indented by depth, `ns:name`; text nodes
-/// with their words, except under elements whose text is never shown (the bridge does not
-/// collect it).
+/// An element tree as text: one line per element, indented by depth, `ns:name`. Without
+/// text, the arena is labelled and each line carries the element's label.
 fn dump(arena: &TreeArena) -> String {
-    fn node(arena: &TreeArena, id: NodeId, depth: usize, hidden: bool, out: &mut String) {
+    fn node(arena: &TreeArena, id: NodeId, depth: usize, out: &mut String) {
         let Some(n) = arena.node(id) else { return };
-        if n.kind == Kind::Text && !hidden {
-            // Whitespace collapsed: html5ever's tokenizer turns CR LF into LF first.
-            let mut text = String::new();
-            for &item in arena.text_items(id) {
-                match arena.words.get(item as usize) {
-                    Some(word) if item != SPACE => text.push_str(&word),
-                    _ => text.push(' '),
-                }
-            }
-            let text = text
-                .split(|c: char| c.is_ascii_whitespace())
-                .filter(|w| !w.is_empty())
-                .collect::<Vec<_>>()
-                .join(" ");
-            if !text.is_empty() {
-                out.push_str(&format!("{}#text {text:?}\n", "  ".repeat(depth)));
-            }
-        }
         if n.kind == Kind::Element {
             let label = arena
                 .labels
@@ -54,42 +34,42 @@ fn dump(arena: &TreeArena) -> String {
             ));
         }
         let child_depth = depth + usize::from(n.kind == Kind::Element);
-        let hides = n.kind == Kind::Element && crate::text::is_hidden(&n.name);
         if n.kind == Kind::Element
             && let Some(contents) = arena.node(id + 1)
             && contents.kind == Kind::TemplateContents
         {
             out.push_str(&format!("{}#contents\n", "  ".repeat(child_depth)));
-            children(arena, id + 1, child_depth + 1, hides, out);
+            children(arena, id + 1, child_depth + 1, out);
         }
-        if n.kind != Kind::Text {
-            children(arena, id, child_depth, hides, out);
-        }
+        children(arena, id, child_depth, out);
     }
-    fn children(arena: &TreeArena, id: NodeId, depth: usize, hidden: bool, out: &mut String) {
+    fn children(arena: &TreeArena, id: NodeId, depth: usize, out: &mut String) {
         let mut child = arena.node(id).map_or(NONE, |n| n.first);
         while child != NONE {
-            node(arena, child, depth, hidden, out);
+            node(arena, child, depth, out);
             child = arena.node(child).map_or(NONE, |n| n.next);
         }
     }
     let mut out = String::new();
-    children(arena, DOCUMENT, 0, false, &mut out);
+    children(arena, DOCUMENT, 0, &mut out);
     out
 }
 
-/// The tree (with its text nodes when `text`, else with labels) and links that `parse`
-/// builds through a fresh sink; `literal`: the sink gets real text, not the bridge's
-/// stand-ins.
-fn build(
-    text: bool,
-    literal: bool,
-    parse: impl FnOnce(ArenaSink<'_>),
-) -> (String, Vec<String>, Option<String>) {
-    let arena = RefCell::new(TreeArena::new(64, !text));
+/// What a parse gives: the element tree, the links, the base and, when collected, the
+/// main-content text.
+type Built = (String, Vec<String>, Option<String>, Option<String>);
+
+/// The tree (with labels unless `text`) and links that `parse` builds through a fresh sink,
+/// and the text when `text`; `literal`: the sink gets real text, not the bridge's stand-ins.
+fn build(text: bool, literal: bool, parse: impl FnOnce(ArenaSink<'_>)) -> Built {
+    let mut arena = TreeArena::new(64, !text);
     if literal {
-        arena.borrow_mut().literal_text();
+        arena.literal_text();
     }
+    if text {
+        arena.collect_text(64, 1 << 20);
+    }
+    let arena = RefCell::new(arena);
     let links = RefCell::new(Links::new(10_000));
     parse(ArenaSink {
         arena: &arena,
@@ -97,11 +77,13 @@ fn build(
         text,
     });
     let links = links.into_inner();
-    (dump(&arena.into_inner()), links.hrefs, links.base)
+    let mut arena = arena.into_inner();
+    let text = arena.take_text().map(|(t, _)| t);
+    (dump(&arena), links.hrefs, links.base, text)
 }
 
 /// The tree and links from the bridge.
-fn ours(html: &str, text: bool) -> (String, Vec<String>, Option<String>) {
+fn ours(html: &str, text: bool) -> Built {
     let limits = Limits {
         time_budget: None,
         ..Limits::default()
@@ -117,26 +99,25 @@ fn ours(html: &str, text: bool) -> (String, Vec<String>, Option<String>) {
 }
 
 /// The tree and links from html5ever's own tokenizer.
-fn oracle(html: &str, text: bool) -> (String, Vec<String>, Option<String>) {
+fn oracle(html: &str, text: bool) -> Built {
     build(text, true, |sink| {
         parse_document(sink, ParseOpts::default()).one(StrTendril::from_slice(html))
     })
 }
 
 fn check(html: &str) {
-    let (tree, hrefs, base) = ours(html, false);
-    let (want_tree, want_hrefs, want_base) = oracle(html, false);
+    let (tree, hrefs, base, _) = ours(html, false);
+    let (want_tree, want_hrefs, want_base, _) = oracle(html, false);
     assert_eq!(tree, want_tree, "tree of {html:?}");
     assert_eq!(hrefs, want_hrefs, "links of {html:?}");
     assert_eq!(base, want_base, "base of {html:?}");
-    // Collecting text: the same elements, and the same text where html5ever's tokenizer
-    // puts it.
-    let (with_text, _, _) = ours(html, true);
-    let (want_with_text, _, _) = oracle(html, true);
+    // Collecting text: the same elements, and the same text as from html5ever's tokenizer.
+    let (with_text, _, _, text) = ours(html, true);
+    let (want_with_text, _, _, want_text) = oracle(html, true);
     assert_eq!(with_text, want_with_text, "text tree of {html:?}");
+    assert_eq!(text, want_text, "text of {html:?}");
     let elements_only = |t: &str| {
         t.lines()
-            .filter(|l| !l.trim_start().starts_with("#text"))
             .map(|l| l.split(" .").next().unwrap_or(l))
             .collect::<Vec<_>>()
             .join("\n")
@@ -311,11 +292,12 @@ proptest! {
     ) {
         let mut html = if doctype { "<!DOCTYPE html>".to_owned() } else { String::new() };
         html.push_str(&pieces.concat());
-        let (tree, hrefs, base) = ours(&html, false);
-        let (want_tree, want_hrefs, want_base) = oracle(&html, false);
-        let (with_text, _, _) = ours(&html, true);
-        let (want_with_text, _, _) = oracle(&html, true);
+        let (tree, hrefs, base, _) = ours(&html, false);
+        let (want_tree, want_hrefs, want_base, _) = oracle(&html, false);
+        let (with_text, _, _, text) = ours(&html, true);
+        let (want_with_text, _, _, want_text) = oracle(&html, true);
         prop_assert_eq!(with_text, want_with_text, "text tree of {:?}", html);
+        prop_assert_eq!(text, want_text, "text of {:?}", html);
         prop_assert_eq!(tree, want_tree, "tree of {:?}", html);
         prop_assert_eq!(hrefs, want_hrefs);
         prop_assert_eq!(base, want_base);
@@ -326,7 +308,8 @@ proptest! {
 fn store_entries(html: &str) -> Vec<String> {
     let arena = super::parse_text(TreeArena::new(64, false), html);
     (0..arena.words.len())
-        .filter_map(|n| arena.words.get(n).map(std::borrow::Cow::into_owned))
+        .filter_map(|n| arena.words.get_bytes(n))
+        .map(|w| String::from_utf8_lossy(w).into_owned())
         .collect()
 }
 

@@ -1,13 +1,15 @@
 //! The lean arena the parser builds: elements only, linked by `u32` handles.
 //!
 //! html5ever's tree builder drives [`TreeArena`] through the `TreeSink` in `sink.rs`. Comments,
-//! doctypes and attributes are never stored, text only when the caller collects it: the structure fingerprint reads tag
-//! names and tree shape only. A node costs 32 bytes.
+//! doctypes, attributes and text are never stored: the structure fingerprint reads tag names
+//! and tree shape only, and the main-content text, when the caller collects it, is written as
+//! the tree is built (`text.rs`). A node costs 32 bytes.
 
 use fnv::FnvHashSet;
 use html5ever::{LocalName, Namespace, ns};
 
-use crate::words::{Item, WordDecoder, WordStore};
+use crate::text::{Ctx, ENTERED, HIDDEN, TextWriter};
+use crate::words::{WordDecoder, WordStore};
 
 /// A node handle: an index into the arena.
 pub(crate) type NodeId = u32;
@@ -28,9 +30,6 @@ pub(crate) enum Kind {
     Element,
     /// The contents of a `<template>`: always the node right after its element.
     TemplateContents,
-    /// A run of text, stored only when the caller collects text ([`TreeArena::texts`]);
-    /// it is no element, does no guarded work and never counts towards a depth.
-    Text,
 }
 
 /// The namespace of an element, in one byte.
@@ -72,14 +71,15 @@ pub(crate) struct Node {
     pub(crate) parent: NodeId,
     pub(crate) prev: NodeId,
     pub(crate) next: NodeId,
-    /// The first and last child; for a [`Kind::Text`] node, which has none, the range of its
-    /// items instead ([`TreeArena::text_items`]): walks never read a text node's children.
+    /// The first and last child.
     pub(crate) first: NodeId,
     pub(crate) last: NodeId,
     pub(crate) kind: Kind,
     pub(crate) ns: Ns,
     /// A MathML `annotation-xml` that is an HTML integration point.
     pub(crate) integration_point: bool,
+    /// What the element's text is to the main content, when text is collected (`text.rs`).
+    pub(crate) ctx: Ctx,
 }
 
 impl Node {
@@ -94,6 +94,7 @@ impl Node {
             kind,
             ns,
             integration_point: false,
+            ctx: 0,
         }
     }
 }
@@ -127,12 +128,10 @@ pub(crate) struct TreeArena {
     /// The visible words of the page, when collecting text (`words.rs`).
     pub(crate) words: WordStore,
     decoder: WordDecoder,
-    /// The items of every text node, each node's range in its `first..last` (adjacent runs
-    /// merged).
-    items: Vec<Item>,
-    /// White space that cannot reach the main-content text is not stored
-    /// ([`space_is_moot`](Self::space_is_moot)); off in tests that check that rule.
-    pub(crate) drop_moot_space: bool,
+    /// The main-content text, when the caller collects it.
+    pub(crate) text: Option<TextWriter>,
+    /// Each node's nearest block element, itself included, when text is collected (`text.rs`).
+    blocks: Vec<NodeId>,
     /// Elements with `role=main`, when collecting text or labelling (`class-paths`).
     pub(crate) main_roles: FnvHashSet<NodeId>,
     /// The `class` of the start tag being processed, for the element created for it.
@@ -192,8 +191,8 @@ impl TreeArena {
             work: 0,
             words: WordStore::default(),
             decoder: WordDecoder::default(),
-            items: Vec::new(),
-            drop_moot_space: true,
+            text: None,
+            blocks: Vec::new(),
             main_roles: FnvHashSet::default(),
             pending_class: PendingClass::default(),
             root_classes: Vec::new(),
@@ -203,20 +202,21 @@ impl TreeArena {
         arena
     }
 
-    /// Makes room for the text of a page of `input` bytes, when it is collected: text nodes
-    /// and words, whose vectors would otherwise grow by doubling, copying themselves each time.
-    /// (Measured on documentation pages: about one text node per element, one element per 48
-    /// bytes of HTML, the words' bytes a fifth of the HTML; a text node holds one run of words
-    /// of the store, `words.rs`, between its white space.)
-    pub(crate) fn reserve_text(&mut self, input: usize) {
-        let nodes = input / 48;
-        self.nodes.reserve(nodes);
-        self.depth.reserve(nodes);
-        if self.labelled {
-            self.labels.reserve(nodes);
-        }
-        self.items.reserve(input / 16);
+    /// Collects the main-content text, at most `max_bytes` of it, of a page of `input`
+    /// bytes. (Measured on documentation pages: the words' bytes are about a fifth of the
+    /// HTML, and most of them go to one output.)
+    pub(crate) fn collect_text(&mut self, input: usize, max_bytes: usize) {
+        let mut writer = TextWriter::new(max_bytes);
+        writer.reserve(input / 5);
+        self.text = Some(writer);
         self.words.reserve(input / 4, input / 48);
+        self.blocks.reserve(input / 48);
+        self.blocks.resize(self.nodes.len(), NONE);
+    }
+
+    /// The main-content text, and whether it was cut at its bound (`None`: not collected).
+    pub(crate) fn take_text(&mut self) -> Option<(String, bool)> {
+        self.text.take().map(TextWriter::finish)
     }
 
     fn push(&mut self, node: Node) -> NodeId {
@@ -226,6 +226,9 @@ impl TreeArena {
         self.depth.push(0);
         if self.labelled {
             self.labels.push(0);
+        }
+        if self.text.is_some() {
+            self.blocks.push(NONE);
         }
         id
     }
@@ -271,11 +274,9 @@ impl TreeArena {
             *slot = label;
         }
         if template {
-            self.push(Node::new(
-                Kind::TemplateContents,
-                Ns::Html,
-                LocalName::from(""),
-            ));
+            let mut contents = Node::new(Kind::TemplateContents, Ns::Html, LocalName::from(""));
+            contents.ctx = ENTERED | HIDDEN;
+            self.push(contents);
         }
         id
     }
@@ -304,9 +305,7 @@ impl TreeArena {
         if parent == NONE {
             return;
         }
-        if node.kind != Kind::Text {
-            self.work += 1;
-        }
+        self.work += 1;
         if prev == NONE {
             self.nodes[parent as usize].first = next;
         } else {
@@ -357,9 +356,8 @@ impl TreeArena {
             self.nodes[last as usize].next = child;
         }
         self.nodes[parent as usize].last = child;
-        if self.nodes[child as usize].kind != Kind::Text {
-            self.note_depth(parent, child);
-        }
+        self.note_depth(parent, child);
+        self.enter(parent, child);
     }
 
     /// Inserts `child` right before `sibling` (which must have a parent).
@@ -385,113 +383,43 @@ impl TreeArena {
         } else {
             self.nodes[prev as usize].next = child;
         }
-        if self.nodes[child as usize].kind != Kind::Text {
-            self.note_depth(parent, child);
-        }
+        self.note_depth(parent, child);
+        self.enter(parent, child);
     }
 
-    /// Appends `text` as the last child of `parent`, merged into a text node already there.
-    pub(crate) fn append_text(&mut self, parent: NodeId, text: &str) {
-        if !self.is_linkable(parent) || self.nodes[parent as usize].kind == Kind::Text {
+    /// Element `child` was inserted under `parent`: the first time, it takes its context for
+    /// the main-content text from there (and starts a line when it is a block).
+    fn enter(&mut self, parent: NodeId, child: NodeId) {
+        let Some(writer) = &mut self.text else {
+            return;
+        };
+        let node = &self.nodes[child as usize];
+        if node.ctx & ENTERED != 0 || node.kind != Kind::Element {
             return;
         }
-        let last = self.nodes[parent as usize].last;
-        if !self.extend_text(last, text) && !self.space_is_moot(parent, last, text) {
-            let id = self.text_node(text);
-            self.append(parent, id);
+        let (ctx, block) = writer.enter(self.nodes[parent as usize].ctx, &node.name, node.ctx);
+        self.nodes[child as usize].ctx = ctx;
+        let within = if block {
+            child
+        } else {
+            self.blocks.get(parent as usize).copied().unwrap_or(NONE)
+        };
+        if let Some(slot) = self.blocks.get_mut(child as usize) {
+            *slot = within;
         }
     }
 
-    /// Inserts `text` right before `sibling`, merged into a text node already there.
-    pub(crate) fn insert_text_before(&mut self, sibling: NodeId, text: &str) {
-        if !self.is_linkable(sibling) || self.parent(sibling) == NONE {
+    /// Text under `parent` (appended as its last child, or inserted before one of its
+    /// children: either way it comes in the order the parser read it).
+    pub(crate) fn add_text(&mut self, parent: NodeId, text: &str) {
+        let (Some(writer), Some(node)) = (&mut self.text, self.nodes.get(parent as usize)) else {
             return;
-        }
-        let prev = self.nodes[sibling as usize].prev;
-        if !self.extend_text(prev, text) && !self.space_is_moot(self.parent(sibling), prev, text) {
-            let id = self.text_node(text);
-            self.insert_before(sibling, id);
-        }
-    }
-
-    /// Whether `text`, about to become a text node of its own under `parent` right after
-    /// `prev` (`NONE`: as the first child), is white space only and right after a line ends in
-    /// the main-content text: after a block element (not one of the chrome elements, which
-    /// the text walk may skip without ending a line) or first in one. There a space changes
-    /// nothing: only a word opens a line again, and a space at a line's start is dropped
-    /// (`text.rs`). (42% of a python documentation page's text nodes hold only white space,
-    /// mostly indentation between block tags.) Text that comes later after `prev` makes a node
-    /// of its own just the same; the tree builder moves a closed block element only with all
-    /// its following siblings. A property test checks the text with and without the rule.
-    fn space_is_moot(&self, parent: NodeId, prev: NodeId, text: &str) -> bool {
-        if !self.drop_moot_space || !text.bytes().all(|b| b.is_ascii_whitespace()) {
-            return false;
-        }
-        let ends_line = |id: NodeId, chrome_too: bool| {
-            self.node(id).is_some_and(|n| {
-                n.kind == Kind::Element
-                    && crate::text::is_block(&n.name)
-                    && (chrome_too || !crate::text::is_chrome(&n.name))
-            })
         };
-        if prev == NONE {
-            ends_line(parent, true)
-        } else {
-            ends_line(prev, false)
+        if node.kind != Kind::Ignored {
+            let block = self.blocks.get(parent as usize).copied().unwrap_or(NONE);
+            writer.text_in(node.ctx, block);
+            self.decoder.decode(text, &self.words, writer, node.ctx);
         }
-    }
-
-    /// Adds `text` to the text node `id`, if it is one.
-    fn extend_text(&mut self, id: NodeId, text: &str) -> bool {
-        let Some((start, end)) = self
-            .node(id)
-            .filter(|n| n.kind == Kind::Text)
-            .map(|n| (n.first as usize, n.last as usize))
-        else {
-            return false;
-        };
-        if start > end || end > self.items.len() {
-            return false;
-        }
-        let new_start = if end == self.items.len() {
-            start
-        } else {
-            // Another node's items came since: move this node's to the end (rare: text
-            // added to a node after text elsewhere, as foster parenting does).
-            let moved = self.items.len();
-            self.items.extend_from_within(start..end);
-            moved
-        };
-        self.decoder.decode(text, &mut self.words, &mut self.items);
-        let node = &mut self.nodes[id as usize];
-        node.first = u32::try_from(new_start).unwrap_or(u32::MAX);
-        node.last = u32::try_from(self.items.len()).unwrap_or(u32::MAX);
-        true
-    }
-
-    /// A new, unlinked text node: no element, no guarded work.
-    fn text_node(&mut self, text: &str) -> NodeId {
-        let id = NodeId::try_from(self.nodes.len()).unwrap_or(NONE);
-        let start = u32::try_from(self.items.len()).unwrap_or(u32::MAX);
-        self.decoder.decode(text, &mut self.words, &mut self.items);
-        // (`local_name!("")`: the static atom, no look-up of the empty string per text node.)
-        let mut node = Node::new(Kind::Text, Ns::Html, html5ever::local_name!(""));
-        node.first = start;
-        node.last = u32::try_from(self.items.len()).unwrap_or(u32::MAX);
-        self.nodes.push(node);
-        self.depth.push(0);
-        if self.labelled {
-            self.labels.push(0);
-        }
-        id
-    }
-
-    /// The items of text node `id` (none for other nodes).
-    pub(crate) fn text_items(&self, id: NodeId) -> &[Item] {
-        self.node(id)
-            .filter(|n| n.kind == Kind::Text)
-            .and_then(|n| self.items.get(n.first as usize..n.last as usize))
-            .unwrap_or_default()
     }
 
     /// Text arrives as real text (html5ever's own tokenizer, in tests), not as the bridge's

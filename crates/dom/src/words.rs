@@ -14,7 +14,7 @@
 //! Text the tree builder never shows (script, style, title… in their raw-text states) gets
 //! [`HIDDEN`] instead, and nothing in the store.
 
-use std::borrow::Cow;
+use crate::text::{Ctx, TextWriter};
 
 /// The stand-ins are `U+E000 + n % CODES`: the Basic Multilingual Plane's private-use area,
 /// less its last character.
@@ -55,13 +55,9 @@ impl WordStore {
     }
 
     /// The number of entries.
+    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.starts.len()
-    }
-
-    /// The bytes of all the entries.
-    pub(crate) fn len_bytes(&self) -> usize {
-        self.bytes.len()
     }
 
     /// The byte range of entry `n` in the store.
@@ -71,62 +67,34 @@ impl WordStore {
         Some((start, end))
     }
 
-    /// The whole store as one string, when it is UTF-8 (always, from the bridge: words end
-    /// at ASCII white space, so no character is cut), checked once for all its entries.
-    pub(crate) fn text(&self) -> Option<&str> {
-        std::str::from_utf8(&self.bytes).ok()
-    }
-
-    /// Entry `n` of `text`, the store's [`text`](Self::text).
-    pub(crate) fn get_in<'t>(&self, text: &'t str, n: usize) -> Option<&'t str> {
+    /// The bytes of entry `n`.
+    pub(crate) fn get_bytes(&self, n: usize) -> Option<&[u8]> {
         let (start, end) = self.range(n)?;
-        text.get(start..end)
-    }
-
-    /// Entry `n` (replacement characters for bytes that are not UTF-8; none from the bridge).
-    pub(crate) fn get(&self, n: usize) -> Option<Cow<'_, str>> {
-        let (start, end) = self.range(n)?;
-        let bytes = self.bytes.get(start..end)?;
-        Some(
-            std::str::from_utf8(bytes)
-                .map_or_else(|_| String::from_utf8_lossy(bytes), Cow::Borrowed),
-        )
+        self.bytes.get(start..end)
     }
 }
 
-/// One piece of a text node: an entry of the store, or white space.
-pub(crate) type Item = u32;
-
-/// The [`Item`] for white space (one or more characters).
-pub(crate) const SPACE: Item = Item::MAX;
-
 /// Turns runs of text as the tree builder hands them to the sink, in the order it read them,
-/// into [`Item`]s.
+/// back into their words, for the [`TextWriter`].
 #[derive(Debug, Default)]
 pub(crate) struct WordDecoder {
     /// The number of the next entry expected.
     next: usize,
-    /// Text is real text (html5ever's own tokenizer, in tests), not stand-ins: its words go
-    /// into the store here.
+    /// Text is real text (html5ever's own tokenizer, in tests), not stand-ins.
     pub(crate) literal: bool,
 }
 
 impl WordDecoder {
-    /// Appends the items of `text` to `items`.
-    pub(crate) fn decode(&mut self, text: &str, store: &mut WordStore, items: &mut Vec<Item>) {
+    /// Writes the words and white space of `text`, in context `ctx`.
+    pub(crate) fn decode(&mut self, text: &str, store: &WordStore, out: &mut TextWriter, ctx: Ctx) {
         if self.literal {
-            return Self::literal(text, store, items);
+            return Self::literal(text, out, ctx);
         }
-        let mut space = false;
-        // Inside a word of real text: one the tree builder made itself (U+FFFD for a NUL in
-        // foreign content).
-        let mut own_word = false;
         let bytes = text.as_bytes();
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
             if matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r') {
-                space = true;
-                own_word = false;
+                out.space(ctx);
                 i += 1;
                 continue;
             }
@@ -146,54 +114,33 @@ impl WordDecoder {
                 ),
                 _ => text.get(i..i + len).and_then(|c| c.chars().next()),
             };
-            i += len;
             match ch {
-                Some(HIDDEN) => own_word = false,
+                Some(HIDDEN) | None => {}
                 Some(c @ '\u{E000}'..'\u{F8FF}') => {
-                    own_word = false;
-                    if space {
-                        items.push(SPACE);
-                        space = false;
-                    }
                     // The first entry at or after `next` with this remainder: the tree builder
                     // hands text on in the order it read it, and drops some only in rare
                     // modes (frameset), never `CODES` runs at once.
                     let code = (c as usize) - 0xE000;
                     let n = self.next + (code + CODES - self.next % CODES) % CODES;
                     self.next = n + 1;
-                    items.push(Item::try_from(n).unwrap_or(SPACE - 1));
-                }
-                Some(c) => {
-                    if !own_word {
-                        if space {
-                            items.push(SPACE);
-                            space = false;
-                        }
-                        let n = store.start();
-                        self.next = self.next.max(n + 1);
-                        items.push(Item::try_from(n).unwrap_or(SPACE - 1));
-                        own_word = true;
+                    if let Some(words) = store.get_bytes(n) {
+                        out.words(ctx, words);
                     }
-                    store.extend(c.encode_utf8(&mut [0; 4]).as_bytes());
                 }
-                None => {}
+                // Text the tree builder made itself (U+FFFD for a NUL in foreign content): a
+                // piece of a word.
+                Some(_) => out.words(ctx, &bytes[i..(i + len).min(bytes.len())]),
             }
-        }
-        if space {
-            items.push(SPACE);
+            i += len;
         }
     }
 
-    fn literal(text: &str, store: &mut WordStore, items: &mut Vec<Item>) {
+    fn literal(text: &str, out: &mut TextWriter, ctx: Ctx) {
         for (i, word) in text.split([' ', '\t', '\n', '\x0c', '\r']).enumerate() {
-            if i > 0 && items.last() != Some(&SPACE) {
-                items.push(SPACE);
+            if i > 0 {
+                out.space(ctx);
             }
-            if !word.is_empty() {
-                let n = store.start();
-                store.extend(word.as_bytes());
-                items.push(Item::try_from(n).unwrap_or(SPACE - 1));
-            }
+            out.words(ctx, word.as_bytes());
         }
     }
 }
@@ -201,27 +148,26 @@ impl WordDecoder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::BODY;
 
-    /// Words 0.. of `words` in the store, `reduced` decoded: the items shown as words and `_`.
-    fn check(words: &[&str], reduced: &str, expected: &str) {
+    /// `words` as entries 0.. of the store, then `text` decoded: the text written.
+    fn decoded(words: &[&str], text: &str, literal: bool) -> String {
         let mut store = WordStore::default();
         for w in words {
             store.start();
             store.extend(w.as_bytes());
         }
-        let mut items = Vec::new();
-        WordDecoder::default().decode(reduced, &mut store, &mut items);
-        let shown: Vec<String> = items
-            .iter()
-            .map(|&i| {
-                if i == SPACE {
-                    "_".to_owned()
-                } else {
-                    store.get(i as usize).map_or("?".into(), Cow::into_owned)
-                }
-            })
-            .collect();
-        assert_eq!(shown.join(""), expected, "{reduced:?}");
+        let mut out = TextWriter::new(1 << 20);
+        let mut decoder = WordDecoder {
+            literal,
+            ..WordDecoder::default()
+        };
+        decoder.decode(text, &store, &mut out, BODY);
+        out.finish().0
+    }
+
+    fn check(words: &[&str], reduced: &str, expected: &str) {
+        assert_eq!(decoded(words, reduced, false), expected, "{reduced:?}");
     }
 
     #[test]
@@ -230,43 +176,43 @@ mod tests {
         check(
             &["foo", "bar", "baz"],
             &format!("{a} {b}\n\n{c} "),
-            "foo_bar_baz_",
+            "foo bar baz",
         );
         check(&["foo", "bar"], &format!("{a}{b}"), "foobar");
-        // A word the tree builder dropped: the next stand-in still finds its own.
-        check(&["foo", "bar", "baz"], &format!("{a} {c}"), "foo_baz");
-        check(&["foo"], &format!("{HIDDEN} {a}"), "_foo");
-        // Text the tree builder made itself is a word of its own.
-        check(&["foo"], &format!("{a} \u{fffd}"), "foo_\u{fffd}");
+        // A run the tree builder dropped: the next stand-in still finds its own.
+        check(&["foo", "bar", "baz"], &format!("{a} {c}"), "foo baz");
+        check(&["foo"], &format!("{HIDDEN} {a}"), "foo");
+        check(&["foo", "bar"], &format!("{a}{HIDDEN}{b}"), "foobar");
+        // Text the tree builder made itself is part of a word.
+        check(&["foo"], &format!("{a} \u{fffd}"), "foo \u{fffd}");
+        check(
+            &["foo"],
+            &format!("{a}\u{fffd}\u{fffd}"),
+            "foo\u{fffd}\u{fffd}",
+        );
     }
 
     #[test]
     fn numbers_wrap_around_the_codes() {
         let words: Vec<String> = (0..CODES + 3).map(|i| format!("w{i}")).collect();
         let refs: Vec<&str> = words.iter().map(String::as_str).collect();
-        let mut store = WordStore::default();
-        for w in &refs {
-            store.start();
-            store.extend(w.as_bytes());
-        }
-        let text: String = (0..CODES + 3).map(word_char).collect();
-        let mut items = Vec::new();
-        WordDecoder::default().decode(&text, &mut store, &mut items);
-        assert_eq!(items.len(), CODES + 3);
-        assert_eq!(items[CODES + 2], Item::try_from(CODES + 2).expect("small"));
+        let text: String = (0..CODES + 3)
+            .map(word_char)
+            .collect::<Vec<_>>()
+            .iter()
+            .map(|c| format!("{c} "))
+            .collect();
+        let out = decoded(&refs, &text, false);
+        assert_eq!(out.split(' ').count(), CODES + 3);
+        assert_eq!(
+            out.split(' ').nth(CODES + 2),
+            Some(format!("w{}", CODES + 2).as_str())
+        );
     }
 
     #[test]
-    fn literal_text_fills_the_store() {
-        let mut store = WordStore::default();
-        let mut items = Vec::new();
-        let mut decoder = WordDecoder {
-            literal: true,
-            ..WordDecoder::default()
-        };
-        decoder.decode(" a  b\u{a0}c ", &mut store, &mut items);
-        assert_eq!(items, [SPACE, 0, SPACE, 1, SPACE]);
-        assert_eq!(store.get(1).as_deref(), Some("b\u{a0}c"));
-        assert_eq!(store.get(2), None);
+    fn literal_text_is_written_as_it_comes() {
+        assert_eq!(decoded(&[], " a  b\u{a0}c ", true), "a b c");
+        assert_eq!(decoded(&[], "", true), "");
     }
 }
