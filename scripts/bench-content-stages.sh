@@ -5,8 +5,8 @@
 # Runs `silhouette fingerprint --format csv --files-from LIST` under `valgrind --tool=callgrind`
 # without and with `--content` over the pages of a Debian documentation package, and prints
 # instructions per page for the whole run and the inclusive cost of each stage of the content
-# path: the bridge's word store, the arena's text nodes (with their word decoding), the
-# main-content text, and silhouette-text's fingerprint (tokenizer, hashes, signature). A stage
+# path: the bridge's word store, the elements' text contexts, the main-content text (runs
+# decoded and written as the tree is built), and silhouette-text's fingerprint (tokenizer, hashes, signature). A stage
 # the compiler inlined into its caller shows as "inlined": code layout moves a few hundred
 # thousand instructions per page between builds, so compare stages, not only totals.
 #
@@ -63,9 +63,8 @@ print(f"{site}: {pages} pages; instructions per page: {total(plain):.2f} M witho
       f"--content, {total(content):.2f} M with (+{total(content) - total(plain):.2f} M)")
 stages = [
     ("the bridge's word store", "silhouette_dom::tokens::Bridge::push_words"),
-    ("text nodes (arena)", "silhouette_dom::tree::TreeArena::append_text"),
-    ("  of which word decoding", "silhouette_dom::words::WordDecoder::decode"),
-    ("main-content text", "silhouette_dom::text::main_text"),
+    ("element contexts (arena)", "silhouette_dom::tree::TreeArena::enter"),
+    ("main-content text (runs decoded, written)", "silhouette_dom::words::WordDecoder::decode"),
     ("content fingerprint (silhouette-text)", "silhouette_text::hasher::ContentHasher::fingerprint"),
     ("  of which words (tokenizer, hashes)", "silhouette_text::tokenize::Tokenizer::for_each_word_in"),
     ("  of which the signature", "silhouette_text::signature::signature_hashed"),

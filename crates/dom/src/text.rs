@@ -2,9 +2,11 @@
 //!
 //! The main content is the first `<main>` or `[role=main]` element in document order when
 //! there is one, else every `<article>` not inside another, else `<body>` without its `nav`,
-//! `header`, `footer` and `aside`. Script, style, template, noscript and other non-rendered
-//! text is left out. Each block element (p, div, li, h1–h6, td, pre, …) starts and ends a
-//! line; whitespace inside a line is collapsed to single spaces; empty lines are dropped.
+//! `header`, `footer` and `aside` (none of them counts inside text that is never shown).
+//! Script, style, template, noscript and other non-rendered text is left out. Each block
+//! element (p, div, li, h1–h6, td, pre, …) starts and ends a line; whitespace inside a line is
+//! collapsed to single spaces; empty lines are dropped. Text comes in the order of the markup
+//! (the tree builder moves a table's stray text before the table; here it stays where it was).
 
 use std::sync::OnceLock;
 
