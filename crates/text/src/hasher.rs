@@ -258,24 +258,7 @@ impl ContentHasher {
     ) -> Vec<&'a str> {
         let drop = self.config.stop_words;
         // Whether word `w` counts (not a stop word), its units and key recorded.
-        let mut keep = |w: &str| {
-            let (hash, stop) = if starts_with_han(w) {
-                let mut buf = [0; 4];
-                units.extend(
-                    w.chars()
-                        .map(|ch| unit_hash(ch.encode_utf8(&mut buf).as_bytes())),
-                );
-                (unit_hash(w.as_bytes()), drop && is_stop_word(w))
-            } else {
-                let hash = unit_hash(w.as_bytes());
-                units.push(hash);
-                (hash, drop && is_stop_word_hashed(w, hash))
-            };
-            if !stop {
-                keys.push(hash);
-            }
-            !stop
-        };
+        let mut keep = |w: &str| keep_word(w, drop, units, keys);
         let mut out = Vec::with_capacity(text.len() / 4);
         let tokenizer = self.config.tokenizer;
         if tokenizer.for_each_word_in(text, norm, |w| {
@@ -304,6 +287,28 @@ impl ContentHasher {
             Bits::B128 => ContentHash::Bits128(Fingerprint128::from(bits)),
         })
     }
+}
+
+/// Whether word `w` counts (not a stop word, when `drop`), its units (its unit hash, or a Han
+/// word's characters' ones) added to `units` and, when it counts, its key (unit hash) to `keys`.
+#[inline(always)]
+fn keep_word(w: &str, drop: bool, units: &mut Vec<u64>, keys: &mut Vec<u64>) -> bool {
+    let (hash, stop) = if starts_with_han(w) {
+        let mut buf = [0; 4];
+        units.extend(
+            w.chars()
+                .map(|ch| unit_hash(ch.encode_utf8(&mut buf).as_bytes())),
+        );
+        (unit_hash(w.as_bytes()), drop && is_stop_word(w))
+    } else {
+        let hash = unit_hash(w.as_bytes());
+        units.push(hash);
+        (hash, drop && is_stop_word_hashed(w, hash))
+    };
+    if !stop {
+        keys.push(hash);
+    }
+    !stop
 }
 
 /// Runs of `n` words joined by one space (all the words as one feature when there are fewer).

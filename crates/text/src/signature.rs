@@ -105,10 +105,10 @@ pub fn keywords<S: AsRef<str>>(words: &[S], idf: &IdfTable, n: usize) -> Vec<(St
         .collect()
 }
 
-/// [`signature`] of `words` whose hashes are `keys` (one each, equal words with equal
-/// hashes: their unit hash, computed anyway for the minhash): the words are counted in a map
-/// that uses the given hash instead of hashing each word again, and compares the words
-/// themselves, so the counts and the signature are [`signature`]'s exactly.
+/// [`signature`] of `words` whose hashes are `keys` (one each: their unit hash, computed anyway
+/// for the minhash): the words are counted in a map that uses the given hash instead of
+/// hashing each word again, and compares words of more than 8 bytes themselves (shorter ones
+/// never share a unit hash), so the counts and the signature are [`signature`]'s exactly.
 pub(crate) fn signature_hashed(
     words: &[&str],
     keys: &[u64],
@@ -126,7 +126,7 @@ pub(crate) fn signature_hashed(
     (n > 0 && top.len() == n).then(|| Signature::of_keywords(top.iter().map(|(w, _)| w)))
 }
 
-/// A word with its hash, for [`signature_hashed`]'s map: hashed by `hash`, equal by `word`.
+/// A word with its hash, for [`signature_hashed`]'s map: hashed by `hash`, equal as words.
 #[derive(Clone, Copy)]
 struct Keyed<'a> {
     hash: u64,
@@ -134,8 +134,12 @@ struct Keyed<'a> {
 }
 
 impl PartialEq for Keyed<'_> {
+    /// Equal words: equal hashes and lengths, and for words of more than 8 bytes equal
+    /// bytes. (Two different words of up to 8 bytes never share a unit hash: `unit_hash`.)
     fn eq(&self, other: &Self) -> bool {
-        self.word == other.word
+        self.hash == other.hash
+            && self.word.len() == other.word.len()
+            && (self.word.len() <= 8 || self.word == other.word)
     }
 }
 
@@ -238,12 +242,22 @@ mod tests {
                 );
             }
         }
-        // Equal hashes of different words (not the unit hashes) still count apart.
+        // Equal hashes of different words of more than 8 bytes (a collision of the unit
+        // hash, which words of up to 8 bytes never have) still count apart.
+        let long = IdfTable::parse("alphabets 4\nbetamaxes 3\n").expect("valid");
+        let words = [
+            "alphabets",
+            "betamaxes",
+            "betamaxes",
+            "betamaxes",
+            "alphabets",
+        ];
         let same = vec![7; words.len()];
         assert_eq!(
-            signature_hashed(&words, &same, &idf, 4),
-            signature(&words, &idf, 4)
+            signature_hashed(&words, &same, &long, 1),
+            signature(&words, &long, 1)
         );
+        assert!(signature(&words, &long, 1).is_some());
     }
 
     #[test]
