@@ -8,8 +8,8 @@
 //! the run's number modulo [`CODES`]. The tree builder treats it like any other character that
 //! is not white space, so the tree is the one the real text builds; when it hands a run of
 //! text to the sink, the arena turns the stand-ins back into run numbers ([`WordDecoder`]) and
-//! keeps, per text node, a list of [`Item`]s. The main-content text is then written from those
-//! items and the store, with no string per text node and no second copy of the text.
+//! copies each run from the store into the main-content text ([`TextWriter`]), with no string
+//! per text node and no text node at all.
 //!
 //! Text the tree builder never shows (script, style, title… in their raw-text states) gets
 //! [`HIDDEN`] instead, and nothing in the store.
@@ -28,8 +28,7 @@ pub(crate) fn word_char(n: usize) -> char {
     char::from_u32(0xE000 + u32::try_from(n % CODES).unwrap_or(0)).unwrap_or(HIDDEN)
 }
 
-/// Every run of words of the visible text, in the order the tokenizer read them (an entry
-/// may also be one word the tree builder made itself: see [`WordDecoder`]).
+/// Every run of words of the visible text, in the order the tokenizer read them.
 #[derive(Debug, Default)]
 pub(crate) struct WordStore {
     bytes: Vec<u8>,
