@@ -160,11 +160,9 @@ impl TreeSink for ArenaSink<'_> {
                     && &*a.name.local == "role"
                     && crate::tree::is_main_role(&a.value)
             })
+            && let Some(node) = arena.nodes.get_mut(id as usize)
         {
-            arena.main_roles.insert(id);
-            if let Some(node) = arena.nodes.get_mut(id as usize) {
-                node.ctx |= crate::text::ROLE_MAIN;
-            }
+            node.ctx |= crate::text::ROLE_MAIN;
         }
         id
     }

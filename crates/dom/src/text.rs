@@ -139,7 +139,7 @@ const CHROME: Ctx = 4;
 const ARTICLE: Ctx = 8;
 /// Inside the main element.
 const MAIN: Ctx = 16;
-/// The element has `role=main` (set when it is created).
+/// The element has `role=main` (set when it is created; its own, not passed to its children).
 pub(crate) const ROLE_MAIN: Ctx = 64;
 /// The element has been entered once: moving it later (the tree builder's adoption agency
 /// does) starts no line.
@@ -182,14 +182,19 @@ impl TextWriter {
         self.body.text.reserve(bytes);
     }
 
-    /// The context of an element named `name` (`own`: [`ROLE_MAIN`] when it has `role=main`)
-    /// first inserted under a parent of context `parent`, and whether it is a block; starts a
-    /// line where it is one. The first `<main>` or `[role=main]` element not inside hidden
-    /// text is the main one.
-    pub(crate) fn enter(&mut self, parent: Ctx, name: &LocalName, own: Ctx) -> (Ctx, bool) {
+    /// The context of an element named `name` (its own bits so far: `own`; `main`: it can be
+    /// the main content, `TreeArena::is_main`) first inserted under a parent of context
+    /// `parent`, and whether it is a block; starts a line where it is one. The first such
+    /// element not inside hidden text is the main one.
+    pub(crate) fn enter(
+        &mut self,
+        parent: Ctx,
+        name: &LocalName,
+        own: Ctx,
+        main: bool,
+    ) -> (Ctx, bool) {
         let class = class(name);
-        let main = own & ROLE_MAIN != 0 || *name == html5ever::local_name!("main");
-        let mut ctx = (parent & !ROLE_MAIN) | ENTERED;
+        let mut ctx = (parent & !ROLE_MAIN) | (own & ROLE_MAIN) | ENTERED;
         if class & IS_HIDDEN != 0 {
             ctx |= HIDDEN;
         } else if ctx & HIDDEN == 0 {

@@ -215,9 +215,7 @@ fn tree_text(html: &str) -> String {
             NodeData::Element { name, .. } => {
                 let n = &name.local;
                 let class = crate::text::class(n);
-                if hidden(n)
-                    || (skip_chrome && ["nav", "header", "footer", "aside"].contains(&&**n))
-                {
+                if hidden(n) || (skip_chrome && class & crate::text::IS_CHROME != 0) {
                     return;
                 }
                 let block = class & crate::text::IS_BLOCK != 0;

@@ -5,10 +5,9 @@
 //! and tree shape only, and the main-content text, when the caller collects it, is written as
 //! the tree is built (`text.rs`). A node costs 32 bytes.
 
-use fnv::FnvHashSet;
 use html5ever::{LocalName, Namespace, ns};
 
-use crate::text::{Ctx, ENTERED, HIDDEN, TextWriter};
+use crate::text::{Ctx, ENTERED, HIDDEN, ROLE_MAIN, TextWriter};
 use crate::words::{WordDecoder, WordStore};
 
 /// A node handle: an index into the arena.
@@ -132,8 +131,6 @@ pub(crate) struct TreeArena {
     pub(crate) text: Option<TextWriter>,
     /// Each node's nearest block element, itself included, when text is collected (`text.rs`).
     blocks: Vec<NodeId>,
-    /// Elements with `role=main`, when collecting text or labelling (`class-paths`).
-    pub(crate) main_roles: FnvHashSet<NodeId>,
     /// The `class` of the start tag being processed, for the element created for it.
     pub(crate) pending_class: PendingClass,
     /// The class tokens of `<html>` and `<body>` elements, when labelling: not in their
@@ -193,7 +190,6 @@ impl TreeArena {
             decoder: WordDecoder::default(),
             text: None,
             blocks: Vec::new(),
-            main_roles: FnvHashSet::default(),
             pending_class: PendingClass::default(),
             root_classes: Vec::new(),
         };
@@ -281,11 +277,13 @@ impl TreeArena {
         id
     }
 
-    /// Whether element `id`, named `name`, can be the page's main content: a `<main>` or an
-    /// element with `role=main` (the first such element in document order is; `text.rs` and
-    /// the `class-paths` walk both ask).
-    pub(crate) fn is_main(&self, id: NodeId, name: &str) -> bool {
-        name == "main" || self.main_roles.contains(&id)
+    /// Whether element `id` can be the page's main content: a `<main>` or an element with
+    /// `role=main` ([`ROLE_MAIN`], set by the sink when it creates the element, whenever text
+    /// is collected or elements labelled). The first such element in document order is;
+    /// `text.rs` and the `class-paths` walk both ask.
+    pub(crate) fn is_main(&self, id: NodeId) -> bool {
+        self.node(id)
+            .is_some_and(|n| n.ctx & ROLE_MAIN != 0 || n.name == html5ever::local_name!("main"))
     }
 
     pub(crate) fn node(&self, id: NodeId) -> Option<&Node> {
@@ -390,14 +388,20 @@ impl TreeArena {
     /// Element `child` was inserted under `parent`: the first time, it takes its context for
     /// the main-content text from there (and starts a line when it is a block).
     fn enter(&mut self, parent: NodeId, child: NodeId) {
-        let Some(writer) = &mut self.text else {
+        if self.text.is_none() {
             return;
-        };
+        }
         let node = &self.nodes[child as usize];
         if node.ctx & ENTERED != 0 || node.kind != Kind::Element {
             return;
         }
-        let (ctx, block) = writer.enter(self.nodes[parent as usize].ctx, &node.name, node.ctx);
+        let main = self.is_main(child);
+        let Some(writer) = &mut self.text else {
+            return;
+        };
+        let node = &self.nodes[child as usize];
+        let (ctx, block) =
+            writer.enter(self.nodes[parent as usize].ctx, &node.name, node.ctx, main);
         self.nodes[child as usize].ctx = ctx;
         let within = if block {
             child

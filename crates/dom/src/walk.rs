@@ -92,7 +92,7 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         }
         // The main content: the first `<main>` or `[role=main]` outside template contents,
         // as for the page's text (`text.rs`).
-        let main = !main_found && !up.template && arena.is_main(id, &node.name);
+        let main = !main_found && !up.template && arena.is_main(id);
         main_found |= main;
         let child_depth = depth.saturating_add(1);
         let down = Up {
