@@ -26,6 +26,7 @@ const fn mix(mut z: u64) -> u64 {
 /// (A unit is a word of about 7 bytes: this costs about a fifth of SipHash-1-3's low 64 bits,
 /// and the shingles `mix` the unit hashes again.)
 #[must_use]
+#[inline]
 pub(crate) fn unit_hash(bytes: &[u8]) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
     let len = bytes.len();

@@ -143,11 +143,19 @@ pub(crate) fn normalize(s: &str) -> String {
 
 /// [`normalize`], appended to `out`.
 fn normalize_into(s: &str, out: &mut String) {
+    if !normalize_fast(s, out) {
+        out.push_str(&normalize_slow(s));
+    }
+}
+
+/// [`normalize`] of text whose characters the fast path reads (see there), appended to `out`;
+/// `false`, with `out` as it was, for any other text.
+fn normalize_fast(s: &str, out: &mut String) -> bool {
     if s.is_ascii() {
         let start = out.len();
         out.push_str(s);
         out[start..].make_ascii_lowercase();
-        return;
+        return true;
     }
     let start = out.len();
     let mut rest = s;
@@ -187,11 +195,11 @@ fn normalize_into(s: &str, out: &mut String) {
             }
             _ => {
                 out.truncate(start);
-                out.push_str(&normalize_slow(s));
-                return;
+                return false;
             }
         }
     }
+    true
 }
 
 fn normalize_slow(s: &str) -> String {
@@ -213,13 +221,21 @@ fn normalize_lines(text: &str, norm: &mut String) {
     }
 }
 
-/// The UAX #29 words of `text`, line by line, each a slice of `norm`, the normalised text.
+/// The UAX #29 words of `text`, each a slice of `norm`, the normalised text.
+///
+/// Text the fast normalisation reads is normalised and cut as a whole; other text line by line
+/// (NFKC and lower-casing of the whole text would give the same, but the slow path is slow).
+/// Either way the words are those of each line on its own: UAX #29 always breaks before and
+/// after a line break (WB3a, WB3b; a mark after one starts a word, WB4), and NFKC and
+/// lower-casing never join across one (a line break is a starter that composes with nothing,
+/// and it ends the context of a final sigma).
 fn uax29_lines<'n>(text: &str, norm: &'n mut String, mut f: impl FnMut(&'n str)) {
-    normalize_lines(text, norm);
-    let norm: &'n str = norm;
-    for line in norm.split('\n').filter(|l| !l.is_empty()) {
-        each_word(line, &mut f);
+    norm.reserve(text.len() + 1);
+    if !normalize_fast(text, norm) {
+        normalize_lines(text, norm);
     }
+    let norm: &'n str = norm;
+    each_word(norm, &mut f);
 }
 
 /// The words of `text`: jieba for Han runs, UAX #29 for the rest.
@@ -478,6 +494,27 @@ mod tests {
                 proptest::prop_assert!(tokenizer.for_each_word_in(&text, &mut norm, |w| got.push(w)));
                 proptest::prop_assert_eq!(got, expected);
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// The words of the whole text, read at once, are the UAX #29 words of each line
+        /// normalised on its own: line breaks, marks after them, final sigmas, characters of
+        /// the fast and the slow normalisation.
+        #[test]
+        fn text_at_once_is_line_by_line(text in "([a-bA-B0-1 .,'\n]|[’¶—…\u{a0}é\u{301}ﬁＡ\u{3000}Σσ\u{200D}\u{5D0}😀]){0,60}") {
+            use unicode_segmentation::UnicodeSegmentation;
+            let expected: Vec<String> = text
+                .split('\n')
+                .flat_map(|line| {
+                    let norm = normalize(line);
+                    norm.unicode_words().map(str::to_owned).collect::<Vec<_>>()
+                })
+                .collect();
+            let mut norm = String::new();
+            let mut got = Vec::new();
+            uax29_lines(&text, &mut norm, |w| got.push(w.to_owned()));
+            proptest::prop_assert_eq!(got, expected);
         }
     }
 

@@ -25,50 +25,62 @@ use unicode_segmentation::UnicodeSegmentation;
 /// Calls `f` with each UAX #29 word of `text` that holds a letter or a digit: what
 /// `unicode-segmentation`'s `unicode_words` gives, without its state machine on the text the
 /// fast path reads.
+///
+/// Only the pieces (see the module docs) that hold a character the fast path does not read go
+/// to `unicode-segmentation`, each on its own; the text between them, however long, to the
+/// fast path in one call. Text is searched for such characters eight bytes at a time, so
+/// ASCII text costs one look at each word of eight bytes before its words are read.
 pub(crate) fn each_word<'t>(text: &'t str, f: &mut impl FnMut(&'t str)) {
-    if text.is_ascii() {
-        return fast_words(text, f);
-    }
     let b = text.as_bytes();
-    // Runs of whole pieces of one kind (read by the fast path or not): [run, piece) so far.
-    let mut run = 0;
-    let mut run_fast = true;
-    let mut piece = 0;
-    let mut piece_fast = true;
-    let mut flush = |from: usize, to: usize, fast: bool| {
-        if let Some(s) = text.get(from..to) {
-            if fast {
-                fast_words(s, f);
-            } else {
-                s.unicode_words().for_each(&mut *f);
-            }
+    // `text[..done]` has been handed out; the search for other characters resumes at `at`.
+    let (mut done, mut at) = (0, 0);
+    while let Some(p) = next_non_ascii(b, at) {
+        let Some(c) = text.get(p..).and_then(|s| s.chars().next()) else {
+            break;
+        };
+        if simple(c) {
+            at = p + c.len_utf8();
+            continue;
         }
-    };
-    for (p, &c) in b.iter().enumerate() {
-        if p > 0 && c < 0x80 && c != b' ' && b[p - 1] == b' ' {
-            // A piece ends at `p`.
-            if piece_fast != run_fast && piece > run {
-                flush(run, piece, run_fast);
-                run = piece;
-            }
-            run_fast = piece_fast;
-            piece = p;
-            piece_fast = true;
+        // The piece holding `p`: from the last piece start at or before it (at least `done`,
+        // itself a piece start) to the next one after it.
+        let start = (done + 1..=p)
+            .rev()
+            .find(|&q| piece_starts(b, q))
+            .unwrap_or(done);
+        let end = (p + 1..b.len())
+            .find(|&q| piece_starts(b, q))
+            .unwrap_or(b.len());
+        if start > done {
+            fast_words(&text[done..start], f);
         }
-        // (A character's first byte; continuation bytes are 0x80..0xC0.)
-        if c >= 0xC0 && piece_fast {
-            piece_fast = text
-                .get(p..)
-                .and_then(|s| s.chars().next())
-                .is_some_and(simple);
-        }
+        text[start..end].unicode_words().for_each(&mut *f);
+        (done, at) = (end, end);
     }
-    if piece_fast != run_fast && piece > run {
-        flush(run, piece, run_fast);
-        run = piece;
-        run_fast = piece_fast;
+    if done < b.len() {
+        fast_words(&text[done..], f);
     }
-    flush(run, b.len(), run_fast && piece_fast);
+}
+
+/// Whether a piece starts at byte `q` (`q > 0`): an ASCII character other than a space after
+/// a space.
+fn piece_starts(b: &[u8], q: usize) -> bool {
+    matches!((b.get(q.wrapping_sub(1)), b.get(q)), (Some(b' '), Some(&c)) if c < 0x80 && c != b' ')
+}
+
+/// The first byte at or after `from` that is not ASCII (the first byte of a character, when
+/// `from` is at one), read eight bytes at a time.
+fn next_non_ascii(b: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while let Some(word) = b.get(i..i + 8) {
+        let mut w = [0; 8];
+        w.copy_from_slice(word);
+        if u64::from_le_bytes(w) & 0x8080_8080_8080_8080 != 0 {
+            break;
+        }
+        i += 8;
+    }
+    b.get(i..)?.iter().position(|&c| c >= 0x80).map(|o| i + o)
 }
 
 /// The non-ASCII characters the fast path reads: MidNumLet quotes (`’` `‘`) and punctuation of
