@@ -16,9 +16,9 @@
 
 use crate::text::{Ctx, TextWriter};
 
-/// The stand-ins are `U+E000 + n % CODES`: the Basic Multilingual Plane's private-use area,
-/// less its last character.
-pub(crate) const CODES: usize = 0xF8FF - 0xE000;
+/// The stand-ins are `U+E000 + n % CODES`: the first 4,096 characters of the Basic
+/// Multilingual Plane's private-use area (a power of two: no division per run).
+pub(crate) const CODES: usize = 0x1000;
 
 /// The stand-in of a run of hidden text: nothing in the store.
 pub(crate) const HIDDEN: char = '\u{F8FF}';
@@ -115,7 +115,7 @@ impl WordDecoder {
             };
             match ch {
                 Some(HIDDEN) | None => {}
-                Some(c @ '\u{E000}'..'\u{F8FF}') => {
+                Some(c @ '\u{E000}'..'\u{F000}') => {
                     // The first entry at or after `next` with this remainder: the tree builder
                     // hands text on in the order it read it, and drops some only in rare
                     // modes (frameset), never `CODES` runs at once.

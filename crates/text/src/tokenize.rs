@@ -333,6 +333,10 @@ const HAN_LEAD: u8 = 0xE3;
 /// Whether `text` may hold a Han character: 64 bytes at a time, without branching inside a
 /// block, before any character is decoded.
 fn may_hold_han(text: &str) -> bool {
+    if text.len() < 64 {
+        // A word: one pass, without setting up blocks.
+        return text.bytes().any(|b| b >= HAN_LEAD);
+    }
     text.as_bytes()
         .chunks(64)
         .any(|block| block.iter().fold(false, |any, &b| any | (b >= HAN_LEAD)))
