@@ -129,12 +129,14 @@ impl FromStr for Tokenizer {
 
 /// NFKC, then lower case.
 ///
-/// Fast path for ASCII and Chinese text: when every character is ASCII, a CJK Unified
-/// Ideograph (U+4E00..U+9FFF), punctuation that NFKC leaves alone (U+3001..U+3029,
-/// U+3030..U+3035, dashes U+2013..U+2014, quotes U+2018..U+201F, arrows U+2190..U+2199, `·` `×`
-/// `÷` `¶` `«` `»` `•`), a no-break space or `…` (which NFKC maps to a space and `...`) or a full-width ASCII form (U+FF01..U+FF5E, which NFKC maps to ASCII), the
-/// result is built in one pass (none of these compose or reorder); anything else takes
-/// `unicode-normalization`'s NFKC. A test checks the fast path against it on every such character.
+/// Fast path for most text: when every character is ASCII, one that NFKC and lower-casing
+/// leave alone wherever it stands (NFKC_QC = Yes, canonical combining class 0, its own lower
+/// case: CJK ideographs, most punctuation, lower-case letters such as `é`), an upper-case
+/// letter of that kind (lower-cased on its own), a no-break space or `…` (which NFKC maps to a
+/// space and `...`) or a full-width ASCII form (U+FF01..U+FF5E, which NFKC maps to ASCII), the
+/// result is built in one pass: none of these compose or reorder. Anything else (combining
+/// marks, compatibility characters, `Σ`, whose lower case depends on its neighbours) takes
+/// `unicode-normalization`'s NFKC. Tests check the fast path against it on every character.
 pub(crate) fn normalize(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     normalize_into(s, &mut out);
@@ -150,14 +152,68 @@ fn normalize_into(s: &str, out: &mut String) {
 
 /// [`normalize`] of text whose characters the fast path reads (see there), appended to `out`;
 /// `false`, with `out` as it was, for any other text.
+///
+/// The text is copied and its ASCII lower-cased in one go; characters that NFKC and
+/// lower-casing leave as they are (most of the text's few others) are only looked at. From the
+/// first character that changes, the text is rewritten character by character.
 fn normalize_fast(s: &str, out: &mut String) -> bool {
-    if s.is_ascii() {
-        let start = out.len();
-        out.push_str(s);
-        out[start..].make_ascii_lowercase();
-        return true;
-    }
     let start = out.len();
+    out.push_str(s);
+    out[start..].make_ascii_lowercase();
+    let mut at = 0;
+    while let Some(p) = crate::uax29::next_non_ascii(s.as_bytes(), at) {
+        let Some(c) = s.get(p..).and_then(|r| r.chars().next()) else {
+            break;
+        };
+        if !stays(c) {
+            out.truncate(start + p);
+            if rewrite(&s[p..], out) {
+                return true;
+            }
+            out.truncate(start);
+            return false;
+        }
+        at = p + c.len_utf8();
+    }
+    true
+}
+
+/// Whether NFKC and lower-casing leave `c` as it is, whatever surrounds it (for a character
+/// that is not ASCII).
+fn stays(c: char) -> bool {
+    matches!(c,
+        '\u{4E00}'..='\u{9FFF}'
+        | '\u{3001}'..='\u{3029}'
+        | '\u{3030}'..='\u{3035}'
+        | '\u{2013}'..='\u{2014}'
+        | '\u{2018}'..='\u{201F}'
+        | '\u{2190}'..='\u{2199}'
+        | '\u{AB}'
+        | '\u{B6}'
+        | '\u{B7}'
+        | '\u{BB}'
+        | '\u{D7}'
+        | '\u{F7}'
+        | '\u{2022}')
+        || (stable(c) && {
+            let mut lower = c.to_lowercase();
+            lower.next() == Some(c) && lower.next().is_none()
+        })
+}
+
+/// Whether NFKC leaves `c` as it is wherever it stands: NFKC_QC = Yes (it never composes with
+/// the character before it) and canonical combining class 0 (nothing is reordered around
+/// it), so a text of such characters is its own NFKC. `Σ` is left out: its lower case depends
+/// on the letters around it.
+fn stable(c: char) -> bool {
+    c != '\u{3A3}'
+        && unicode_normalization::char::canonical_combining_class(c) == 0
+        && is_nfkc_quick(std::iter::once(c)) == IsNormalized::Yes
+}
+
+/// [`normalize_fast`]'s character by character part, appended to `out`; `false` (with `out`
+/// partly written) at a character it does not read.
+fn rewrite(s: &str, out: &mut String) -> bool {
     let mut rest = s;
     while let Some(&b) = rest.as_bytes().first() {
         if b < 0x80 {
@@ -174,29 +230,15 @@ fn normalize_fast(s: &str, out: &mut String) -> bool {
         let Some(c) = chars.next() else { break };
         rest = chars.as_str();
         match c {
-            '\u{4E00}'..='\u{9FFF}'
-            | '\u{3001}'..='\u{3029}'
-            | '\u{3030}'..='\u{3035}'
-            | '\u{2013}'..='\u{2014}'
-            | '\u{2018}'..='\u{201F}'
-            | '\u{2190}'..='\u{2199}'
-            | '\u{AB}'
-            | '\u{B6}'
-            | '\u{B7}'
-            | '\u{BB}'
-            | '\u{D7}'
-            | '\u{F7}'
-            | '\u{2022}' => out.push(c),
             '\u{A0}' => out.push(' '),
             '\u{2026}' => out.push_str("..."),
             '\u{FF01}'..='\u{FF5E}' => {
                 let ascii = char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c);
                 out.push(ascii.to_ascii_lowercase());
             }
-            _ => {
-                out.truncate(start);
-                return false;
-            }
+            c if stays(c) => out.push(c),
+            c if stable(c) => out.extend(c.to_lowercase()),
+            _ => return false,
         }
     }
     true
@@ -461,6 +503,30 @@ mod tests {
         check_norm("Ｈｅｌｌｏ，世界。", "hello,世界。");
         check_norm("ﬁ 中", "fi 中"); // slow path
         check_norm("\u{3000}中", " 中"); // ideographic space: slow path
+    }
+
+    /// Every character of the first two planes, between letters, after an upper-case one and
+    /// before a combining mark: the fast path gives NFKC and lower case.
+    #[test]
+    fn fast_normalisation_is_nfkc_everywhere() {
+        let mut fast_ones = 0;
+        for c in '\u{80}'..='\u{2FFFF}' {
+            for s in [
+                format!("a{c}b"),
+                format!("Ａ{c}{c}É"),
+                format!("{c}\u{301}x"),
+            ] {
+                let mut fast = String::new();
+                if normalize_fast(&s, &mut fast) {
+                    assert_eq!(fast, normalize_slow(&s), "U+{:04X}", u32::from(c));
+                    fast_ones += 1;
+                } else {
+                    assert!(fast.is_empty());
+                }
+            }
+        }
+        // (Most characters take the fast path; none with a combining mark after it.)
+        assert!(fast_ones > 200_000, "{fast_ones}");
     }
 
     fn check_norm(input: &str, expected: &str) {

@@ -70,7 +70,7 @@ fn piece_starts(b: &[u8], q: usize) -> bool {
 
 /// The first byte at or after `from` that is not ASCII (the first byte of a character, when
 /// `from` is at one), read eight bytes at a time.
-fn next_non_ascii(b: &[u8], from: usize) -> Option<usize> {
+pub(crate) fn next_non_ascii(b: &[u8], from: usize) -> Option<usize> {
     let mut i = from;
     while let Some(word) = b.get(i..i + 8) {
         let mut w = [0; 8];
