@@ -129,29 +129,35 @@ const CLASS: [u8; 256] = {
 /// are class 0 here: they break words, as the Other class does.)
 fn fast_words<'t>(text: &'t str, f: &mut impl FnMut(&'t str)) {
     let b = text.as_bytes();
+    let n = b.len();
     let class = |i: usize| b.get(i).map_or(0, |&c| CLASS[usize::from(c)]);
     let mut i = 0;
-    while i < b.len() {
-        if class(i) == 0 {
+    loop {
+        // Up to the next letter, digit or `_`.
+        while i < n && CLASS[usize::from(b[i])] == 0 {
             i += 1;
-            continue;
+        }
+        if i >= n {
+            return;
         }
         let start = i;
-        // Whether the word holds a letter or a digit (not only `_`).
-        let mut alnum = false;
+        // The classes of the word's characters, or-ed: whether it holds a letter or a digit
+        // (not only `_`).
+        let mut classes = 0;
         loop {
-            loop {
-                let c = class(i);
+            while i < n {
+                let c = CLASS[usize::from(b[i])];
                 if c == 0 {
                     break;
                 }
-                alnum |= c != UNDERSCORE;
+                classes |= c;
                 i += 1;
             }
             // `i` is past the run: join across one middle character when the rules allow.
-            let (Some(&prev), Some(&mid)) = (b.get(i.wrapping_sub(1)), b.get(i)) else {
+            if i >= n {
                 break;
-            };
+            }
+            let (prev, mid) = (b[i - 1], b[i]);
             // The middle character's length, and whether it may join letters, digits.
             let (len, letters, digits) = match (mid, b.get(i + 1), b.get(i + 2)) {
                 (b':', ..) => (1, true, false),
@@ -169,7 +175,7 @@ fn fast_words<'t>(text: &'t str, f: &mut impl FnMut(&'t str)) {
             }
             i += len;
         }
-        if alnum {
+        if classes & (LETTER | DIGIT) != 0 {
             f(&text[start..i]);
         }
     }
