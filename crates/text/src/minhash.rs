@@ -70,9 +70,22 @@ pub(crate) fn unit_hash(bytes: &[u8]) -> u64 {
 /// make one shingle of all of them.
 pub(crate) fn shingles(word_hashes: &[u64], n: usize) -> impl Iterator<Item = u64> + '_ {
     let n = n.clamp(1, word_hashes.len().max(1));
-    word_hashes
-        .windows(n)
-        .map(|w| w.iter().fold(0, |h, &x| mix(h ^ x)))
+    let pairs = (n == 2).then(|| {
+        // The default's shingles, without a loop per shingle.
+        word_hashes
+            .iter()
+            .zip(word_hashes.get(1..).unwrap_or_default())
+            .map(|(&a, &b)| mix(mix(a) ^ b))
+    });
+    let others = (n != 2).then(|| {
+        word_hashes
+            .windows(n)
+            .map(|w| w.iter().fold(0, |h, &x| mix(h ^ x)))
+    });
+    pairs
+        .into_iter()
+        .flatten()
+        .chain(others.into_iter().flatten())
 }
 
 /// The one-bit minhash of a feature set (well-mixed hashes, any order, repeats allowed) over
@@ -81,14 +94,18 @@ pub(crate) fn shingles(word_hashes: &[u64], n: usize) -> impl Iterator<Item = u6
 pub(crate) fn minhash_bits(set: impl IntoIterator<Item = u64>, bits: u32) -> Option<u128> {
     let (k, shift) = if bits == 64 { (64, 58) } else { (128, 57) };
     let mut mins = [u64::MAX; 128];
-    let mut filled = 0u128;
+    let mut hit = [false; 128];
     for x in set {
         let bin = (x >> shift) as usize;
-        if let Some(m) = mins.get_mut(bin) {
+        if let (Some(m), Some(h)) = (mins.get_mut(bin), hit.get_mut(bin)) {
             *m = (*m).min(x);
+            *h = true;
         }
-        filled |= 1 << bin;
     }
+    let filled = hit
+        .iter()
+        .enumerate()
+        .fold(0u128, |f, (i, &h)| f | (u128::from(h) << i));
     if filled == 0 {
         return None;
     }
@@ -122,6 +139,15 @@ mod tests {
         assert_eq!(list(&[7], 3), [mix(7)]);
         assert_eq!(list(&[1, 2, 1, 2], 2).len(), 3);
         assert_ne!(list(&[1, 2], 2), list(&[2, 1], 2));
+        // Every width is the fold of its window (2, the default, has a loop of its own).
+        let words = [3, 1, 4, 1, 5, 9, 2, 6];
+        for n in 1..=4 {
+            let folded: Vec<u64> = words
+                .windows(n)
+                .map(|w| w.iter().fold(0, |h, &x| mix(h ^ x)))
+                .collect();
+            assert_eq!(list(&words, n), folded, "n = {n}");
+        }
         assert_eq!(minhash_bits([], 64), None);
         // Repeats and order do not matter.
         assert_eq!(
