@@ -70,22 +70,11 @@ pub(crate) fn unit_hash(bytes: &[u8]) -> u64 {
 /// make one shingle of all of them.
 pub(crate) fn shingles(word_hashes: &[u64], n: usize) -> impl Iterator<Item = u64> + '_ {
     let n = n.clamp(1, word_hashes.len().max(1));
-    let pairs = (n == 2).then(|| {
+    word_hashes.windows(n).map(|w| match w {
         // The default's shingles, without a loop per shingle.
-        word_hashes
-            .iter()
-            .zip(word_hashes.get(1..).unwrap_or_default())
-            .map(|(&a, &b)| mix(mix(a) ^ b))
-    });
-    let others = (n != 2).then(|| {
-        word_hashes
-            .windows(n)
-            .map(|w| w.iter().fold(0, |h, &x| mix(h ^ x)))
-    });
-    pairs
-        .into_iter()
-        .flatten()
-        .chain(others.into_iter().flatten())
+        [a, b] => mix(mix(*a) ^ *b),
+        _ => w.iter().fold(0, |h, &x| mix(h ^ x)),
+    })
 }
 
 /// The one-bit minhash of a feature set (well-mixed hashes, any order, repeats allowed) over
@@ -139,7 +128,7 @@ mod tests {
         assert_eq!(list(&[7], 3), [mix(7)]);
         assert_eq!(list(&[1, 2, 1, 2], 2).len(), 3);
         assert_ne!(list(&[1, 2], 2), list(&[2, 1], 2));
-        // Every width is the fold of its window (2, the default, has a loop of its own).
+        // Every width is the fold of its window (2, the default, has a case of its own).
         let words = [3, 1, 4, 1, 5, 9, 2, 6];
         for n in 1..=4 {
             let folded: Vec<u64> = words
