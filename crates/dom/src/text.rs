@@ -265,7 +265,8 @@ impl TextWriter {
         }
     }
 
-    /// Words (one space apart, or a piece of a word) in context `ctx`.
+    /// Words (a run of the store, white space between them, or a piece of a word) in
+    /// context `ctx`.
     pub(crate) fn words(&mut self, ctx: Ctx, text: &[u8]) {
         if let Some(out) = self.out(ctx) {
             out.push(text);
@@ -290,6 +291,20 @@ impl TextWriter {
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         (text, full)
     }
+}
+
+/// One byte of [`Lines::close_up`]'s slow path: `b` kept at `kept` unless it is white space
+/// after white space; whether it is white space.
+#[inline(always)]
+fn close_up_byte(tail: &mut [u8], b: u8, kept: &mut usize, after_space: bool) -> bool {
+    let space = matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r');
+    if !(space && after_space) {
+        if let Some(k) = tail.get_mut(*kept) {
+            *k = if space { b' ' } else { b };
+        }
+        *kept += 1;
+    }
+    space
 }
 
 /// Output lines: whitespace collapsed, empty lines dropped, bounded. Bytes, checked as UTF-8
@@ -331,10 +346,10 @@ impl Lines {
             return;
         }
         if text.is_ascii() {
-            // Words one space apart, none at either end (a run of the store, `words.rs`):
-            // written as they are. Only other characters bring white space of their own
+            // A run of the store (`words.rs`): words with the white space between them as it
+            // came, none at either end. Only other characters bring white space of their own
             // (U+00A0, U+3000…).
-            return self.word(text);
+            return self.ascii_words(text);
         }
         let text = String::from_utf8_lossy(text);
         for (i, word) in text.split(char::is_whitespace).enumerate() {
@@ -351,7 +366,84 @@ impl Lines {
         }
     }
 
-    /// Adds one word, or ASCII words one space apart, after a space when one is due.
+    /// Adds ASCII words with white space between them (none at either end), each stretch of
+    /// it written as one space: copied in one go, then closed up in place (and only then cut
+    /// at the bound, as words written one by one would be).
+    fn ascii_words(&mut self, text: &[u8]) {
+        if text.is_empty() {
+            return;
+        }
+        let at_line_start = self.text.last().is_none_or(|&b| b == b'\n');
+        if self.space && !at_line_start {
+            self.text.push(b' ');
+        }
+        self.space = false;
+        let start = self.text.len();
+        self.text.extend_from_slice(text);
+        self.close_up(start);
+        if self.text.len() > self.max {
+            self.text.truncate(self.max);
+            self.full = true;
+        }
+    }
+
+    /// Writes each stretch of white space in `text[start..]` (ASCII, no white space first) as
+    /// one space, in place, eight bytes at a time: a chunk whose white space is all single
+    /// characters (most of prose) only has its tabs and line breaks turned into spaces; the
+    /// others are read byte by byte.
+    fn close_up(&mut self, start: usize) {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let tail = &mut self.text[start..];
+        // Bytes `..read` have been looked at; the kept ones are `..kept`.
+        let (mut read, mut kept) = (0, 0);
+        let mut after_space = false;
+        while let Some(chunk) = tail.get(read..read + 8) {
+            let mut bytes = [0; 8];
+            bytes.copy_from_slice(chunk);
+            let x = u64::from_le_bytes(bytes);
+            // A high bit per space, and per byte below 0x20: exact for ASCII.
+            let y = x ^ (0x20 * ONES);
+            let spaces = !(((y & !HIGH) + !HIGH) | y) & HIGH;
+            let controls = !(((x & !HIGH) + 0x60 * ONES) | x) & HIGH;
+            let white = spaces | controls;
+            let single = white & (white << 8) == 0 && !(after_space && white & 0x80 != 0);
+            if single && Self::all_white(&bytes, controls) {
+                // Each white byte becomes a space: its high bit spread to the whole byte.
+                let mask = (white >> 7) * 0xFF;
+                let out = ((x & !mask) | (0x20 * (white >> 7))).to_le_bytes();
+                tail[kept..kept + 8].copy_from_slice(&out);
+                after_space = white >> 63 != 0;
+                kept += 8;
+            } else {
+                for b in bytes {
+                    after_space = close_up_byte(tail, b, &mut kept, after_space);
+                }
+            }
+            read += 8;
+        }
+        while let Some(&b) = tail.get(read) {
+            after_space = close_up_byte(tail, b, &mut kept, after_space);
+            read += 1;
+        }
+        self.text.truncate(start + kept);
+    }
+
+    /// Whether every byte of `bytes` flagged in `controls` (a high bit per byte) is white space
+    /// (tab, line feed, form feed, carriage return), not another control character.
+    fn all_white(bytes: &[u8; 8], controls: u64) -> bool {
+        let mut c = controls;
+        while c != 0 {
+            let i = (c.trailing_zeros() / 8) as usize;
+            if !matches!(bytes.get(i), Some(b'\t' | b'\n' | b'\x0c' | b'\r')) {
+                return false;
+            }
+            c &= c - 1;
+        }
+        true
+    }
+
+    /// Adds one word, after a space when one is due.
     fn word(&mut self, word: &[u8]) {
         if word.is_empty() {
             return;

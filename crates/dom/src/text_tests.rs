@@ -286,3 +286,18 @@ proptest! {
         prop_assert_eq!(text(&html), tree_text(&html), "{:?}", html);
     }
 }
+
+proptest! {
+    /// Runs of words long enough to be closed up eight bytes at a time (`Lines::close_up`),
+    /// with every kind of white space between and around their words, single and repeated,
+    /// and pieces the tokenizer hands over on their own (a character reference, `é`), give
+    /// the tree's text too.
+    #[test]
+    fn long_runs_are_the_trees(pieces in prop::collection::vec(
+        "[a-z]{1,12}|[a-z]{1,3}|[ ]|[ \n\t\r\x0c]{1,4}|<b>|</b>|<p>|&amp;|\u{e9}",
+        0..80,
+    )) {
+        let html: String = pieces.concat();
+        prop_assert_eq!(text(&html), tree_text(&html), "{:?}", html);
+    }
+}

@@ -430,49 +430,58 @@ impl Bridge<'_, '_> {
     /// store (`words.rs`).
     ///
     /// One stand-in stands for a whole run of words: the words of one text between two tags,
-    /// stored with one space between each two, their white space before the first and after
-    /// the last passed on as it came. The tree builder only looks at white space before or
-    /// after non-white-space characters (to insert it, drop it or split a token there), never
-    /// inside a run of them, so it builds the same tree as with a stand-in per word; the
-    /// arena then decodes, and the main-content text copies, one item per run instead of one
-    /// per word. (Inside a `frameset`, which drops every character but white space, the
-    /// white space between the words of a run is dropped with them: no text is shown there.)
+    /// stored with the white space between them as it came, their white space before the
+    /// first and after the last passed on to the tree builder. The tree builder only looks at
+    /// white space before or after non-white-space characters (to insert it, drop it or split
+    /// a token there), never inside a run of them, so it builds the same tree as with a
+    /// stand-in per word; the arena then decodes, and the main-content text copies (white
+    /// space collapsed), one item per run instead of one per word. So only the white space at
+    /// either end of `s` is read byte by byte here: the words between are stored in one
+    /// copy. (Inside a `frameset`, which drops every character but white space, the white
+    /// space between the words of a run is dropped with them: no text is shown there.)
     fn push_words(&mut self, s: &[u8]) {
         let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r');
-        let mut rest = s;
+        let Some(first) = s.iter().position(|b| !is_space(b)) else {
+            // White space only: the tree builder's to see (cut back if a word of the run
+            // follows).
+            for &b in s {
+                self.text.push(b as char);
+            }
+            self.in_word &= s.is_empty();
+            return;
+        };
+        let last = s.iter().rposition(|b| !is_space(b)).unwrap_or(first);
+        let (lead, words, trail) = (&s[..first], &s[first..=last], &s[last + 1..]);
         let cell = self.guard.arena;
         let mut arena = (!self.hidden_raw).then(|| cell.borrow_mut());
         // (The tokenizer may cut a character in two: `&amp;é` comes as `&`, then each byte of
         // `é`. Words are bytes until they are read.)
-        while let Some(b) = rest.first() {
-            if self.in_word {
-                // The rest of the word, up to white space.
-                let end = rest.iter().position(is_space).unwrap_or(rest.len());
-                if let Some(a) = &mut arena {
-                    a.words.extend(&rest[..end]);
-                }
-                rest = &rest[end..];
-                self.in_word = rest.is_empty();
-            } else if is_space(b) {
-                self.text.push(*b as char);
-                rest = &rest[1..];
-            } else {
-                self.in_word = true;
-                if let Some(end) = self.run_end {
-                    // White space between two words of the run: one space in the store.
-                    self.text.truncate(end);
-                    if let Some(a) = &mut arena {
-                        a.words.extend(b" ");
-                    }
-                } else {
-                    self.text.push(match &mut arena {
-                        Some(a) => word_char(a.words.start()),
-                        None => HIDDEN,
-                    });
-                    self.run_end = Some(self.text.len());
-                }
+        if self.in_word && lead.is_empty() {
+            // The word goes on.
+        } else if let Some(end) = self.run_end {
+            // Another word of the open run: the white space before it is the run's, one space
+            // in the store.
+            self.text.truncate(end);
+            if let Some(a) = &mut arena {
+                a.words.extend(b" ");
             }
+        } else {
+            for &b in lead {
+                self.text.push(b as char);
+            }
+            self.text.push(match &mut arena {
+                Some(a) => word_char(a.words.start()),
+                None => HIDDEN,
+            });
+            self.run_end = Some(self.text.len());
         }
+        if let Some(a) = &mut arena {
+            a.words.extend(words);
+        }
+        for &b in trail {
+            self.text.push(b as char);
+        }
+        self.in_word = trail.is_empty();
     }
 
     fn finish_attribute(&mut self) {

@@ -3,13 +3,14 @@
 //!
 //! The tree builder does not need the text: it only tells white space from the rest (the
 //! reduced text of `tokens.rs`). So the bridge keeps every visible run of words (the words of
-//! one text between two tags, one space apart) in one [`WordStore`] and hands the tree builder
+//! one text between two tags, with the white space between them as it came, none at either
+//! end) in one [`WordStore`] and hands the tree builder
 //! a single stand-in character per run, [`word_char`]: a private-use character that carries
 //! the run's number modulo [`CODES`]. The tree builder treats it like any other character that
 //! is not white space, so the tree is the one the real text builds; when it hands a run of
 //! text to the sink, the arena turns the stand-ins back into run numbers ([`WordDecoder`]) and
-//! copies each run from the store into the main-content text ([`TextWriter`]), with no string
-//! per text node and no text node at all.
+//! copies each run from the store into the main-content text ([`TextWriter`], which closes up
+//! its white space), with no string per text node and no text node at all.
 //!
 //! Text the tree builder never shows (script, style, title… in their raw-text states) gets
 //! [`HIDDEN`] instead, and nothing in the store.
