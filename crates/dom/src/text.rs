@@ -176,10 +176,12 @@ impl TextWriter {
         }
     }
 
-    /// Makes room for `bytes` of text in the output most pages write.
+    /// Makes room for `bytes` of text in whichever output is written first (most pages write
+    /// to one), when it is.
     pub(crate) fn reserve(&mut self, bytes: usize) {
-        let bytes = bytes.min(self.body.max);
-        self.body.text.reserve(bytes);
+        for out in [&mut self.main, &mut self.articles, &mut self.body] {
+            out.room = bytes.min(out.max);
+        }
     }
 
     /// The context of an element named `name` (its own bits so far: `own`; `main`: it can be
@@ -320,6 +322,8 @@ struct Lines {
     full: bool,
     /// The nearest block element around the last text written ([`TextWriter::text_in`]).
     last_block: u32,
+    /// Bytes to make room for when the first text comes ([`TextWriter::reserve`]).
+    room: usize,
 }
 
 impl Lines {
@@ -330,6 +334,7 @@ impl Lines {
             space: false,
             full: false,
             last_block: u32::MAX,
+            room: 0,
         }
     }
 
@@ -344,6 +349,9 @@ impl Lines {
     fn push(&mut self, text: &[u8]) {
         if self.full {
             return;
+        }
+        if self.text.capacity() == 0 {
+            self.text.reserve(self.room);
         }
         if text.is_ascii() {
             // A run of the store (`words.rs`): words with the white space between them as it

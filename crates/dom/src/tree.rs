@@ -203,7 +203,7 @@ impl TreeArena {
     /// HTML, and most of them go to one output.)
     pub(crate) fn collect_text(&mut self, input: usize, max_bytes: usize) {
         let mut writer = TextWriter::new(max_bytes);
-        writer.reserve(input / 5);
+        writer.reserve(input / 4);
         self.text = Some(writer);
         self.words.reserve(input / 4, input / 48);
         self.blocks.reserve(input / 48);

@@ -151,7 +151,8 @@ pub(crate) fn tf_idf_of_counts_for_top<'a>(
 ) -> Vec<(&'a str, f64)> {
     #[allow(clippy::cast_precision_loss, reason = "counts far below 2^53")]
     let total = total as f64;
-    let mut known = Vec::new();
+    // (Most words are known: room for all of them at once.)
+    let mut known = Vec::with_capacity(counts.size_hint().0);
     let mut unknown = Vec::new();
     for (w, c) in counts.filter(|(w, _)| w.chars().nth(1).is_some()) {
         match idf.idf_if_loaded(w) {
