@@ -381,11 +381,9 @@ impl Lines {
         if text.is_empty() {
             return;
         }
-        let at_line_start = self.text.last().is_none_or(|&b| b == b'\n');
-        if self.space && !at_line_start {
+        if self.take_space() {
             self.text.push(b' ');
         }
-        self.space = false;
         let start = self.text.len();
         self.text.extend_from_slice(text);
         self.close_up(start);
@@ -456,12 +454,17 @@ impl Lines {
         if word.is_empty() {
             return;
         }
-        let at_line_start = self.text.last().is_none_or(|&b| b == b'\n');
-        if self.space && !at_line_start {
+        if self.take_space() {
             self.add(b" ");
         }
-        self.space = false;
         self.add(word);
+    }
+
+    /// Whether a space goes before the next word (one is due, and the line has begun); no
+    /// longer due once asked.
+    fn take_space(&mut self) -> bool {
+        let at_line_start = self.text.last().is_none_or(|&b| b == b'\n');
+        std::mem::take(&mut self.space) && !at_line_start
     }
 
     fn add(&mut self, s: &[u8]) {

@@ -285,9 +285,7 @@ proptest! {
         let html: String = pieces.concat();
         prop_assert_eq!(text(&html), tree_text(&html), "{:?}", html);
     }
-}
 
-proptest! {
     /// Runs of words long enough to be closed up eight bytes at a time (`Lines::close_up`),
     /// with every kind of white space between and around their words, single and repeated,
     /// and pieces the tokenizer hands over on their own (a character reference, `é`), give
