@@ -36,6 +36,38 @@ fn overlap_prints_copied_passages_with_positions_in_both() {
 }
 
 #[test]
+fn overlap_compares_html_pages_by_their_main_content_text() {
+    let story = "The quick brown fox jumps over the lazy dog near the river bank today";
+    // The article, and its print view under other chrome: only the main content is read.
+    let article = format!(
+        "<html><head><title>Fox news site menu</title></head><body><nav>home news sport weather \
+         contact about login</nav><main><h1>Fox</h1><p>{story}.</p></main>\
+         <footer>copyright site menu</footer></body></html>"
+    );
+    let print = format!(
+        "<html><body><header>printed from the site</header><article><p>Printed: {story}!</p>\
+         </article></body></html>"
+    );
+    let dir = scratch(&[
+        ("article.html", article.as_bytes()),
+        ("print.htm", print.as_bytes()),
+        ("article.txt", article.as_bytes()),
+    ]);
+    let overlap = |a: &str, b: &str| {
+        let r = run_in(dir.path(), &["overlap", "--k", "3", "--g", "6", a, b], b"");
+        assert_eq!(r.code, 0, "{a} {b}: {}", r.stderr);
+        r.stdout
+    };
+    let expected = "A: article.html (15 words)  B: print.htm (15 words)  tokenizer=auto k=3 g=6\n\
+                    A 1..15  B 1..15  14 words: the quick brown fox jumps over the lazy dog near the river bank today\n\
+                    1 passages, 14 of A's 15 words (93.3%) copied in B\n";
+    assert_eq!(overlap("article.html", "print.htm"), expected);
+    // Named .txt, the same bytes are plain text: markup and chrome are words too.
+    let out = overlap("article.txt", "print.htm");
+    assert!(out.starts_with("A: article.txt (47 words)"), "{out}");
+}
+
+#[test]
 fn overlap_errors() {
     let dir = scratch(&[("a.txt", b"one two three")]);
     for (args, fragment) in [
@@ -47,6 +79,10 @@ fn overlap_errors() {
         (
             &["overlap", "--tokenizer", "icu", "a.txt", "a.txt"][..],
             "tokenizer",
+        ),
+        (
+            &["overlap", "a.txt", "crawl.warc.gz"][..],
+            "error: crawl.warc.gz: an archive holds many pages",
         ),
     ] {
         let r = run_in(dir.path(), args, b"");

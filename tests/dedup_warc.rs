@@ -131,6 +131,22 @@ fn dedup_of_a_wget_warc_agrees_with_the_crawl() {
         }
     }
 
+    // `idf build` reads the same archive: one document per page judged.
+    let idf = run_in(
+        dir.path(),
+        &["idf", "build", "site.warc.gz", "-o", "idf.txt"],
+        b"",
+    );
+    assert_eq!(idf.code, 0, "{}", idf.stderr);
+    let n = lines.len();
+    assert!(
+        idf.stderr.starts_with(&format!(
+            "idf: {n} documents (0 text files, 0 HTML pages, {n} pages from archives)"
+        )),
+        "{}",
+        idf.stderr
+    );
+
     // The crawl of the same site, keeping duplicates in its output.
     let crawl_dir = tempfile::tempdir().expect("a temporary directory");
     // One fetch at a time: the crawl judges in breadth-first link order, as wget fetches.

@@ -274,9 +274,13 @@ pub enum Command {
         #[arg(long, value_name = "PORT")]
         port: Option<u16>,
     },
-    /// Print the passages of plain-text file A copied in plain-text file B, with their word
-    /// positions in both (robust winnowing: every copied passage of at least G words is found,
-    /// none shorter than K).
+    /// Print the passages of text A copied in text B, with their word positions in both
+    /// (robust winnowing: every copied passage of at least G words is found, none shorter
+    /// than K).
+    ///
+    /// A and B are plain-text files, or HTML pages (`*.html`, `*.htm`): then their
+    /// main-content text, the text `fingerprint --content` fingerprints. `-` reads plain text
+    /// from standard input.
     Overlap {
         /// Noise threshold: shingles of K words.
         #[arg(long, value_name = "K", default_value_t = 5)]
@@ -290,7 +294,7 @@ pub enum Command {
         #[arg(long, value_name = "NAME", default_value = "auto")]
         tokenizer: String,
 
-        /// First text (`-` for standard input).
+        /// First text: a plain-text file, an HTML page, or `-` for standard input.
         a: PathBuf,
         /// Second text.
         b: PathBuf,
@@ -322,10 +326,15 @@ pub enum Command {
 
 #[derive(Debug, Subcommand)]
 pub enum IdfCommand {
-    /// Build an IDF table (`word idf` lines, jieba's idf.txt format) from plain-text files:
-    /// each file is one document, IDF = ln(N / (df + 1)).
+    /// Build an IDF table (`word idf` lines, jieba's idf.txt format) from a corpus: IDF =
+    /// ln(N / (df + 1)) over its N documents.
     ///
-    /// PATH is a file or a directory (searched recursively for *.txt).
+    /// A plain-text file is one document; an HTML page (`*.html`, `*.htm`) is one, its
+    /// main-content text (the text content fingerprints weigh); a WARC archive (`*.warc`,
+    /// `*.warc.gz`: a crawl's `--warc` output, wget's…) is one per HTML page it holds (2xx
+    /// responses). A directory is every `*.txt`, `*.html`, `*.htm`, `*.warc` and `*.warc.gz`
+    /// file under it. Records or pages that cannot be read are reported and the table is
+    /// built from the rest (exit status 1).
     Build {
         /// Tokenizer: mfonda, unicode, jieba or auto.
         #[arg(long, value_name = "NAME", default_value = "auto")]

@@ -1,4 +1,5 @@
-//! `silhouette idf build PATH... [-o FILE]`: an IDF table from plain-text files.
+//! `silhouette idf build PATH... [-o FILE]`: an IDF table from a corpus: plain-text files,
+//! HTML pages and WARC archives ([`corpus`](crate::corpus)), one document each page.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -6,54 +7,71 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use silhouette_text::{IdfBuilder, Tokenizer};
 
-use crate::overlap::read_text;
+use crate::corpus::{self, Reader};
 
-/// The `.txt` files under `path` (itself when it is a file), sorted.
-fn text_files(path: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    if !path.is_dir() {
-        out.push(path.to_owned());
-        return Ok(());
-    }
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
-        .with_context(|| format!("{}: cannot list", path.display()))?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<Result<_, _>>()
-        .with_context(|| format!("{}: cannot list", path.display()))?;
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            text_files(&p, out)?;
-        } else if p.extension().is_some_and(|e| e == "txt") {
-            out.push(p);
-        }
-    }
-    Ok(())
-}
-
-/// Builds the table (one document per file) and writes it to `output` or standard output; a
-/// summary goes to standard error.
-pub fn build(tokenizer: &str, paths: &[PathBuf], output: Option<&Path>) -> Result<()> {
+/// Builds the table (one document per text file, HTML page or archived HTML page) and writes
+/// it to `output` or standard output; a summary and every document that could not be read go
+/// to `err`. Returns how many could not be read (the table is built from the rest).
+///
+/// # Errors
+/// A bad tokenizer name, no documents at all, a file that cannot be read, an output that
+/// cannot be written.
+pub fn build(
+    reader: &Reader,
+    tokenizer: &str,
+    paths: &[PathBuf],
+    output: Option<&Path>,
+    err: &mut dyn Write,
+) -> Result<u64> {
     let tokenizer: Tokenizer = tokenizer.parse()?;
-    let mut files = Vec::new();
-    for p in paths {
-        text_files(p, &mut files)?;
+    if paths.iter().any(|p| p.as_os_str() == "-") {
+        anyhow::bail!("idf build reads files and directories, not standard input");
+    }
+    let mut warnings = Vec::new();
+    let files = corpus::files(paths, &mut warnings);
+    for w in &warnings {
+        writeln!(err, "error: {w}")?;
     }
     let mut builder = IdfBuilder::new(tokenizer);
-    for f in &files {
-        builder.add_document(&read_text(f)?);
+    let mut reported = Ok(());
+    let counts = reader.each_document(
+        &files,
+        &mut |text| builder.add_document(text),
+        &mut |message| {
+            if reported.is_ok() {
+                reported = writeln!(err, "error: {message}");
+            }
+        },
+    )?;
+    reported?;
+    if counts.documents() == 0 {
+        anyhow::bail!(
+            "no documents in {}: give .txt, .html or .warc(.gz) files, or directories holding them",
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
     }
     let table = builder.build();
     let text = table.to_text();
     match output {
         Some(path) => std::fs::write(path, &text)
             .with_context(|| format!("{}: cannot write", path.display()))?,
-        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+        None => std::io::stdout()
+            .lock()
+            .write_all(text.as_bytes())
+            .context("cannot write the table")?,
     }
     writeln!(
-        std::io::stderr().lock(),
-        "idf: {} documents, {} words, tokenizer={tokenizer}",
+        err,
+        "idf: {} documents ({} text files, {} HTML pages, {} pages from archives), {} words, tokenizer={tokenizer}",
         builder.documents(),
+        counts.texts,
+        counts.pages,
+        counts.archived,
         table.len()
     )?;
-    Ok(())
+    Ok(counts.problems + warnings.len() as u64)
 }

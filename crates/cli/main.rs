@@ -4,6 +4,7 @@ mod args;
 mod cluster_settings;
 mod compare;
 mod content_settings;
+mod corpus;
 mod crawl;
 mod crawl_flags;
 mod crawl_settings;
@@ -372,8 +373,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             a,
             b,
         } => {
+            let reader = corpus_reader(cli.config.as_deref())?;
             let mut out = io::stdout().lock();
-            overlap::run(&tokenizer, k, g, &a, &b, &mut out)?;
+            overlap::run(&reader, &tokenizer, k, g, &a, &b, &mut out)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Idf {
@@ -384,8 +386,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     paths,
                 },
         } => {
-            idf::build(&tokenizer, &paths, output.as_deref())?;
-            Ok(ExitCode::SUCCESS)
+            let reader = corpus_reader(cli.config.as_deref())?;
+            let mut err = io::stderr();
+            let problems = idf::build(&reader, &tokenizer, &paths, output.as_deref(), &mut err)?;
+            Ok(if problems > 0 {
+                ExitCode::from(EXIT_PARTIAL)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
         Command::Compare {
             flags,
@@ -430,6 +438,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
 }
 
 /// The fingerprint and crawl settings of the config file, with the command-line overrides.
+/// What reads the documents of `idf build` and `overlap`: the configured structure hasher,
+/// collecting main-content text as `fingerprint --content` does, and the crawl's largest body
+/// for archived pages.
+fn corpus_reader(config: Option<&std::path::Path>) -> Result<corpus::Reader> {
+    let options = settings::Options::find(config)?;
+    let base = Settings::resolve(&options, &Overrides::default())?;
+    let crawl = crawl_settings::CrawlSettings::resolve(&options, base.threshold)?;
+    let hasher = StructureHasher::new(silhouette_dom::HasherConfig {
+        limits: silhouette_dom::Limits {
+            max_text_bytes: silhouette_dom::DEFAULT_MAX_TEXT_BYTES,
+            ..base.hasher.limits
+        },
+        ..base.hasher
+    })?;
+    Ok(corpus::Reader::new(hasher, crawl.fetch.max_body_bytes))
+}
+
 fn crawl_settings(
     config: Option<&std::path::Path>,
     flags: &FingerprintFlags,

@@ -1,32 +1,22 @@
-//! `silhouette overlap A B`: the passages of one plain text copied in another.
+//! `silhouette overlap A B`: the passages of one text copied in another (plain text, or an
+//! HTML page's main-content text).
 
 use std::io::Write;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use silhouette_text::{Tokenizer, Winnowing};
 
-use crate::inputs::Input;
+use crate::corpus::Reader;
 
 /// Characters of a passage printed before it is cut with `…`.
 const SHOWN: usize = 100;
 
-/// Reads a plain-text file (`-`: standard input), invalid UTF-8 replaced.
-pub fn read_text(path: &Path) -> Result<String> {
-    let input = if path.as_os_str() == "-" {
-        Input::Stdin
-    } else {
-        Input::File(path.to_owned())
-    };
-    let bytes = input
-        .read()
-        .with_context(|| format!("{}: cannot read", input.name()))?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
-}
-
-/// Prints the passages of `a` copied in `b`: word ranges in both (0-based, end excluded) and
+/// Prints the passages of `a` copied in `b` (each a plain-text file, `-` for standard input,
+/// or an HTML page: its main-content text): word ranges in both (0-based, end excluded) and
 /// the words, then the share of `a` they cover.
 pub fn run(
+    reader: &Reader,
     tokenizer: &str,
     k: usize,
     g: usize,
@@ -36,8 +26,8 @@ pub fn run(
 ) -> Result<()> {
     let tokenizer: Tokenizer = tokenizer.parse()?;
     let winnowing = Winnowing::new(k, g)?;
-    let wa = tokenizer.tokenize(&read_text(a)?);
-    let wb = tokenizer.tokenize(&read_text(b)?);
+    let wa = tokenizer.tokenize(&reader.document(a)?);
+    let wb = tokenizer.tokenize(&reader.document(b)?);
     writeln!(
         out,
         "A: {} ({} words)  B: {} ({} words)  tokenizer={tokenizer} k={k} g={g}",

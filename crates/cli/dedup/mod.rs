@@ -8,6 +8,7 @@ mod read;
 mod state;
 mod warc_out;
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -20,7 +21,8 @@ use silhouette_text::ContentHasher;
 use silhouette_warc::{parse_http_response, strip_angle_brackets};
 
 use self::judge::Page;
-use self::read::{Candidate, Item, Position, Positioned};
+use self::read::{Candidate, Positioned};
+pub use self::read::{Item, Position, start as read_records};
 use self::state::{DedupState, Judged};
 use self::warc_out::{KeptCopy, WarcOut};
 
@@ -83,28 +85,72 @@ fn prepare(
     c: &Candidate,
     max_body: u64,
 ) -> Outcome {
+    match archived_html(c, max_body) {
+        Archived::Html {
+            body,
+            content_type,
+            status,
+            body_offset,
+        } => Outcome::Judge {
+            page: judge::fingerprint(
+                &hasher.0,
+                hasher.1.as_deref(),
+                &body,
+                content_type.as_deref(),
+            ),
+            status,
+            body_offset,
+        },
+        Archived::Other => Outcome::Skip,
+        Archived::Bad(message) => Outcome::Bad(message),
+    }
+}
+
+/// What a `response` record holds, for the commands that read a crawl's pages from archives.
+pub enum Archived<'a> {
+    /// An HTML page with a 2xx status: its body decoded (chunked, gzip… undone).
+    Html {
+        body: Cow<'a, [u8]>,
+        /// The `Content-Type` header as stored (for the charset).
+        content_type: Option<String>,
+        status: u16,
+        /// Where the body starts in the record's block.
+        body_offset: usize,
+    },
+    /// Another status or another kind of content.
+    Other,
+    /// A block that cannot be read as an HTTP response, or a body that cannot be decoded
+    /// (the message names the record's offset).
+    Bad(String),
+}
+
+/// The HTML page of response record `c`, if it holds one: a 2xx status, and HTML by its
+/// declared content type, or by its bytes when it declares none; bodies over `max_body`
+/// bytes once decoded are [`Archived::Bad`].
+pub fn archived_html(c: &Candidate, max_body: u64) -> Archived<'_> {
     let http = match parse_http_response(&c.block) {
         Ok(h) => h,
-        Err(e) => return Outcome::Bad(format!("offset {}: {e}", c.offset)),
+        Err(e) => return Archived::Bad(format!("offset {}: {e}", c.offset)),
     };
     if !(200..300).contains(&http.status) {
-        return Outcome::Skip;
+        return Archived::Other;
     }
     let declared = http.content_type().filter(|t| !t.is_empty());
     if declared.is_some() && !http.is_html() {
-        return Outcome::Skip;
+        return Archived::Other;
     }
     let cap = usize::try_from(max_body).unwrap_or(usize::MAX);
     let body = match http.decoded_body(&c.block, cap) {
         Ok(b) => b,
-        Err(e) => return Outcome::Bad(format!("offset {}: {e}", c.offset)),
+        Err(e) => return Archived::Bad(format!("offset {}: {e}", c.offset)),
     };
     if declared.is_none() && !silhouette_fetch::sniff_html(&body) {
-        return Outcome::Skip;
+        return Archived::Other;
     }
-    let content_type = http.headers.get("Content-Type");
-    Outcome::Judge {
-        page: judge::fingerprint(&hasher.0, hasher.1.as_deref(), &body, content_type),
+    let content_type = http.headers.get("Content-Type").map(str::to_owned);
+    Archived::Html {
+        body,
+        content_type,
         status: http.status,
         body_offset: http.body_offset,
     }
