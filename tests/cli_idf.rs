@@ -1,8 +1,28 @@
 //! `silhouette idf build PATH... [-o FILE]`.
 
 use std::io::Write;
+use std::path::Path;
 
 use crate::common::{run_in, scratch};
+
+/// `idf build PATHS` run in `dir` (the table to standard output): its exit code, and what its
+/// summary says of the documents (`N documents (…)`; all of standard error when it has none).
+pub fn idf_documents(dir: &Path, paths: &[&str]) -> (i32, String) {
+    let mut args = vec!["idf", "build"];
+    args.extend_from_slice(paths);
+    let r = run_in(dir, &args, b"");
+    let summary = r
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("idf: "))
+        .and_then(|l| l.split_once("), ").map(|(docs, _)| format!("{docs})")));
+    (r.code, summary.unwrap_or(r.stderr))
+}
+
+/// What `idf_documents` gives for `n` pages read from archives.
+pub fn archived(n: usize) -> String {
+    format!("{n} documents (0 text files, 0 HTML pages, {n} pages from archives)")
+}
 
 /// One WARC/1.1 record of type `kind` for `uri` with `block`.
 fn record(kind: &str, uri: &str, block: &[u8]) -> Vec<u8> {

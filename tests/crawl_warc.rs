@@ -11,6 +11,7 @@ use std::process::{Command, Stdio};
 use serde_json::Value;
 use silhouette_warc::WarcReader;
 
+use crate::cli_idf::{archived, idf_documents};
 use crate::crawl_support::{
     check_consistent, config, crawl, field, jsonl, run_or_kill, state_rows,
 };
@@ -292,7 +293,25 @@ fn crawl_warc_passes_warcio_and_cdxj_indexer() {
         assert!(files >= 3, "{records}: rotated into {files} files");
         assert!(revisits > 0, "{records}: exact duplicates as revisits");
         counts.push((responses, revisits));
+        // `idf build STATE` reads the pages from the WARC files the state names: one
+        // document per response, in whatever directory it is run from.
+        let state = dir.path().join("state");
+        assert_eq!(
+            idf_documents(Path::new("/"), &[&state.to_string_lossy()]),
+            (0, archived(responses)),
+            "{records}"
+        );
     }
+    // A crawl without --warc kept no page text: its state is no corpus.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let run = crawl(dir.path(), &warc_config("kept", MAX), &[&seed]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let (code, error) = idf_documents(dir.path(), &["state"]);
+    assert_eq!(code, 2, "{error}");
+    assert!(
+        error.starts_with("error: state: this crawl wrote no pages to WARC files"),
+        "{error}"
+    );
     assert!(
         counts[1].0 > counts[0].0,
         "near-duplicates in `all`: {counts:?}"

@@ -9,6 +9,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
+use crate::cli_idf::{archived, idf_documents};
 use crate::common::{Run, run_in};
 use crate::crawl_support::{config, crawl, field, jsonl};
 use crate::sites::{Server, tree_site};
@@ -132,19 +133,9 @@ fn dedup_of_a_wget_warc_agrees_with_the_crawl() {
     }
 
     // `idf build` reads the same archive: one document per page judged.
-    let idf = run_in(
-        dir.path(),
-        &["idf", "build", "site.warc.gz", "-o", "idf.txt"],
-        b"",
-    );
-    assert_eq!(idf.code, 0, "{}", idf.stderr);
-    let n = lines.len();
-    assert!(
-        idf.stderr.starts_with(&format!(
-            "idf: {n} documents (0 text files, 0 HTML pages, {n} pages from archives)"
-        )),
-        "{}",
-        idf.stderr
+    assert_eq!(
+        idf_documents(dir.path(), &["site.warc.gz"]),
+        (0, archived(lines.len()))
     );
 
     // The crawl of the same site, keeping duplicates in its output.

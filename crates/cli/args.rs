@@ -332,8 +332,9 @@ pub enum IdfCommand {
     /// A plain-text file is one document; an HTML page (`*.html`, `*.htm`) is one, its
     /// main-content text (the text content fingerprints weigh); a WARC archive (`*.warc`,
     /// `*.warc.gz`: a crawl's `--warc` output, wget's…) is one per HTML page it holds (2xx
-    /// responses). A directory is every `*.txt`, `*.html`, `*.htm`, `*.warc` and `*.warc.gz`
-    /// file under it. Records or pages that cannot be read are reported and the table is
+    /// responses). A crawl state directory is the WARC files its crawl wrote (`crawl --state
+    /// STATE --warc DIR`). Any other directory is every `*.txt`, `*.html`, `*.htm`, `*.warc`
+    /// and `*.warc.gz` file under it. Records or pages that cannot be read are reported and the table is
     /// built from the rest (exit status 1).
     Build {
         /// Tokenizer: mfonda, unicode, jieba or auto.
@@ -344,7 +345,7 @@ pub enum IdfCommand {
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
 
-        /// Files or directories.
+        /// Files, directories or crawl states.
         #[arg(value_name = "PATH", required = true)]
         paths: Vec<PathBuf>,
     },

@@ -6,7 +6,8 @@
 //! words it will weigh. A WARC archive (`*.warc`, `*.warc.gz`: a crawl's `--warc` output,
 //! `dedup --warc-out`'s, wget's) is the main-content text of each HTML page it holds, read as
 //! `dedup` reads it (2xx responses, HTML by their declared type or by their bytes; revisits
-//! and other records are no documents). A directory is every such file under it.
+//! and other records are no documents). A directory is every such file under it; a crawl
+//! state directory is the WARC files its crawl wrote.
 
 use std::path::{Path, PathBuf};
 
@@ -14,6 +15,7 @@ use anyhow::{Context, Result};
 use rayon::prelude::*;
 use silhouette_dom::StructureHasher;
 
+use crate::crawl::warc_out::WARC_DIR_KEY;
 use crate::dedup::{self, Archived, Item, Position};
 use crate::inputs::{self, Input};
 
@@ -54,19 +56,73 @@ fn is_document(path: &Path) -> bool {
             .is_some_and(|e| e.eq_ignore_ascii_case("txt"))
 }
 
-/// The files of PATH arguments: a file as given (whatever its name), a directory's `*.txt`,
-/// `*.html`, `*.htm`, `*.warc` and `*.warc.gz` files, recursively, sorted. Directories that
-/// cannot be listed are named in `warnings`.
-pub fn files(paths: &[PathBuf], warnings: &mut Vec<String>) -> Vec<PathBuf> {
+/// The files of PATH arguments: a file as given (whatever its name); a crawl state directory
+/// (it holds `crawl.sqlite`): the WARC files its crawl wrote (`crawl --warc DIR`); any other
+/// directory: its `*.txt`, `*.html`, `*.htm`, `*.warc` and `*.warc.gz` files, recursively,
+/// sorted. Directories that cannot be listed are named in `warnings`.
+///
+/// # Errors
+/// A crawl state that cannot be read, that wrote no WARC file, or whose files are gone.
+pub fn files(paths: &[PathBuf], warnings: &mut Vec<String>) -> Result<Vec<PathBuf>> {
     let mut found = Vec::new();
     for p in paths {
-        inputs::expand_matching(p, is_document, &mut found, warnings);
+        if p.join("crawl.sqlite").is_file() {
+            found.extend(state_files(p)?.into_iter().map(Input::File));
+        } else {
+            inputs::expand_matching(p, is_document, &mut found, warnings);
+        }
     }
-    found
+    Ok(found
         .into_iter()
         .filter_map(|i| match i {
             Input::File(p) => Some(p),
             Input::Stdin => None,
+        })
+        .collect())
+}
+
+/// The WARC files the crawl of state `dir` wrote pages to, in the order it wrote them: in the
+/// directory the state records, else in `dir` itself (a state moved with its WARC files in
+/// it).
+fn state_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    let name = dir.display();
+    let store = silhouette_frontier::Store::open_existing(dir)
+        .with_context(|| format!("{name}: cannot read the crawl state"))?;
+    let files = store
+        .warc_files()
+        .with_context(|| format!("{name}: cannot read the crawl state"))?;
+    let recorded = store
+        .meta(WARC_DIR_KEY)
+        .with_context(|| format!("{name}: cannot read the crawl state"))?;
+    let written: Vec<_> = files.iter().filter(|f| f.pages > 0).collect();
+    if written.is_empty() {
+        anyhow::bail!(
+            "{name}: this crawl wrote no pages to WARC files (crawl --warc DIR): a crawl state keeps no page text of its own"
+        );
+    }
+    let places: Vec<PathBuf> = recorded
+        .map(PathBuf::from)
+        .into_iter()
+        .chain([dir.to_owned()])
+        .collect();
+    written
+        .iter()
+        .map(|f| {
+            places
+                .iter()
+                .map(|d| d.join(&f.name))
+                .find(|p| p.is_file())
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "{name}: the crawl's WARC file {} is in none of {}",
+                        f.name,
+                        places
+                            .iter()
+                            .map(|d| d.display().to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                })
         })
         .collect()
 }

@@ -28,7 +28,7 @@ pub fn build(
         anyhow::bail!("idf build reads files and directories, not standard input");
     }
     let mut warnings = Vec::new();
-    let files = corpus::files(paths, &mut warnings);
+    let files = corpus::files(paths, &mut warnings)?;
     for w in &warnings {
         writeln!(err, "error: {w}")?;
     }

@@ -24,6 +24,9 @@ use silhouette_warc::{
 
 use crate::warc_settings::{WarcRecords, WarcSettings};
 
+/// The state's meta key for the absolute path of the directory its WARC files are in.
+pub const WARC_DIR_KEY: &str = "warc.dir";
+
 /// What a fetch keeps for the WARC: the parts of its records, built (digests, deflate) only
 /// when the frontier's decision says they are written. With `warc-records = "kept"`, the
 /// near duplicates a crawl drops cost nothing here.
@@ -190,6 +193,10 @@ impl WarcLog {
         let dir = &settings.dir;
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create the WARC directory {}", dir.display()))?;
+        // Where the files are, for the commands that read a crawl's pages from its state
+        // (`idf build STATE`); the state names each file.
+        let absolute = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.clone());
+        store.set_meta(WARC_DIR_KEY, &absolute.to_string_lossy())?;
         let files = store.warc_files()?;
         let mut log = Self {
             info,
