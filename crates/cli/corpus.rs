@@ -21,6 +21,19 @@ use crate::inputs::{self, Input};
 
 /// Documents made ready in parallel between two hand-overs: bounds memory on large corpora.
 const BATCH: usize = 256;
+/// … and at most this many bytes of them (pages from archives may be large).
+const BATCH_BYTES: usize = 32 << 20;
+
+/// Whether `batch` is due to be handed over.
+fn full(batch: &[Doc]) -> bool {
+    let bytes: usize = batch
+        .iter()
+        .map(|d| match d {
+            Doc::Text(b) | Doc::Html { bytes: b, .. } => b.len(),
+        })
+        .sum();
+    batch.len() >= BATCH || bytes >= BATCH_BYTES
+}
 
 /// What a file holds, by its name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -253,7 +266,7 @@ impl Reader {
                     });
                 }
             }
-            if batch.len() >= BATCH {
+            if full(&batch) {
                 self.hand_over(&mut batch, &mut counts, each, problem);
             }
         }
@@ -301,7 +314,7 @@ impl Reader {
                     Item::Skipped => {}
                 }
             }
-            if batch.len() >= BATCH {
+            if full(batch) {
                 self.hand_over(batch, counts, each, problem);
             }
         }

@@ -1,5 +1,5 @@
 //! `silhouette idf build PATH... [-o FILE]`: an IDF table from a corpus: plain-text files,
-//! HTML pages and WARC archives ([`corpus`](crate::corpus)), one document each page.
+//! HTML pages and WARC archives ([`crate::corpus`]), one document each page.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
