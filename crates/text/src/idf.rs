@@ -2,12 +2,11 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{BufRead, BufReader, Read};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock};
 
-use fnv::{FnvBuildHasher, FnvHashMap};
 use md5::{Digest, Md5};
 
+use crate::sorted::SortedLines;
 use crate::tokenize::contains_han;
 use crate::{TextError, Tokenizer};
 
@@ -42,24 +41,25 @@ pub struct IdfTable {
 enum Words {
     /// Its own map.
     Map(HashMap<String, f64>),
-    /// jieba's table ([`JIEBA_WORDS`]), decoded on the first look-up of a word with a Han
-    /// character: every one of its 270k words has one, so any other word is missing from it
-    /// without a look-up, and a crawl of text without Han characters never loads it (tens of
-    /// MB).
+    /// jieba's table ([`JIEBA`], searched by bisection in the binary's own copy; every one of
+    /// its 270k words has a Han character, so any other word is missing from it without a
+    /// search).
     Jieba,
 }
 
 /// jieba's table, decoded once (on first use) and shared, as owned words and values (for
-/// [`IdfTable::len`] and the like; look-ups use [`JIEBA_LOOKUP`]).
+/// [`IdfTable::len`] and the like; look-ups search [`JIEBA`]).
 static JIEBA_WORDS: LazyLock<HashMap<String, f64>> = LazyLock::new(jieba_words);
 
-/// jieba's table for look-ups: each word's value text, both borrowed from the decompressed
-/// table, which lives as long as the process (one allocation instead of 270k, and no number
-/// parsed but the ones looked up). A test checks that it gives [`JIEBA_WORDS`]'s values.
-static JIEBA_LOOKUP: LazyLock<FnvHashMap<&'static str, &'static str>> = LazyLock::new(jieba_lookup);
-
-/// Set once [`JIEBA_LOOKUP`] is built (a hint only: either way a look-up gives the same value).
-static JIEBA_LOOKUP_LOADED: AtomicBool = AtomicBool::new(false);
+/// jieba's IDF table as shipped with this crate (`data/jieba-idf.txt.gz`: jieba-rs 0.11's
+/// `idf.txt`, gzip'd; the build script decompresses it and writes its lines sorted by word,
+/// with where each starts; a test checks it against jieba-rs's own table). Looked up by
+/// bisection, with no map built: a page with a Han word costs a few microseconds, not the
+/// tens of milliseconds and megabytes of a map of 270k words.
+static JIEBA: SortedLines = SortedLines::new(
+    include_str!(concat!(env!("OUT_DIR"), "/jieba-idf.sorted.txt")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/jieba-idf.sorted.starts")),
+);
 
 /// The median of jieba's table (`sorted[len / 2]` of its 270,132 IDFs): the IDF of a word it
 /// lacks. A test checks it against the decoded table.
@@ -73,8 +73,9 @@ const JIEBA_MAX: f64 = 13.900_677_652;
 const JIEBA_ID: &str = "jieba-rs-0.11";
 
 impl IdfTable {
-    /// jieba's built-in IDF table. Cheap: its words are decoded once per process, on the first
-    /// look-up of a word with a Han character.
+    /// jieba's built-in IDF table. Cheap: a word is looked up by bisection in the binary's own
+    /// sorted copy, with no table built in memory (only [`len`](Self::len),
+    /// [`to_text`](Self::to_text) and the like decode it whole).
     #[must_use]
     pub fn jieba() -> Arc<Self> {
         Arc::new(Self {
@@ -154,7 +155,7 @@ impl IdfTable {
         match &self.words {
             Words::Map(m) => m.get(word).copied().unwrap_or(self.missing),
             Words::Jieba if !contains_han(word) => self.missing,
-            Words::Jieba => JIEBA_LOOKUP
+            Words::Jieba => JIEBA
                 .get(word)
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(self.missing),
@@ -168,11 +169,7 @@ impl IdfTable {
     pub(crate) fn idf_if_loaded(&self, word: &str) -> (Option<f64>, Option<f64>) {
         match &self.words {
             Words::Map(m) => (Some(m.get(word).copied().unwrap_or(self.missing)), None),
-            Words::Jieba if !contains_han(word) => (Some(self.missing), Some(JIEBA_MAX)),
-            Words::Jieba if JIEBA_LOOKUP_LOADED.load(Ordering::Relaxed) => {
-                (Some(self.idf(word)), Some(JIEBA_MAX))
-            }
-            Words::Jieba => (None, Some(JIEBA_MAX)),
+            Words::Jieba => (Some(self.idf(word)), Some(JIEBA_MAX)),
         }
     }
 
@@ -244,35 +241,19 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// jieba's IDF table as shipped with this crate (`data/jieba-idf.txt.gz`: jieba-rs 0.11's
-/// `idf.txt`, gzip'd, decompressed by the build script; a test checks it against jieba-rs's own
-/// table).
-static JIEBA_IDF_TEXT: &str = include_str!(concat!(env!("OUT_DIR"), "/jieba-idf.txt"));
-
-/// [`JIEBA_IDF_TEXT`] as a map; a line that does not parse (impossible: the text is part of
-/// the build and tested) gives an empty table, not a panic.
+/// [`JIEBA`] as a map; a line that does not parse (impossible: the text is part of the build
+/// and tested) gives an empty table, not a panic.
 fn jieba_words() -> HashMap<String, f64> {
     let mut idf = HashMap::with_capacity(280_000);
-    for (i, line) in JIEBA_IDF_TEXT.lines().enumerate() {
-        if parse_line(line, i + 1, &mut idf).is_err() {
+    for i in 0..JIEBA.len() {
+        let Some((word, value)) = JIEBA.entry(i) else {
+            return HashMap::new();
+        };
+        if parse_line(&format!("{word} {value}"), i + 1, &mut idf).is_err() {
             return HashMap::new();
         }
     }
     idf
-}
-
-/// [`jieba_words`] for look-ups ([`JIEBA_LOOKUP`]): the same lines, split the same way (later
-/// lines win, as in a map insert), borrowed from the embedded text.
-fn jieba_lookup() -> FnvHashMap<&'static str, &'static str> {
-    let mut map = FnvHashMap::with_capacity_and_hasher(280_000, FnvBuildHasher::default());
-    for line in JIEBA_IDF_TEXT.lines() {
-        let mut fields = line.split_whitespace();
-        if let (Some(word), Some(value)) = (fields.next(), fields.next()) {
-            map.insert(word, value);
-        }
-    }
-    JIEBA_LOOKUP_LOADED.store(true, Ordering::Relaxed);
-    map
 }
 
 /// jieba-rs's own table, read from its `Debug` output (`idf_dict: {"word": 1.5, ...}`, the one
@@ -476,13 +457,18 @@ mod tests {
             *JIEBA_WORDS == jieba_rs_words(),
             "the shipped table differs from jieba-rs's"
         );
-        assert_eq!(JIEBA_LOOKUP.len(), JIEBA_WORDS.len());
+        assert_eq!(JIEBA.len(), JIEBA_WORDS.len());
         assert!(
-            JIEBA_WORDS.iter().all(|(w, v)| JIEBA_LOOKUP
-                .get(w.as_str())
-                .and_then(|x| x.parse::<f64>().ok())
-                == Some(*v)),
+            JIEBA_WORDS
+                .iter()
+                .all(
+                    |(w, v)| JIEBA.get(w.as_str()).and_then(|x| x.parse::<f64>().ok()) == Some(*v)
+                ),
             "the look-up table's values differ from the decoded table's"
+        );
+        assert!(
+            (1..JIEBA.len()).all(|i| JIEBA.entry(i - 1).map(|e| e.0) < JIEBA.entry(i).map(|e| e.0)),
+            "not sorted, or a word twice"
         );
         let largest = JIEBA_WORDS.values().copied().fold(0.0, f64::max);
         assert_eq!(largest, JIEBA_MAX);

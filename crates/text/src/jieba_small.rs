@@ -9,6 +9,8 @@
 //! and a lone character wherever no word starts. A property test checks it against jieba-rs
 //! on random text made of dictionary words and characters.
 
+use crate::sorted::SortedLines;
+
 /// Han texts of at most this many characters are cut here; longer ones by jieba-rs.
 pub(crate) const SMALL: usize = 256;
 
@@ -18,51 +20,28 @@ const TOTAL: usize = 60_101_964;
 /// The longest word of the dictionary, in characters (a test checks it).
 const LONGEST: usize = 16;
 
-/// The dictionary's text (`word freq` lines, sorted by bytes; `data/jieba-dict.txt.gz`,
-/// decompressed by the build script).
-static TEXT: &str = include_str!(concat!(env!("OUT_DIR"), "/jieba-dict.txt"));
-
-/// Where each line of [`TEXT`] starts, as little-endian `u32`s (the build script's).
-static STARTS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/jieba-dict.starts"));
+/// The dictionary (`word freq` lines, sorted by bytes; `data/jieba-dict.txt.gz`, decompressed
+/// by the build script, with where each line starts).
+static DICT: SortedLines = SortedLines::new(
+    include_str!(concat!(env!("OUT_DIR"), "/jieba-dict.txt")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/jieba-dict.starts")),
+);
 
 /// Whether the dictionary was read (always: its bytes are part of the build; an unreadable
 /// copy would leave the cut to jieba-rs rather than cut every character apart).
 pub(crate) fn available() -> bool {
-    !STARTS.is_empty()
-}
-
-/// The number of lines of the dictionary.
-const fn lines() -> usize {
-    STARTS.len() / 4
-}
-
-/// Where line `i` starts.
-fn line_start(i: usize) -> Option<usize> {
-    let b = STARTS.get(4 * i..4 * i + 4)?;
-    Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+    DICT.len() > 0
 }
 
 /// Line `i` of the dictionary: (word, frequency).
 fn entry(i: usize) -> Option<(&'static str, usize)> {
-    let start = line_start(i)?;
-    let end = line_start(i + 1).unwrap_or(TEXT.len());
-    let line = TEXT.get(start..end)?.trim_end();
-    let (word, freq) = line.split_once(' ')?;
+    let (word, freq) = DICT.entry(i)?;
     Some((word, freq.parse().ok()?))
 }
 
 /// `word`'s frequency if it is in the dictionary, and whether a longer word starts with it.
 fn lookup(word: &str) -> (Option<usize>, bool) {
-    let n = lines();
-    // The first line whose word is not below `word`.
-    let (mut lo, mut hi) = (0, n);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        match entry(mid) {
-            Some((w, _)) if w < word => lo = mid + 1,
-            _ => hi = mid,
-        }
-    }
+    let lo = DICT.lower_bound(word);
     match entry(lo) {
         Some((w, f)) if w == word => {
             let longer = entry(lo + 1).is_some_and(|(next, _)| next.starts_with(word));
@@ -164,7 +143,7 @@ mod tests {
             last = w;
             lines += 1;
         }
-        assert_eq!(lines, super::lines());
+        assert_eq!(lines, DICT.len());
         assert_eq!((total, longest), (TOTAL, LONGEST));
     }
 
@@ -188,7 +167,7 @@ mod tests {
 
     /// Text made of dictionary words (from a fixed sample) and single characters.
     fn sample_words() -> Vec<&'static str> {
-        let n = lines();
+        let n = DICT.len();
         (0..400)
             .filter_map(|i| entry(i * n / 400 + i % 7).map(|(w, _)| w))
             .chain([

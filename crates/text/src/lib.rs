@@ -63,6 +63,7 @@ mod jieba_small;
 mod minhash;
 mod seed002;
 mod signature;
+mod sorted;
 mod stopwords;
 mod tokenize;
 mod uax29;
