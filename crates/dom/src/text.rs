@@ -188,6 +188,7 @@ impl TextWriter {
     /// the main content, `TreeArena::is_main`) first inserted under a parent of context
     /// `parent`, and whether it is a block; starts a line where it is one. The first such
     /// element not inside hidden text is the main one.
+    #[inline(always)]
     pub(crate) fn enter(
         &mut self,
         parent: Ctx,
@@ -269,6 +270,7 @@ impl TextWriter {
 
     /// Words (a run of the store, white space between them, or a piece of a word) in
     /// context `ctx`.
+    #[inline(always)]
     pub(crate) fn words(&mut self, ctx: Ctx, text: &[u8]) {
         if let Some(out) = self.out(ctx) {
             out.push(text);

@@ -38,6 +38,7 @@ pub(crate) struct WordStore {
 
 impl WordStore {
     /// Starts a new entry; returns its number.
+    #[inline(always)]
     pub(crate) fn start(&mut self) -> usize {
         self.starts.push(self.bytes.len());
         self.starts.len() - 1
@@ -50,6 +51,7 @@ impl WordStore {
     }
 
     /// Adds bytes to the last entry (a character may come in pieces).
+    #[inline(always)]
     pub(crate) fn extend(&mut self, bytes: &[u8]) {
         self.bytes.extend_from_slice(bytes);
     }

@@ -261,11 +261,18 @@ impl ContentHasher {
         let mut keep = |w: &str| keep_word(w, drop, units, keys);
         let mut out = Vec::with_capacity(text.len() / 4);
         let tokenizer = self.config.tokenizer;
-        if tokenizer.for_each_word_in(text, norm, |w| {
-            if keep(w) {
-                out.push(w);
-            }
-        }) {
+        if tokenizer.for_each_word_in(
+            text,
+            norm,
+            // Inlined into the tokenizer's word loop (a call per word otherwise: 0.04 M
+            // instructions per python page).
+            #[inline(always)]
+            |w| {
+                if keep(w) {
+                    out.push(w);
+                }
+            },
+        ) {
             return out;
         }
         *buffer = Words::with_capacity(text.len());
