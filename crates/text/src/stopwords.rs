@@ -50,6 +50,7 @@ const fn slot_of(h: u64) -> usize {
 /// [`is_stop_word`] of a word whose unit hash is `hash` (computed anyway for the
 /// minhash): the hash table rules out almost every word, the word beside a matching hash
 /// confirms the others.
+#[inline(always)]
 pub(crate) fn is_stop_word_hashed(word: &str, hash: u64) -> bool {
     let h = hash.max(1);
     let table = &*STOP_HASHES;
@@ -57,7 +58,11 @@ pub(crate) fn is_stop_word_hashed(word: &str, hash: u64) -> bool {
     loop {
         match table[slot] {
             (0, _) => return false,
-            (x, w) if x == h && w == word => return true,
+            // Two different words of up to 8 bytes and one length never share a unit hash
+            // (`unit_hash`; `h` is the hash itself unless it was 0): no bytes to compare.
+            (x, w) if x == h && w.len() == word.len() && ((h > 1 && w.len() <= 8) || w == word) => {
+                return true;
+            }
             _ => slot = (slot + 1) % SLOTS,
         }
     }
