@@ -114,6 +114,17 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Short words over the letters of English stop words (many are stop words, or one
+        /// letter off one): the hashed check, which compares no bytes for words of up to 8
+        /// bytes, agrees with the set.
+        #[test]
+        fn hashed_agrees_on_short_words(w in "[a-z'的了是在]{0,10}") {
+            let h = crate::minhash::unit_hash(w.as_bytes());
+            proptest::prop_assert_eq!(super::is_stop_word_hashed(&w, h), is_stop_word(&w));
+        }
+    }
+
     #[test]
     fn both_languages() {
         check("the", true);
