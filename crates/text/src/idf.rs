@@ -65,10 +65,6 @@ static JIEBA: SortedLines = SortedLines::new(
 /// lacks. A test checks it against the decoded table.
 const JIEBA_MEDIAN: f64 = 11.954_767_502_9;
 
-/// The largest IDF of jieba's table (a test checks it against the decoded table): a bound on
-/// any word's IDF there, missing words included (their value is the median).
-const JIEBA_MAX: f64 = 13.900_677_652;
-
 /// What `params()` records for jieba's table.
 const JIEBA_ID: &str = "jieba-rs-0.11";
 
@@ -159,17 +155,6 @@ impl IdfTable {
                 .get(word)
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(self.missing),
-        }
-    }
-
-    /// The IDF of `word` when it is known without reading a table that is not loaded yet
-    /// (jieba's, for a word with a Han character: `None`), and a bound on every IDF of the
-    /// table (`None`: no bound known). With both, a caller can rule a word out of a top-n
-    /// without its exact IDF.
-    pub(crate) fn idf_if_loaded(&self, word: &str) -> (Option<f64>, Option<f64>) {
-        match &self.words {
-            Words::Map(m) => (Some(m.get(word).copied().unwrap_or(self.missing)), None),
-            Words::Jieba => (Some(self.idf(word)), Some(JIEBA_MAX)),
         }
     }
 
@@ -470,8 +455,6 @@ mod tests {
             (1..JIEBA.len()).all(|i| JIEBA.entry(i - 1).map(|e| e.0) < JIEBA.entry(i).map(|e| e.0)),
             "not sorted, or a word twice"
         );
-        let largest = JIEBA_WORDS.values().copied().fold(0.0, f64::max);
-        assert_eq!(largest, JIEBA_MAX);
         let decoded = IdfTable::from_map(JIEBA_WORDS.clone(), None);
         assert_eq!(decoded.missing_idf(), JIEBA_MEDIAN);
         assert_eq!(decoded.len(), 270_132);

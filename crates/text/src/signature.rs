@@ -9,7 +9,7 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use md5::{Digest, Md5};
 
 use crate::idf::hex;
-use crate::weights::{tf_idf_of_counts_for_top, top_n_by, weigh_unordered_where};
+use crate::weights::{tf_idf_of_counts, top_n_by, weigh_unordered_where};
 use crate::{IdfTable, TextError, Weighting};
 
 /// A 128-bit exact-match key: the MD5 of a text's top-n keywords, sorted and joined by one
@@ -121,7 +121,7 @@ pub(crate) fn signature_hashed(
         *map.entry(Keyed { hash, word }).or_insert(0) += 1;
     }
     let counts = map.into_iter().map(|(k, c)| (k.word, c));
-    let weighted = tf_idf_of_counts_for_top(counts, words.len(), idf, n);
+    let weighted = tf_idf_of_counts(counts, words.len(), idf);
     let top = top_n_by(weighted, n);
     (n > 0 && top.len() == n).then(|| Signature::of_keywords(top.iter().map(|(w, _)| w)))
 }
@@ -219,8 +219,7 @@ mod tests {
                 "top {n}"
             );
         }
-        // jieba's table: Han words that cannot reach the top are never weighed; the ones that
-        // can are.
+        // jieba's table, with Han words that can and cannot reach the top.
         let jieba = IdfTable::jieba();
         let mut many: Vec<String> = (0..30)
             .flat_map(|i| std::iter::repeat_n(format!("word{i}"), 3 + i % 4))

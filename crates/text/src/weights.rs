@@ -136,56 +136,23 @@ fn weight_of(count: u32, total: f64, weighting: Weighting, feature: &str, idf: &
 
 /// The keyword candidates of a signature's top `n` from words already counted (`total` words
 /// in all): the words of 2+ characters, weighed by TF-IDF, those above 0 (what
-/// [`keywords`](crate::keywords) selects from), without reading a table that is not loaded yet when it
-/// cannot change the top `n` (jieba's IDF table, for a page with a few Han words among many
-/// others): the words whose IDF is known are weighed first; a word whose IDF is not is weighed
-/// (and the table read) only when its weight could reach the `n`-th largest known one, using
-/// the table's largest IDF as a bound. A word left out weighs less than `n` others, so it is
-/// not in the top `n` (rounding is monotonic: the bound is never below the real weight); the
-/// top `n` of the result is that of all the candidates.
-pub(crate) fn tf_idf_of_counts_for_top<'a>(
+/// [`keywords`](crate::keywords) selects from).
+pub(crate) fn tf_idf_of_counts<'a>(
     counts: impl Iterator<Item = (&'a str, u32)>,
     total: usize,
     idf: &IdfTable,
-    n: usize,
 ) -> Vec<(&'a str, f64)> {
     #[allow(clippy::cast_precision_loss, reason = "counts far below 2^53")]
     let total = total as f64;
-    // (Most words are known: room for all of them at once.)
-    let mut known = Vec::with_capacity(counts.size_hint().0);
-    let mut unknown = Vec::new();
+    // (Most words are candidates: room for all of them at once.)
+    let mut weighted = Vec::with_capacity(counts.size_hint().0);
     for (w, c) in counts.filter(|(w, _)| w.chars().nth(1).is_some()) {
-        match idf.idf_if_loaded(w) {
-            (Some(value), _) if !w.contains(' ') => {
-                let weight = (f64::from(c) / total * value).max(0.0);
-                if weight > 0.0 {
-                    known.push((w, weight));
-                }
-            }
-            (_, bound) => unknown.push((w, c, bound)),
-        }
-    }
-    if unknown.is_empty() {
-        return known;
-    }
-    // The n-th largest known weight (none when fewer than n are known: every word is weighed).
-    let mut weights: Vec<f64> = known.iter().map(|(_, w)| *w).collect();
-    let nth = (n > 0 && weights.len() >= n).then(|| {
-        let (_, nth, _) = weights.select_nth_unstable_by(n - 1, |a, b| b.total_cmp(a));
-        *nth
-    });
-    for (w, c, bound) in unknown {
-        if let (Some(nth), Some(bound)) = (nth, bound)
-            && (f64::from(c) / total * bound).max(0.0) < nth
-        {
-            continue;
-        }
         let weight = weight_of(c, total, Weighting::TfIdf, w, idf);
         if weight > 0.0 {
-            known.push((w, weight));
+            weighted.push((w, weight));
         }
     }
-    known
+    weighted
 }
 
 /// A word's IDF, or a shingle's: the mean IDF of its words.
