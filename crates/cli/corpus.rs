@@ -167,8 +167,8 @@ enum Doc {
         name: String,
         bytes: Vec<u8>,
         content_type: Option<String>,
-        /// Read from an archive (else an HTML file).
-        archived: bool,
+        /// Where it was read: an HTML file or an archive.
+        from: Kind,
     },
 }
 
@@ -259,7 +259,7 @@ impl Reader {
                             name,
                             bytes,
                             content_type: None,
-                            archived: false,
+                            from: Kind::Html,
                         }
                     } else {
                         Doc::Text(bytes)
@@ -299,7 +299,7 @@ impl Reader {
                             name: format!("{name}: offset {}", c.offset),
                             bytes: body.into_owned(),
                             content_type,
-                            archived: true,
+                            from: Kind::Warc,
                         }),
                         Archived::Other => {}
                         Archived::Bad(message) => {
@@ -330,36 +330,30 @@ impl Reader {
         each: &mut dyn FnMut(&str),
         problem: &mut dyn FnMut(&str),
     ) {
-        // (The text, and the counter it adds to.)
-        type Read = Result<(String, fn(&mut Counts) -> &mut u64), String>;
-        let texts: Vec<Read> = batch
+        // Each text, with the kind of document it counts as.
+        let texts: Vec<Result<(String, Kind), String>> = batch
             .par_drain(..)
             .map(|doc| match doc {
-                Doc::Text(bytes) => Ok((
-                    String::from_utf8_lossy(&bytes).into_owned(),
-                    (|c: &mut Counts| &mut c.texts) as fn(&mut Counts) -> &mut u64,
-                )),
+                Doc::Text(bytes) => Ok((String::from_utf8_lossy(&bytes).into_owned(), Kind::Text)),
                 Doc::Html {
                     name,
                     bytes,
                     content_type,
-                    archived,
-                } => {
-                    let counter: fn(&mut Counts) -> &mut u64 = if archived {
-                        |c| &mut c.archived
-                    } else {
-                        |c| &mut c.pages
-                    };
-                    self.html_text(&bytes, content_type.as_deref())
-                        .map(|t| (t, counter))
-                        .map_err(|e| format!("{name}: {e}"))
-                }
+                    from,
+                } => self
+                    .html_text(&bytes, content_type.as_deref())
+                    .map(|t| (t, from))
+                    .map_err(|e| format!("{name}: {e}")),
             })
             .collect();
         for text in texts {
             match text {
-                Ok((t, counter)) => {
-                    *counter(counts) += 1;
+                Ok((t, kind)) => {
+                    *match kind {
+                        Kind::Text => &mut counts.texts,
+                        Kind::Html => &mut counts.pages,
+                        Kind::Warc => &mut counts.archived,
+                    } += 1;
                     each(&t);
                 }
                 Err(message) => {

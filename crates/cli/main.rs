@@ -437,36 +437,37 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
-/// The fingerprint and crawl settings of the config file, with the command-line overrides.
 /// What reads the documents of `idf build` and `overlap`: the configured structure hasher,
 /// collecting main-content text as `fingerprint --content` does, and the crawl's largest body
 /// for archived pages.
 fn corpus_reader(config: Option<&std::path::Path>) -> Result<corpus::Reader> {
-    let options = settings::Options::find(config)?;
-    let base = Settings::resolve(&options, &Overrides::default())?;
-    let crawl = crawl_settings::CrawlSettings::resolve(&options, base.threshold)?;
-    let hasher = StructureHasher::new(silhouette_dom::HasherConfig {
-        limits: silhouette_dom::Limits {
-            max_text_bytes: silhouette_dom::DEFAULT_MAX_TEXT_BYTES,
-            ..base.hasher.limits
-        },
-        ..base.hasher
-    })?;
+    let (mut base, crawl) = resolve_settings(config, &Overrides::default())?;
+    base.hasher.limits.max_text_bytes = silhouette_dom::DEFAULT_MAX_TEXT_BYTES;
+    let hasher = StructureHasher::new(base.hasher)?;
     Ok(corpus::Reader::new(hasher, crawl.fetch.max_body_bytes))
 }
 
+/// The fingerprint and crawl settings of the config file, with the command-line overrides.
 fn crawl_settings(
     config: Option<&std::path::Path>,
     flags: &FingerprintFlags,
     threshold: Option<i64>,
 ) -> Result<(Settings, crawl_settings::CrawlSettings)> {
-    let options = settings::Options::find(config)?;
     let overrides = Overrides {
         decay: flags.decay,
         features: flags.features.clone(),
         threshold,
     };
-    let base = Settings::resolve(&options, &overrides)?;
+    resolve_settings(config, &overrides)
+}
+
+/// The fingerprint and crawl settings of the config file, with `overrides`.
+fn resolve_settings(
+    config: Option<&std::path::Path>,
+    overrides: &Overrides,
+) -> Result<(Settings, crawl_settings::CrawlSettings)> {
+    let options = settings::Options::find(config)?;
+    let base = Settings::resolve(&options, overrides)?;
     let crawl = crawl_settings::CrawlSettings::resolve(&options, base.threshold)?;
     Ok((base, crawl))
 }

@@ -9,8 +9,8 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use md5::{Digest, Md5};
 
 use crate::idf::hex;
-use crate::weights::{tf_idf_of_counts, top_n_by, weigh_unordered_where};
-use crate::{IdfTable, TextError, Weighting};
+use crate::weights::{counted, tf_idf_of_counts, top_n_by};
+use crate::{IdfTable, TextError};
 
 /// A 128-bit exact-match key: the MD5 of a text's top-n keywords, sorted and joined by one
 /// space (ALGORITHM.md §7, notes 004; I-Match). Prints as 32 lower-case hex digits.
@@ -92,13 +92,7 @@ impl FromStr for Signature {
 /// ```
 #[must_use]
 pub fn keywords<S: AsRef<str>>(words: &[S], idf: &IdfTable, n: usize) -> Vec<(String, f64)> {
-    // Words of one character are never keywords: not weighed at all (so a page whose only Han
-    // words are single characters does not load jieba's IDF table).
-    let weighted =
-        weigh_unordered_where(words, Weighting::TfIdf, idf, |w| w.chars().nth(1).is_some())
-            .into_iter()
-            .filter(|(_, weight)| *weight > 0.0)
-            .collect();
+    let weighted = tf_idf_of_counts(counted(words).into_iter(), words.len(), idf);
     top_n_by(weighted, n)
         .into_iter()
         .map(|(w, weight)| (w.to_owned(), weight))

@@ -98,30 +98,23 @@ pub(crate) fn weigh_unordered<'a, S: AsRef<str>>(
     weighting: Weighting,
     idf: &IdfTable,
 ) -> Vec<(&'a str, f64)> {
-    weigh_unordered_where(features, weighting, idf, |_| true)
+    #[allow(clippy::cast_precision_loss, reason = "counts far below 2^53")]
+    let total = features.len() as f64;
+    counted(features)
+        .into_iter()
+        .map(|(feature, count)| (feature, weight_of(count, total, weighting, feature, idf)))
+        .collect()
 }
 
-/// [`weigh_unordered`] of the distinct features `keep` accepts (the others are counted in the
-/// total all the same, and are never weighed: no IDF is looked up for them).
-pub(crate) fn weigh_unordered_where<'a, S: AsRef<str>>(
-    features: &'a [S],
-    weighting: Weighting,
-    idf: &IdfTable,
-    keep: impl Fn(&str) -> bool,
-) -> Vec<(&'a str, f64)> {
-    // Counted in a hash map: a tree map compares strings on every insert. (FNV: short keys;
-    // the map's order never reaches the result.)
+/// Each distinct feature with its count, in no particular order. (A hash map: a tree map
+/// compares strings on every insert. FNV: short keys; the map's order never reaches a result.)
+pub(crate) fn counted<S: AsRef<str>>(features: &[S]) -> FnvHashMap<&str, u32> {
     let mut map: FnvHashMap<&str, u32> =
         FnvHashMap::with_capacity_and_hasher(features.len() / 2, FnvBuildHasher::default());
     for f in features {
         *map.entry(f.as_ref()).or_insert(0) += 1;
     }
-    #[allow(clippy::cast_precision_loss, reason = "counts far below 2^53")]
-    let total = features.len() as f64;
-    map.into_iter()
-        .filter(|(feature, _)| keep(feature))
-        .map(|(feature, count)| (feature, weight_of(count, total, weighting, feature, idf)))
-        .collect()
+    map
 }
 
 /// A feature's weight, from its count among `total` features.
