@@ -14,6 +14,10 @@
 #   SITE: python (default; python3.11-doc, 530 pages, ~1 minute) or cppreference (the first
 #         150 pages of cppreference-doc-en-html)
 # Env:   BIN (default target/release/silhouette, built when missing)
+#        BRANCHES=1: also simulate branch prediction (`--branch-sim=yes`, about twice as slow)
+#        and print mispredicted branches (conditional + indirect) per page beside the
+#        instructions: a change that trades instructions for predictable branches shows there
+#        (a mispredict costs some 15-20 cycles on current x86 cores; instructions ~0.3-1 each).
 set -euo pipefail
 
 main() {
@@ -36,18 +40,29 @@ esac
 for mode in plain content; do
     flags=()
     [ "$mode" = content ] && flags=(--content)
-    valgrind --tool=callgrind --callgrind-out-file="$W/cg.$mode" "$BIN" fingerprint "${flags[@]}" \
+    sim=()
+    [ "${BRANCHES:-}" = 1 ] && sim=(--branch-sim=yes)
+    valgrind --tool=callgrind "${sim[@]}" --callgrind-out-file="$W/cg.$mode" "$BIN" fingerprint "${flags[@]}" \
         --format csv --files-from "$W/list" > /dev/null 2> "$W/valgrind.$mode"
-    callgrind_annotate --inclusive=yes --auto=no --threshold=100 "$W/cg.$mode" 2>/dev/null \
+    callgrind_annotate --inclusive=yes --auto=no --threshold=100 --show=Ir "$W/cg.$mode" 2>/dev/null \
         | grep -v '=>' > "$W/inclusive.$mode"
+    if [ "${BRANCHES:-}" = 1 ]; then
+        for ev in Bcm Bim; do
+            callgrind_annotate --inclusive=yes --auto=no --threshold=100 --show="$ev" --sort="$ev" \
+                "$W/cg.$mode" 2>/dev/null | grep -v '=>' > "$W/inclusive-$ev.$mode"
+        done
+    fi
 done
-python3 - "$W" "$(wc -l < "$W/list")" "$SITE" <<'PY'
-import re, sys
-w, pages, site = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+python3 - "$W" "$(wc -l < "$W/list")" "$SITE" "${BRANCHES:-}" <<'PY'
+import os, re, sys
+w, pages, site, branches = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4] == "1"
 
-def load(mode):
+def load(mode, event=None):
     cost = {}
-    for line in open(f"{w}/inclusive.{mode}"):
+    path = f"{w}/inclusive.{mode}" if event is None else f"{w}/inclusive-{event}.{mode}"
+    if not os.path.exists(path):
+        return cost
+    for line in open(path):
         m = re.match(r"\s*([\d,]+) \(.*?\)\s+(\S.*)$", line)
         if not m:
             continue
@@ -69,10 +84,22 @@ stages = [
     ("  of which words (tokenizer, hashes)", "silhouette_text::tokenize::Tokenizer::for_each_word_in"),
     ("  of which the signature", "silhouette_text::signature::signature_hashed"),
 ]
+def mispredicts(mode):
+    c, i = load(mode, "Bcm"), load(mode, "Bim")
+    return {k: c.get(k, 0) + i.get(k, 0) for k in set(c) | set(i)}
+
+if branches:
+    bp, bc = mispredicts("plain"), mispredicts("content")
+    per = lambda m: m.get("PROGRAM TOTALS", 0) / pages / 1e3
+    print(f"  mispredicted branches per page: {per(bp):.1f} k without --content, "
+          f"{per(bc):.1f} k with (+{per(bc) - per(bp):.1f} k)")
 for label, name in stages:
     n = content.get(name)
     shown = f"{n / pages / 1e6:6.2f} M" if n else "inlined "
-    print(f"  {label:40} {shown}  ({name})")
+    extra = ""
+    if branches and n:
+        extra = f"  {bc.get(name, 0) / pages / 1e3:5.1f} k mispredicts"
+    print(f"  {label:40} {shown}{extra}  ({name})")
 PY
 }
 main "$@"
