@@ -7,6 +7,7 @@ mod cli_exits;
 mod cli_fingerprint;
 mod cli_idf;
 mod cli_overlap;
+mod cli_text;
 mod common;
 mod crawl_content;
 mod crawl_dedup;

@@ -274,6 +274,26 @@ pub enum Command {
         #[arg(long, value_name = "PORT")]
         port: Option<u16>,
     },
+    /// Print the main-content text of HTML pages: the text `fingerprint --content` and the
+    /// crawl's content signal read, to see what they compare.
+    ///
+    /// The main content is the first `<main>` or `[role=main]` element, else every outermost
+    /// `<article>`, else `<body>` without its `nav`, `header`, `footer` and `aside`; script,
+    /// style, template and noscript text is left out. Each block (paragraph, heading, list
+    /// item, table cell…) is a line, its white space collapsed. A file is an HTML page
+    /// whatever its name but `*.txt` (plain text, printed as it is); `-` reads a page from
+    /// standard input. With several pages, each comes after a `==> PATH <==` line. A page
+    /// that cannot be read is reported and the others are printed (exit status 1).
+    Text {
+        /// Print the words the content signal cuts the text into instead (the `[content]`
+        /// tokenizer: NFKC, lower case; stop words included), one a line.
+        #[arg(long)]
+        words: bool,
+
+        /// HTML pages (or `-` for standard input).
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
     /// Print the passages of text A copied in text B, with their word positions in both
     /// (robust winnowing: every copied passage of at least G words is found, none shorter
     /// than K).

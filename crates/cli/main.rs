@@ -14,6 +14,7 @@ mod fingerprint;
 mod idf;
 mod inputs;
 mod overlap;
+mod page_text;
 mod report;
 mod settings;
 mod warc_settings;
@@ -377,6 +378,26 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let mut out = io::stdout().lock();
             overlap::run(&reader, &tokenizer, k, g, &a, &b, &mut out)?;
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Text { words, paths } => {
+            let reader = corpus_reader(cli.config.as_deref())?;
+            let tokenizer = if words {
+                let options = settings::Options::find(cli.config.as_deref())?;
+                let config = content_settings::resolve(
+                    options.content.as_ref(),
+                    content_settings::ContentOverrides::default(),
+                )?;
+                Some(config.tokenizer)
+            } else {
+                None
+            };
+            let (mut out, mut err) = (io::stdout().lock(), io::stderr());
+            let problems = page_text::run(&reader, tokenizer, &paths, &mut out, &mut err)?;
+            Ok(if problems > 0 {
+                ExitCode::from(EXIT_PARTIAL)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
         Command::Idf {
             command:

@@ -1,0 +1,84 @@
+//! `silhouette text [--words] PATH...`.
+
+use crate::common::{run_in, scratch};
+
+/// A page with chrome around its main content, a script in it, inline markup inside a word
+/// and a line break inside a paragraph.
+const PAGE: &str = "<!doctype html><html><head><title>Title</title><script>var x = 1;</script>\
+    </head><body><nav>home  about</nav><main><h1>Hello   World</h1><p>First <b>para</b>graph,\n\
+    second line.</p><ul><li>one<li>two</ul><script>skip()</script></main>\
+    <footer>(c) site</footer></body></html>";
+
+/// `silhouette ARGS` in a directory holding `page.html` (PAGE), `zh.html`, `notes.txt` and
+/// `page` (PAGE, no extension), with `stdin`: exit code, stdout, stderr.
+fn check(args: &[&str], stdin: &str, expected: (i32, &str, &str)) {
+    let dir = scratch(&[
+        ("page.html", PAGE.as_bytes()),
+        ("page", PAGE.as_bytes()),
+        (
+            "zh.html",
+            "<body><nav>导航</nav><article><p>网页去重是搜索引擎的重要环节</p></article></body>"
+                .as_bytes(),
+        ),
+        ("notes.txt", b"Plain <b>text</b>, as it is\n"),
+    ]);
+    let r = run_in(dir.path(), args, stdin.as_bytes());
+    assert_eq!(
+        (r.code, r.stdout.as_str(), r.stderr.as_str()),
+        expected,
+        "{args:?}"
+    );
+}
+
+#[test]
+fn text_prints_the_main_content_one_block_a_line() {
+    let text = "Hello World\nFirst paragraph, second line.\none\ntwo\n";
+    check(&["text", "page.html"], "", (0, text, ""));
+    // Any name but `.txt` is a page; `-` reads one from standard input.
+    check(&["text", "page"], "", (0, text, ""));
+    check(&["text", "-"], PAGE, (0, text, ""));
+    check(
+        &["text", "notes.txt"],
+        "",
+        (0, "Plain <b>text</b>, as it is\n", ""),
+    );
+    check(
+        &["text", "zh.html"],
+        "",
+        (0, "网页去重是搜索引擎的重要环节\n", ""),
+    );
+}
+
+#[test]
+fn text_words_are_the_content_signals_words() {
+    check(
+        &["text", "--words", "page.html"],
+        "",
+        (
+            0,
+            "hello\nworld\nfirst\nparagraph\nsecond\nline\none\ntwo\n",
+            "",
+        ),
+    );
+    // Chinese by jieba (`auto`), stop words included.
+    check(
+        &["text", "--words", "zh.html"],
+        "",
+        (0, "网页\n去\n重\n是\n搜索引擎\n的\n重要环节\n", ""),
+    );
+}
+
+#[test]
+fn text_of_several_pages_names_each_and_reports_the_unreadable() {
+    check(
+        &["text", "page.html", "missing.html", "zh.html", "pages.warc"],
+        "",
+        (
+            1,
+            "==> page.html <==\nHello World\nFirst paragraph, second line.\none\ntwo\n\n\
+             ==> zh.html <==\n网页去重是搜索引擎的重要环节\n",
+            "error: missing.html: cannot read: No such file or directory (os error 2)\n\
+             error: pages.warc: an archive holds many pages; give HTML files (`idf build` reads archives)\n",
+        ),
+    );
+}
