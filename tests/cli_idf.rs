@@ -25,7 +25,7 @@ pub fn archived(n: usize) -> String {
 }
 
 /// One WARC/1.1 record of type `kind` for `uri` with `block`.
-fn record(kind: &str, uri: &str, block: &[u8]) -> Vec<u8> {
+pub fn record(kind: &str, uri: &str, block: &[u8]) -> Vec<u8> {
     let mut r = format!(
         "WARC/1.1\r\nWARC-Type: {kind}\r\nWARC-Record-ID: <urn:uuid:{:08x}-0000-4000-8000-000000000000>\r\n\
          WARC-Date: 2026-11-27T00:00:00Z\r\nWARC-Target-URI: {uri}\r\n\
@@ -40,7 +40,7 @@ fn record(kind: &str, uri: &str, block: &[u8]) -> Vec<u8> {
 }
 
 /// A response record: `status`, `content_type`, `body`.
-fn response(uri: &str, status: &str, content_type: &str, body: &str) -> Vec<u8> {
+pub fn response(uri: &str, status: &str, content_type: &str, body: &str) -> Vec<u8> {
     let block = format!(
         "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
@@ -49,7 +49,7 @@ fn response(uri: &str, status: &str, content_type: &str, body: &str) -> Vec<u8> 
 }
 
 /// A page whose navigation repeats `menu`: only its main content counts.
-fn page(main: &str) -> String {
+pub fn page(main: &str) -> String {
     format!(
         "<!doctype html><html><head><title>menu</title><script>menu()</script></head><body>\
          <nav>menu menu</nav>{main}<footer>menu</footer></body></html>"

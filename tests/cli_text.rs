@@ -78,7 +78,61 @@ fn text_of_several_pages_names_each_and_reports_the_unreadable() {
             "==> page.html <==\nHello World\nFirst paragraph, second line.\none\ntwo\n\n\
              ==> zh.html <==\n网页去重是搜索引擎的重要环节\n",
             "error: missing.html: cannot read: No such file or directory (os error 2)\n\
-             error: pages.warc: an archive holds many pages; give HTML files (`idf build` reads archives)\n",
+             error: pages.warc: cannot read: No such file or directory (os error 2)\n",
         ),
+    );
+}
+
+#[test]
+fn text_reads_every_page_of_an_archive() {
+    use crate::cli_idf::{page, record, response};
+    let warc = [
+        response(
+            "http://127.0.0.1/a",
+            "200 OK",
+            "text/html",
+            &page("<p>first page</p>"),
+        ),
+        // Not a page: no document.
+        response("http://127.0.0.1/b.css", "200 OK", "text/css", "p { }"),
+        record(
+            "response",
+            "http://127.0.0.1/bad",
+            b"this is no HTTP response",
+        ),
+        response(
+            "http://127.0.0.1/c",
+            "200 OK",
+            "text/html",
+            &page("<p>second page</p>"),
+        ),
+    ]
+    .concat();
+    let dir = scratch(&[("a.warc", &warc)]);
+    let r = run_in(dir.path(), &["text", "a.warc"], b"");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    // Each page named by its file, offset and URL.
+    let names: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with("==> ")).collect();
+    assert_eq!(names.len(), 2, "{}", r.stdout);
+    assert!(
+        names[0].starts_with("==> a.warc: offset 0 http://127.0.0.1/a"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        names[1].ends_with(" http://127.0.0.1/c <=="),
+        "{}",
+        r.stdout
+    );
+    let texts: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| !l.starts_with("==> "))
+        .collect();
+    assert_eq!(texts, ["first page", "", "second page"], "{}", r.stdout);
+    assert!(
+        r.stderr.starts_with("error: a.warc: ") && r.stderr.lines().count() == 1,
+        "{}",
+        r.stderr
     );
 }

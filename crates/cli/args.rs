@@ -281,16 +281,18 @@ pub enum Command {
     /// `<article>`, else `<body>` without its `nav`, `header`, `footer` and `aside`; script,
     /// style, template and noscript text is left out. Each block (paragraph, heading, list
     /// item, table cell…) is a line, its white space collapsed. A file is an HTML page
-    /// whatever its name but `*.txt` (plain text, printed as it is); `-` reads a page from
-    /// standard input. With several pages, each comes after a `==> PATH <==` line. A page
-    /// that cannot be read is reported and the others are printed (exit status 1).
+    /// whatever its name but `*.txt` (plain text, printed as it is) and `*.warc`,
+    /// `*.warc.gz` (every HTML page the archive holds, read as `dedup` reads them); `-` reads
+    /// a page from standard input. With several pages, each comes after a `==> NAME <==`
+    /// line (an archived page's name is its file, offset and URL). A page or record that
+    /// cannot be read is reported and the others are printed (exit status 1).
     Text {
         /// Print the words the content signal cuts the text into instead (the `[content]`
         /// tokenizer: NFKC, lower case; stop words included), one a line.
         #[arg(long)]
         words: bool,
 
-        /// HTML pages (or `-` for standard input).
+        /// HTML pages, WARC archives, or `-` for a page on standard input.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
     },

@@ -18,6 +18,7 @@ use silhouette_dom::StructureHasher;
 use crate::crawl::warc_out::WARC_DIR_KEY;
 use crate::dedup::{self, Archived, Item, Position};
 use crate::inputs::{self, Input};
+use silhouette_warc::strip_angle_brackets;
 
 /// Documents made ready in parallel between two hand-overs: bounds memory on large corpora.
 const BATCH: usize = 256;
@@ -29,7 +30,7 @@ fn full(batch: &[Doc]) -> bool {
     let bytes: usize = batch
         .iter()
         .map(|d| match d {
-            Doc::Text(b) | Doc::Html { bytes: b, .. } => b.len(),
+            Doc::Text { bytes: b, .. } | Doc::Html { bytes: b, .. } => b.len(),
         })
         .sum();
     batch.len() >= BATCH || bytes >= BATCH_BYTES
@@ -162,7 +163,10 @@ impl Counts {
 
 /// One document before its text is known.
 enum Doc {
-    Text(Vec<u8>),
+    Text {
+        name: String,
+        bytes: Vec<u8>,
+    },
     Html {
         name: String,
         bytes: Vec<u8>,
@@ -228,16 +232,17 @@ impl Reader {
         }
     }
 
-    /// Calls `each` with the text of every document of `files`, in order (texts as they are,
-    /// pages and archived pages as their main-content text); every record or page that cannot
-    /// be read is reported to `problem` and counted, and the rest is read.
+    /// Calls `each` with the name and the text of every document of `files`, in order (texts
+    /// as they are, pages and archived pages as their main-content text; an archived page is
+    /// named by its file, offset and URL); every record or page that cannot be read is
+    /// reported to `problem` and counted, and the rest is read.
     ///
     /// # Errors
     /// A file that cannot be read at all (named).
     pub fn each_document(
         &self,
         files: &[PathBuf],
-        each: &mut dyn FnMut(&str),
+        each: &mut dyn FnMut(&str, &str),
         problem: &mut dyn FnMut(&str),
     ) -> Result<Counts> {
         let mut counts = Counts::default();
@@ -262,7 +267,7 @@ impl Reader {
                             from: Kind::Html,
                         }
                     } else {
-                        Doc::Text(bytes)
+                        Doc::Text { name, bytes }
                     });
                 }
             }
@@ -280,7 +285,7 @@ impl Reader {
         path: &Path,
         batch: &mut Vec<Doc>,
         counts: &mut Counts,
-        each: &mut dyn FnMut(&str),
+        each: &mut dyn FnMut(&str, &str),
         problem: &mut dyn FnMut(&str),
     ) {
         let name = path.display().to_string();
@@ -296,7 +301,13 @@ impl Reader {
                         Archived::Html {
                             body, content_type, ..
                         } => batch.push(Doc::Html {
-                            name: format!("{name}: offset {}", c.offset),
+                            name: format!(
+                                "{name}: offset {} {}",
+                                c.offset,
+                                strip_angle_brackets(
+                                    c.fields.get("WARC-Target-URI").unwrap_or_default()
+                                )
+                            ),
                             bytes: body.into_owned(),
                             content_type,
                             from: Kind::Warc,
@@ -327,34 +338,38 @@ impl Reader {
         &self,
         batch: &mut Vec<Doc>,
         counts: &mut Counts,
-        each: &mut dyn FnMut(&str),
+        each: &mut dyn FnMut(&str, &str),
         problem: &mut dyn FnMut(&str),
     ) {
-        // Each text, with the kind of document it counts as.
-        let texts: Vec<Result<(String, Kind), String>> = batch
+        // Each document's name and text, with the kind of document it counts as.
+        let texts: Vec<Result<(String, String, Kind), String>> = batch
             .par_drain(..)
             .map(|doc| match doc {
-                Doc::Text(bytes) => Ok((String::from_utf8_lossy(&bytes).into_owned(), Kind::Text)),
+                Doc::Text { name, bytes } => Ok((
+                    name,
+                    String::from_utf8_lossy(&bytes).into_owned(),
+                    Kind::Text,
+                )),
                 Doc::Html {
                     name,
                     bytes,
                     content_type,
                     from,
-                } => self
-                    .html_text(&bytes, content_type.as_deref())
-                    .map(|t| (t, from))
-                    .map_err(|e| format!("{name}: {e}")),
+                } => match self.html_text(&bytes, content_type.as_deref()) {
+                    Ok(t) => Ok((name, t, from)),
+                    Err(e) => Err(format!("{name}: {e}")),
+                },
             })
             .collect();
         for text in texts {
             match text {
-                Ok((t, kind)) => {
+                Ok((name, t, kind)) => {
                     *match kind {
                         Kind::Text => &mut counts.texts,
                         Kind::Html => &mut counts.pages,
                         Kind::Warc => &mut counts.archived,
                     } += 1;
-                    each(&t);
+                    each(&name, &t);
                 }
                 Err(message) => {
                     counts.problems += 1;

@@ -36,7 +36,7 @@ pub fn build(
     let mut reported = Ok(());
     let counts = reader.each_document(
         &files,
-        &mut |text| builder.add_document(text),
+        &mut |_, text| builder.add_document(text),
         &mut |message| {
             if reported.is_ok() {
                 reported = writeln!(err, "error: {message}");

@@ -1,5 +1,6 @@
 //! `silhouette text PATH...`: the main-content text of HTML pages, as the content signal
-//! reads it (`corpus::Reader::html_text`, the one parse `fingerprint --content` makes).
+//! reads it (`corpus::Reader`, the one parse `fingerprint --content` makes), or the words the
+//! `[content]` tokenizer cuts it into.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -10,9 +11,41 @@ use silhouette_text::Tokenizer;
 use crate::corpus::{self, Kind, Reader};
 use crate::inputs::{self, Input};
 
+/// Where the texts go: each after a `==> NAME <==` line when there may be several.
+struct Printer<'a> {
+    out: &'a mut dyn Write,
+    tokenizer: Option<Tokenizer>,
+    named: bool,
+    printed: usize,
+}
+
+impl Printer<'_> {
+    fn print(&mut self, name: &str, text: &str) -> std::io::Result<()> {
+        if self.named {
+            let gap = if self.printed > 0 { "\n" } else { "" };
+            writeln!(self.out, "{gap}==> {name} <==")?;
+        }
+        self.printed += 1;
+        match self.tokenizer {
+            Some(t) => {
+                let mut written = Ok(());
+                t.for_each_word(text, |w| {
+                    if written.is_ok() {
+                        written = writeln!(self.out, "{w}");
+                    }
+                });
+                written
+            }
+            None if text.is_empty() || text.ends_with('\n') => write!(self.out, "{text}"),
+            None => writeln!(self.out, "{text}"),
+        }
+    }
+}
+
 /// Prints the main-content text of each page of `paths` to `out` (with `tokenizer`, its
-/// words instead, one a line), each after a `==> PATH <==` line when there are several;
-/// pages that cannot be read are reported to `err`. Returns how many could not be read.
+/// words instead, one a line), each after a `==> NAME <==` line when there are several (an
+/// archive's pages are named by file, offset and URL); pages that cannot be read are reported
+/// to `err`. Returns how many could not be read.
 ///
 /// # Errors
 /// Only a failure to write `out` or `err`.
@@ -23,37 +56,61 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<u64> {
+    let named = paths.len() > 1 || paths.iter().any(|p| is_archive(p));
+    let mut printer = Printer {
+        out,
+        tokenizer,
+        named,
+        printed: 0,
+    };
     let mut problems = 0;
-    let mut printed = 0;
     for path in paths {
-        let text = match text_of(reader, path, err) {
-            Ok(t) => t,
+        if is_archive(path) {
+            let mut written = Ok(());
+            let mut reported = Ok(());
+            let read = reader.each_document(
+                std::slice::from_ref(path),
+                &mut |name, text| {
+                    if written.is_ok() {
+                        written = printer.print(name, text);
+                    }
+                },
+                &mut |message| {
+                    if reported.is_ok() {
+                        reported = writeln!(err, "error: {message}");
+                    }
+                },
+            );
+            written?;
+            reported?;
+            match read {
+                Ok(counts) => problems += counts.problems,
+                Err(e) => {
+                    problems += 1;
+                    writeln!(err, "error: {e:#}")?;
+                }
+            }
+            continue;
+        }
+        match text_of(reader, path, err) {
+            Ok(text) => printer.print(&path.display().to_string(), &text)?,
             Err(message) => {
                 problems += 1;
                 writeln!(err, "error: {message}")?;
-                continue;
             }
-        };
-        if paths.len() > 1 {
-            let gap = if printed > 0 { "\n" } else { "" };
-            writeln!(out, "{gap}==> {} <==", path.display())?;
-        }
-        printed += 1;
-        match tokenizer {
-            Some(t) => t.for_each_word(&text, |w| {
-                // (A write error is caught by the next `writeln!`, or by the flush at exit.)
-                let _ = writeln!(out, "{w}");
-            }),
-            None if text.is_empty() || text.ends_with('\n') => write!(out, "{text}")?,
-            None => writeln!(out, "{text}")?,
         }
     }
-    out.flush()?;
+    printer.out.flush()?;
     Ok(problems)
 }
 
+/// Whether `path` names a WARC archive (`*.warc`, `*.warc.gz`).
+fn is_archive(path: &Path) -> bool {
+    path.as_os_str() != "-" && corpus::kind(path) == Kind::Warc
+}
+
 /// The main-content text of the page at `path` (`-`: standard input), or a plain-text file
-/// as it is; what went wrong, with the path, otherwise.
+/// (`*.txt`) as it is; what went wrong, with the path, otherwise.
 fn text_of(reader: &Reader, path: &Path, err: &mut dyn Write) -> Result<String, String> {
     let input = if path.as_os_str() == "-" {
         Input::Stdin
@@ -61,19 +118,11 @@ fn text_of(reader: &Reader, path: &Path, err: &mut dyn Write) -> Result<String, 
         Input::File(path.to_owned())
     };
     let name = input.name();
-    let kind = match &input {
-        Input::Stdin => Kind::Html,
-        Input::File(p) => corpus::kind(p),
-    };
-    if kind == Kind::Warc {
-        return Err(format!(
-            "{name}: an archive holds many pages; give HTML files (`idf build` reads archives)"
-        ));
-    }
     let bytes = input
         .read()
         .map_err(|e| format!("{name}: cannot read: {e}"))?;
-    let plain = matches!(&input, Input::File(p) if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt")));
+    let plain = matches!(&input, Input::File(p)
+        if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt")));
     if plain {
         return Ok(String::from_utf8_lossy(&bytes).into_owned());
     }
