@@ -1,4 +1,4 @@
-//! The documents of a corpus, for `idf build` and `overlap`.
+//! The documents of a corpus, for `idf build`, `overlap` and `text`.
 //!
 //! A plain-text file is one document, as it is. An HTML page (`*.html`, `*.htm`) is its
 //! main-content text: the text `fingerprint --content` fingerprints and the crawl's content
@@ -14,11 +14,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 use silhouette_dom::StructureHasher;
+use silhouette_warc::strip_angle_brackets;
 
 use crate::crawl::warc_out::WARC_DIR_KEY;
 use crate::dedup::{self, Archived, Item, Position};
 use crate::inputs::{self, Input};
-use silhouette_warc::strip_angle_brackets;
 
 /// Documents made ready in parallel between two hand-overs: bounds memory on large corpora.
 const BATCH: usize = 256;
