@@ -1,6 +1,7 @@
 //! `silhouette compare A B`.
 
 use crate::common::{fixtures, run, run_in, scratch};
+use crate::sites::{Response, Server};
 
 #[test]
 fn compare_prints_both_fingerprints_distance_and_verdict() {
@@ -90,4 +91,41 @@ fn a_page_name_in_the_body_class_does_not_split_a_template() {
         .and_then(|v| v.parse::<f64>().ok())
         .unwrap_or_default();
     assert!(similarity > 0.9, "{}", r.stdout);
+}
+
+#[test]
+fn compare_fetches_urls_as_the_crawl_does() {
+    let page = std::fs::read_to_string(fixtures().join("p.html")).expect("the fixture");
+    let site = Server::start(move |_| {
+        move |target: &str| match target {
+            "/p.html" => Response::html(page.clone()),
+            _ => Response::text(404, "not found"),
+        }
+    });
+    // A fetched page against the same page read from a file: the same fingerprint.
+    let url = site.url("/p.html");
+    let r = run_in(
+        &fixtures(),
+        &["compare", "--features", "classic", &url, "p.html"],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let first: Vec<&str> = r.stdout.lines().take(3).collect();
+    assert_eq!(
+        first,
+        [
+            format!("A  f123317ed83fa3c7       4 elements  {url}"),
+            "B  f123317ed83fa3c7       4 elements  p.html".to_owned(),
+            "distance: 0 bits (structure/classic/fnv1-64/decay=0.45)".to_owned(),
+        ]
+    );
+    // A page that cannot be fetched is an error (2), naming its URL.
+    let missing = site.url("/missing.html");
+    let r = run_in(&fixtures(), &["compare", &missing, "p.html"], b"");
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(
+        r.stderr.contains(&format!("{missing}: http_status: ")),
+        "{}",
+        r.stderr
+    );
 }

@@ -1,6 +1,7 @@
 //! `silhouette text [--words] PATH...`.
 
 use crate::common::{run_in, scratch};
+use crate::sites::{Response, Server};
 
 /// A page with chrome around its main content, a script in it, inline markup inside a word
 /// and a line break inside a paragraph.
@@ -134,5 +135,64 @@ fn text_reads_every_page_of_an_archive() {
         r.stderr.starts_with("error: a.warc: ") && r.stderr.lines().count() == 1,
         "{}",
         r.stderr
+    );
+}
+
+/// A site on loopback: `/page.html` (PAGE), `/private.html` (robots.txt disallows it),
+/// `/notes.txt` (plain text); anything else is a 404.
+fn web_site() -> Server {
+    Server::start(|_| {
+        |target: &str| match target {
+            "/robots.txt" => Response::text(200, "User-agent: *\nDisallow: /private\n"),
+            "/page.html" | "/private.html" => Response::html(PAGE.to_owned()),
+            "/notes.txt" => Response::text(200, "plain text"),
+            _ => Response::text(404, "not found"),
+        }
+    })
+}
+
+#[test]
+fn text_fetches_urls_as_the_crawl_does() {
+    let site = web_site();
+    let dir = scratch(&[]);
+    let page = site.url("/page.html");
+    let r = run_in(dir.path(), &["text", &page], b"");
+    assert_eq!(
+        (r.code, r.stdout.as_str(), r.stderr.as_str()),
+        (
+            0,
+            "Hello World\nFirst paragraph, second line.\none\ntwo\n",
+            ""
+        )
+    );
+    // robots.txt, HTTP statuses and other types are reported, each naming its URL.
+    let (private, missing, notes) = (
+        site.url("/private.html"),
+        site.url("/missing.html"),
+        site.url("/notes.txt"),
+    );
+    let r = run_in(dir.path(), &["text", &private, &missing, &notes], b"");
+    assert_eq!((r.code, r.stdout.as_str()), (1, ""), "{}", r.stderr);
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", r.stderr);
+    assert!(
+        lines[0].starts_with(&format!("error: {private}: robots_disallowed: ")),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        lines[1].starts_with(&format!("error: {missing}: http_status: ")),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        lines[2],
+        format!("error: {notes}: not an HTML page (Content-Type: text/plain)")
+    );
+    // The page itself was never asked for past robots.txt.
+    assert!(
+        !site.hits().iter().any(|h| h.target == "/private.html"),
+        "{:?}",
+        site.hits()
     );
 }

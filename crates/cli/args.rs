@@ -283,7 +283,9 @@ pub enum Command {
     /// item, table cell…) is a line, its white space collapsed. A file is an HTML page
     /// whatever its name but `*.txt` (plain text, printed as it is) and `*.warc`,
     /// `*.warc.gz` (every HTML page the archive holds, read as `dedup` reads them); `-` reads
-    /// a page from standard input. With several pages, each comes after a `==> NAME <==`
+    /// a page from standard input; an `http://` or `https://` URL is fetched as the crawl
+    /// fetches a page (robots.txt, the address policy, redirects checked, `[fetch]`
+    /// settings). With several pages, each comes after a `==> NAME <==`
     /// line (an archived page's name is its file, offset and URL). A page or record that
     /// cannot be read is reported and the others are printed (exit status 1).
     Text {
@@ -292,7 +294,7 @@ pub enum Command {
         #[arg(long)]
         words: bool,
 
-        /// HTML pages, WARC archives, or `-` for a page on standard input.
+        /// HTML pages, WARC archives, URLs, or `-` for a page on standard input.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
     },
@@ -326,11 +328,14 @@ pub enum Command {
         #[command(subcommand)]
         command: IdfCommand,
     },
-    /// Compare the structure of two HTML files.
+    /// Compare the structure of two HTML pages.
     ///
-    /// Prints both fingerprints, the distance and the verdict. Exit status, like cmp(1): 0
-    /// when the pages have the same structure (distance at most the threshold), 1 when they
-    /// do not, 2 when a page cannot be read or a setting is wrong.
+    /// Prints both fingerprints, the distance and the verdict, and the distance of their
+    /// content fingerprints. A page is a file, `-` (standard input) or an `http://` or
+    /// `https://` URL, fetched as the crawl fetches a page (robots.txt, the address policy,
+    /// redirects checked, `[fetch]` settings). Exit status, like cmp(1): 0 when the pages
+    /// have the same structure (distance at most the threshold), 1 when they do not, 2 when a
+    /// page cannot be read or fetched or a setting is wrong.
     Compare {
         #[command(flatten)]
         flags: FingerprintFlags,
@@ -339,7 +344,7 @@ pub enum Command {
         #[arg(long, value_name = "K")]
         threshold: Option<i64>,
 
-        /// First page (`-` for standard input).
+        /// First page: a file, `-` for standard input, or a URL.
         a: PathBuf,
         /// Second page.
         b: PathBuf,

@@ -7,35 +7,39 @@ use anyhow::{Context, Result};
 use silhouette_dom::StructureHasher;
 use silhouette_text::ContentHasher;
 
-use crate::inputs::Input;
+/// One page to compare, read or fetched.
+#[derive(Debug)]
+pub struct Page {
+    /// The name printed: the path as given, `-`, or the URL.
+    pub name: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// Its `Content-Type` header when it was fetched (for the charset).
+    pub content_type: Option<String>,
+}
 
 /// Prints the comparison of two pages to `out` (warnings to `err`); returns whether they
 /// have the same structure: distance within the threshold and, for `class-paths`, path sets
 /// at least `min_similarity` alike (as the crawl judges).
-#[allow(clippy::too_many_arguments)]
 pub fn run(
     hasher: &StructureHasher,
     content: &ContentHasher,
     threshold: u32,
     min_similarity: f64,
-    a: &Input,
-    b: &Input,
+    (a, b): (&Page, &Page),
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<bool> {
-    let mut hash = |input: &Input| -> Result<_> {
-        let bytes = input
-            .read()
-            .with_context(|| format!("{}: cannot read", input.name()))?;
-        if let Some(w) = crate::inputs::binary_warning(&input.name(), &bytes) {
+    let mut hash = |page: &Page| -> Result<_> {
+        if let Some(w) = crate::inputs::binary_warning(&page.name, &page.bytes) {
             writeln!(err, "{w}")?;
         }
         hasher
-            .hash(&bytes)
-            .with_context(|| format!("{}: cannot fingerprint", input.name()))
+            .hash_with_content_type(&page.bytes, page.content_type.as_deref())
+            .with_context(|| format!("{}: cannot fingerprint", page.name))
     };
     let (sa, sb) = (hash(a)?, hash(b)?);
-    for (label, input, s) in [("A", a, &sa), ("B", b, &sb)] {
+    for (label, page, s) in [("A", a, &sa), ("B", b, &sb)] {
         let note = s
             .truncated
             .map(|t| format!("  (truncated: {t})"))
@@ -43,9 +47,7 @@ pub fn run(
         writeln!(
             out,
             "{label}  {}  {:>6} elements  {}{note}",
-            s.fingerprint,
-            s.elements,
-            input.name()
+            s.fingerprint, s.elements, page.name
         )?;
     }
     let d = sa.fingerprint.distance(sb.fingerprint);

@@ -18,6 +18,7 @@ mod page_text;
 mod report;
 mod settings;
 mod warc_settings;
+mod web_page;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -391,8 +392,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 None
             };
+            let web = web_pages(cli.config.as_deref(), &paths)?;
             let (mut out, mut err) = (io::stdout().lock(), io::stderr());
-            let problems = page_text::run(&reader, tokenizer, &paths, &mut out, &mut err)?;
+            let problems =
+                page_text::run(&reader, web.as_ref(), tokenizer, &paths, &mut out, &mut err)?;
             Ok(if problems > 0 {
                 ExitCode::from(EXIT_PARTIAL)
             } else {
@@ -430,21 +433,38 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 options.content.as_ref(),
                 content_settings::ContentOverrides::default(),
             )?)?;
-            let to_input = |p: std::path::PathBuf| {
-                if p.as_os_str() == "-" {
+            let web = web_pages(cli.config.as_deref(), &[a.clone(), b.clone()])?;
+            let page = |p: std::path::PathBuf| -> Result<compare::Page> {
+                if let (Some(url), Some(web)) = (web_page::url_of(&p), web.as_ref()) {
+                    let got = web.get(&url).map_err(|e| anyhow::anyhow!(e))?;
+                    return Ok(compare::Page {
+                        name: url.to_string(),
+                        bytes: got.bytes,
+                        content_type: got.content_type,
+                    });
+                }
+                let input = if p.as_os_str() == "-" {
                     Input::Stdin
                 } else {
                     Input::File(p)
-                }
+                };
+                let bytes = input
+                    .read()
+                    .with_context(|| format!("{}: cannot read", input.name()))?;
+                Ok(compare::Page {
+                    name: input.name(),
+                    bytes,
+                    content_type: None,
+                })
             };
+            let (a, b) = (page(a)?, page(b)?);
             let mut out = io::stdout().lock();
             let near = compare::run(
                 &hasher,
                 &content,
                 settings.threshold,
                 settings.min_similarity,
-                &to_input(a),
-                &to_input(b),
+                (&a, &b),
                 &mut out,
                 &mut io::stderr().lock(),
             )?;
@@ -466,6 +486,20 @@ fn corpus_reader(config: Option<&std::path::Path>) -> Result<corpus::Reader> {
     base.hasher.limits.max_text_bytes = silhouette_dom::DEFAULT_MAX_TEXT_BYTES;
     let hasher = StructureHasher::new(base.hasher)?;
     Ok(corpus::Reader::new(hasher, crawl.fetch.max_body_bytes))
+}
+
+/// A fetcher for the arguments that are URLs, with the configuration's fetch settings;
+/// `None` when none is.
+fn web_pages(
+    config: Option<&std::path::Path>,
+    args: &[std::path::PathBuf],
+) -> Result<Option<web_page::WebPages>> {
+    let urls: Vec<url::Url> = args.iter().filter_map(|a| web_page::url_of(a)).collect();
+    if urls.is_empty() {
+        return Ok(None);
+    }
+    let (_, crawl) = resolve_settings(config, &Overrides::default())?;
+    web_page::WebPages::new(&crawl.fetch, &urls).map(Some)
 }
 
 /// The fingerprint and crawl settings of the config file, with the command-line overrides.

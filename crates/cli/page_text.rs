@@ -10,6 +10,7 @@ use silhouette_text::Tokenizer;
 
 use crate::corpus::{self, Kind, Reader};
 use crate::inputs::{self, Input};
+use crate::web_page::{WebPages, url_of};
 
 /// Where the texts go: each after a `==> NAME <==` line when there may be several.
 struct Printer<'a> {
@@ -45,12 +46,13 @@ impl Printer<'_> {
 /// Prints the main-content text of each page of `paths` to `out` (with `tokenizer`, its
 /// words instead, one a line), each after a `==> NAME <==` line when there are several (an
 /// archive's pages are named by file, offset and URL); pages that cannot be read are reported
-/// to `err`. Returns how many could not be read.
+/// to `err`. `web` fetches the paths that are URLs. Returns how many could not be read.
 ///
 /// # Errors
 /// Only a failure to write `out` or `err`.
 pub fn run(
     reader: &Reader,
+    web: Option<&WebPages>,
     tokenizer: Option<Tokenizer>,
     paths: &[PathBuf],
     out: &mut dyn Write,
@@ -92,7 +94,7 @@ pub fn run(
             }
             continue;
         }
-        match text_of(reader, path, err) {
+        match text_of(reader, web, path, err) {
             Ok(text) => printer.print(&path.display().to_string(), &text)?,
             Err(message) => {
                 problems += 1;
@@ -106,12 +108,24 @@ pub fn run(
 
 /// Whether `path` names a WARC archive (`*.warc`, `*.warc.gz`).
 fn is_archive(path: &Path) -> bool {
-    path.as_os_str() != "-" && corpus::kind(path) == Kind::Warc
+    path.as_os_str() != "-" && url_of(path).is_none() && corpus::kind(path) == Kind::Warc
 }
 
-/// The main-content text of the page at `path` (`-`: standard input), or a plain-text file
-/// (`*.txt`) as it is; what went wrong, with the path, otherwise.
-fn text_of(reader: &Reader, path: &Path, err: &mut dyn Write) -> Result<String, String> {
+/// The main-content text of the page at `path` (`-`: standard input; a URL: fetched with
+/// `web`), or a plain-text file (`*.txt`) as it is; what went wrong, with the path,
+/// otherwise.
+fn text_of(
+    reader: &Reader,
+    web: Option<&WebPages>,
+    path: &Path,
+    err: &mut dyn Write,
+) -> Result<String, String> {
+    if let (Some(url), Some(web)) = (url_of(path), web) {
+        let page = web.get(&url)?;
+        return reader
+            .html_text(&page.bytes, page.content_type.as_deref())
+            .map_err(|e| format!("{url}: {e}"));
+    }
     let input = if path.as_os_str() == "-" {
         Input::Stdin
     } else {
