@@ -196,3 +196,33 @@ fn text_fetches_urls_as_the_crawl_does() {
         site.hits()
     );
 }
+
+#[test]
+fn a_fetched_page_never_redirects_to_another_private_address() {
+    let site = Server::start(|port| {
+        move |target: &str| match target {
+            "/moved.html" => Response {
+                status: 302,
+                content_type: "text/plain",
+                location: Some(format!("http://127.0.0.2:{port}/page.html")),
+                body: Vec::new(),
+            },
+            _ => Response::text(404, "not found"),
+        }
+    });
+    let sentinel = Server::sentinel("127.0.0.2".parse().expect("an address"), site.addr.port());
+    let dir = scratch(&[]);
+    let moved = site.url("/moved.html");
+    let r = run_in(dir.path(), &["text", &moved], b"");
+    assert_eq!((r.code, r.stdout.as_str()), (1, ""), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .starts_with(&format!("error: {moved}: blocked_address: "))
+            && r.stderr.contains("127.0.0.2"),
+        "{}",
+        r.stderr
+    );
+    if let Some(s) = sentinel {
+        assert_eq!(s.served(), 0, "127.0.0.2 was contacted");
+    }
+}
