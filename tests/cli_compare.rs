@@ -1,7 +1,7 @@
 //! `silhouette compare A B`.
 
 use crate::common::{fixtures, run, run_in, scratch};
-use crate::sites::{Response, Server};
+use crate::sites::fixture_site;
 
 #[test]
 fn compare_prints_both_fingerprints_distance_and_verdict() {
@@ -95,13 +95,7 @@ fn a_page_name_in_the_body_class_does_not_split_a_template() {
 
 #[test]
 fn compare_fetches_urls_as_the_crawl_does() {
-    let page = std::fs::read_to_string(fixtures().join("p.html")).expect("the fixture");
-    let site = Server::start(move |_| {
-        move |target: &str| match target {
-            "/p.html" => Response::html(page.clone()),
-            _ => Response::text(404, "not found"),
-        }
-    });
+    let site = fixture_site();
     // A fetched page against the same page read from a file: the same fingerprint.
     let url = site.url("/p.html");
     let r = run_in(

@@ -1,9 +1,10 @@
 //! `silhouette fingerprint`: formats, inputs, order and failures.
 
-use crate::common::{run, run_in, scratch};
+use crate::common::{fixtures, run, run_in, scratch};
+use crate::sites::fixture_site;
 
 fn check(args: &[&str], stdin: &[u8], expected_code: i32, expected_stdout: &str) {
-    let r = run_in(&crate::common::fixtures(), args, stdin);
+    let r = run_in(&fixtures(), args, stdin);
     assert_eq!(
         (r.code, r.stdout.as_str()),
         (expected_code, expected_stdout),
@@ -227,7 +228,7 @@ fn unreadable_files_are_reported_and_the_rest_printed() {
 fn truncated_pages_are_flagged() {
     let deep = "<div>".repeat(2000);
     let r = run_in(
-        &crate::common::fixtures(),
+        &fixtures(),
         &[
             "fingerprint",
             "--features",
@@ -295,5 +296,33 @@ fn class_paths_is_the_default() {
         r.stdout.contains("similarity: 1.000 (path sets, Jaccard)"),
         "{}",
         r.stdout
+    );
+}
+
+#[test]
+fn fingerprint_fetches_urls_as_the_crawl_does() {
+    let site = fixture_site();
+    let (url, missing) = (site.url("/p.html"), site.url("/missing.html"));
+    // From the arguments and from a list, beside a file: rows in input order, the fetched
+    // page's the file's.
+    let list = format!("{missing}\n{url}\n");
+    let args = ["fingerprint", "--features", "classic", "--format", "csv"];
+    let inputs = ["--files-from", "-", &url, "p.html"];
+    let r = run_in(
+        &fixtures(),
+        &[&args[..], &inputs[..]].concat(),
+        list.as_bytes(),
+    );
+    assert_eq!(
+        (r.code, r.stdout.as_str(), r.stderr.as_str()),
+        (
+            1,
+            format!(
+                "path,fingerprint,elements\n{url},f123317ed83fa3c7,4\np.html,f123317ed83fa3c7,4\n\
+                 {url},f123317ed83fa3c7,4\n"
+            )
+            .as_str(),
+            format!("error: {missing}: http_status: HTTP status 404 for {missing}\n").as_str()
+        )
     );
 }

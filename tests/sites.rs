@@ -696,3 +696,15 @@ mod tests {
         check(&tree);
     }
 }
+
+/// The fixture `p.html` served at `/p.html`; anything else is a 404.
+pub fn fixture_site() -> Server {
+    let page =
+        std::fs::read_to_string(crate::common::fixtures().join("p.html")).expect("the fixture");
+    Server::start(move |_| {
+        move |target: &str| match target {
+            "/p.html" => Response::html(page.clone()),
+            _ => Response::text(404, "not found"),
+        }
+    })
+}

@@ -81,9 +81,11 @@ pub enum StatsFormat {
 pub enum Command {
     /// Print the structure fingerprint of HTML files.
     ///
-    /// PATH is a file, a directory (searched recursively for *.html and *.htm) or `-` for
-    /// standard input. Files are fingerprinted in parallel; rows come out in input order.
-    /// An unreadable file is reported on stderr, the others still get their rows, and the
+    /// PATH is a file, a directory (searched recursively for *.html and *.htm), `-` for
+    /// standard input, or an `http://` or `https://` URL, fetched as the crawl fetches a page
+    /// (robots.txt, the address policy, redirects checked, `[fetch]` settings). Files are
+    /// fingerprinted in parallel; rows come out in input order. An unreadable file or a page
+    /// that cannot be fetched is reported on stderr, the others still get their rows, and the
     /// exit status is 1.
     Fingerprint {
         #[command(flatten)]
@@ -107,11 +109,11 @@ pub enum Command {
         #[arg(long)]
         text: bool,
 
-        /// Read more paths from FILE, one per line (`-` for standard input).
+        /// Read more paths (or URLs) from FILE, one per line (`-` for standard input).
         #[arg(long, value_name = "FILE")]
         files_from: Option<PathBuf>,
 
-        /// Files, directories, or `-` for standard input.
+        /// Files, directories, URLs, or `-` for standard input.
         #[arg(value_name = "PATH")]
         paths: Vec<PathBuf>,
     },

@@ -90,7 +90,8 @@ pub fn files(paths: &[PathBuf], warnings: &mut Vec<String>) -> Result<Vec<PathBu
         .into_iter()
         .filter_map(|i| match i {
             Input::File(p) => Some(p),
-            Input::Stdin => None,
+            // (`expand_matching` makes no URL inputs.)
+            Input::Stdin | Input::Url(_) => None,
         })
         .collect())
 }
@@ -212,7 +213,7 @@ impl Reader {
             Input::File(path.to_owned())
         };
         let kind = match &input {
-            Input::Stdin => Kind::Text,
+            Input::Stdin | Input::Url(_) => Kind::Text,
             Input::File(p) => kind(p),
         };
         if kind == Kind::Warc {

@@ -1,5 +1,5 @@
-//! `silhouette fingerprint`: structure fingerprints of files (and, with `--content`, content
-//! fingerprints of their main-content text), in parallel, in input order.
+//! `silhouette fingerprint`: structure fingerprints of files and pages named by URL (and, with
+//! `--content`, content fingerprints of their main-content text), in parallel, in input order.
 
 use std::io::{self, Write};
 
@@ -10,6 +10,7 @@ use silhouette_text::{ContentFingerprint, ContentHasher};
 
 use crate::args::Format;
 use crate::inputs::Input;
+use crate::web_page::{WebPage, WebPages};
 
 /// Pages fingerprinted in parallel between two writes: bounds memory on huge lists.
 const BATCH: usize = 256;
@@ -21,6 +22,8 @@ pub struct Hashers<'a> {
     pub content: Option<&'a ContentHasher>,
     /// Whether standard input is plain text (`--text`).
     pub stdin_text: bool,
+    /// Fetches the inputs that are URLs (set when there are some).
+    pub web: Option<&'a WebPages>,
 }
 
 /// One page's fingerprints: its structure (none for plain text) and, with `--content`, its
@@ -39,10 +42,16 @@ impl Hashers<'_> {
         match input {
             Input::Stdin => self.stdin_text,
             Input::File(p) => p.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt")),
+            Input::Url(_) => false,
         }
     }
 
-    fn page(&self, input: &Input, bytes: &[u8]) -> Result<Page, String> {
+    fn page(
+        &self,
+        input: &Input,
+        bytes: &[u8],
+        content_type: Option<&str>,
+    ) -> Result<Page, String> {
         if self.is_text(input) {
             let text = String::from_utf8_lossy(bytes);
             return Ok(Page {
@@ -50,7 +59,10 @@ impl Hashers<'_> {
                 content: self.content.and_then(|c| c.fingerprint(&text)),
             });
         }
-        let structure = self.structure.hash(bytes).map_err(|e| e.to_string())?;
+        let structure = self
+            .structure
+            .hash_with_content_type(bytes, content_type)
+            .map_err(|e| e.to_string())?;
         let content = self
             .content
             .zip(structure.text.as_deref())
@@ -82,18 +94,34 @@ pub fn run(
     }
     let mut failed = 0;
     for batch in inputs.chunks(BATCH) {
+        // Pages named by URL are fetched first, one after another (politely, as the crawl
+        // fetches); files are read in parallel.
+        let fetched: Vec<Option<Result<WebPage, String>>> = batch
+            .iter()
+            .map(|input| match (input, hashers.web) {
+                (Input::Url(url), Some(web)) => Some(web.get(url).map_err(|e| {
+                    // (`get` names the URL; the row's error line names it already.)
+                    e.strip_prefix(&format!("{url}: "))
+                        .map_or(e.clone(), str::to_owned)
+                })),
+                _ => None,
+            })
+            .collect();
         let rows: Vec<Row> = batch
             .par_iter()
-            .map(|input| {
+            .zip(fetched)
+            .map(|(input, fetched)| {
                 let name = input.name();
                 let mut warning = None;
-                let result = input
-                    .read()
-                    .map_err(|e| format!("cannot read: {e}"))
-                    .and_then(|bytes| {
-                        warning = crate::inputs::binary_warning(&name, &bytes);
-                        hashers.page(input, &bytes)
-                    });
+                let (bytes, content_type) = match fetched {
+                    Some(Ok(page)) => (Ok(page.bytes), page.content_type),
+                    Some(Err(e)) => (Err(e), None),
+                    None => (input.read().map_err(|e| format!("cannot read: {e}")), None),
+                };
+                let result = bytes.and_then(|bytes| {
+                    warning = crate::inputs::binary_warning(&name, &bytes);
+                    hashers.page(input, &bytes, content_type.as_deref())
+                });
                 (name, warning, result)
             })
             .collect();

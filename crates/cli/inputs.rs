@@ -12,6 +12,8 @@ pub enum Input {
     Stdin,
     /// A file.
     File(PathBuf),
+    /// A page to fetch (`fingerprint URL`): `crate::web_page`, not [`read`](Self::read).
+    Url(url::Url),
 }
 
 impl Input {
@@ -20,6 +22,7 @@ impl Input {
         match self {
             Self::Stdin => "-".to_owned(),
             Self::File(p) => p.display().to_string(),
+            Self::Url(u) => u.to_string(),
         }
     }
 
@@ -32,6 +35,7 @@ impl Input {
                 Ok(buf)
             }
             Self::File(p) => std::fs::read(p),
+            Self::Url(_) => Err(std::io::Error::other("a URL is fetched, not read")),
         }
     }
 }
@@ -60,11 +64,15 @@ fn is_html(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"))
 }
 
-/// Expands one argument: `-`, a file (taken whatever its name), or a directory (its
-/// `*.html`/`*.htm` files, recursively, sorted; symbolic links to directories are not
-/// followed, so a link loop cannot trap the walk). A missing path is kept, to be reported
-/// when it is read.
+/// Expands one argument: `-`, an `http://` or `https://` URL, a file (taken whatever its
+/// name), or a directory (its `*.html`/`*.htm` files, recursively, sorted; symbolic links to
+/// directories are not followed, so a link loop cannot trap the walk). A missing path is
+/// kept, to be reported when it is read.
 pub fn expand(arg: &Path, out: &mut Vec<Input>, warnings: &mut Vec<String>) {
+    if let Some(url) = crate::web_page::url_of(arg) {
+        out.push(Input::Url(url));
+        return;
+    }
     expand_matching(arg, is_html, out, warnings);
 }
 
@@ -111,8 +119,8 @@ pub fn expand_matching(
     }
 }
 
-/// Reads a `--files-from` list: one path per line; blank lines are skipped; a trailing CR is
-/// dropped.
+/// Reads a `--files-from` list: one path or URL per line; blank lines are skipped; a
+/// trailing CR is dropped.
 pub fn read_list(list: &Path) -> Result<Vec<Input>> {
     let text = if list.as_os_str() == "-" {
         let mut s = String::new();
@@ -129,7 +137,10 @@ pub fn read_list(list: &Path) -> Result<Vec<Input>> {
         .lines()
         .map(|l| l.strip_suffix('\r').unwrap_or(l))
         .filter(|l| !l.is_empty())
-        .map(|l| Input::File(PathBuf::from(l)))
+        .map(|l| {
+            let path = PathBuf::from(l);
+            crate::web_page::url_of(&path).map_or(Input::File(path), Input::Url)
+        })
         .collect())
 }
 

@@ -89,11 +89,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 None
             };
             let hasher = StructureHasher::new(settings.hasher)?;
-            let hashers = fingerprint::Hashers {
-                structure: &hasher,
-                content: content.as_ref(),
-                stdin_text: text,
-            };
             let mut inputs = Vec::new();
             let mut warnings = Vec::new();
             for path in &paths {
@@ -102,6 +97,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if let Some(list) = &files_from {
                 inputs.extend(inputs::read_list(list)?);
             }
+            let urls: Vec<url::Url> = inputs
+                .iter()
+                .filter_map(|i| match i {
+                    Input::Url(u) => Some(u.clone()),
+                    _ => None,
+                })
+                .collect();
+            let web = if urls.is_empty() {
+                None
+            } else {
+                let (_, crawl) = resolve_settings(cli.config.as_deref(), &Overrides::default())?;
+                Some(web_page::WebPages::new(&crawl.fetch, &urls)?)
+            };
+            let hashers = fingerprint::Hashers {
+                structure: &hasher,
+                content: content.as_ref(),
+                stdin_text: text,
+                web: web.as_ref(),
+            };
             if paths.is_empty() && files_from.is_none() {
                 anyhow::bail!(
                     "nothing to fingerprint: give PATH arguments, `-` for standard input, or --files-from LIST"
@@ -587,7 +601,8 @@ fn dedup_command(
         .into_iter()
         .filter_map(|i| match i {
             Input::File(p) => Some(p),
-            Input::Stdin => None,
+            // (`expand_matching` makes no URL inputs.)
+            Input::Stdin | Input::Url(_) => None,
         })
         .collect();
     let mut err = io::stderr().lock();

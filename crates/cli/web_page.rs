@@ -1,4 +1,4 @@
-//! Pages named by URL on the command line (`text URL`, `compare URL URL`): fetched as the
+//! Pages named by URL on the command line (`fingerprint`, `text`, `compare`): fetched as the
 //! crawl fetches a page (`silhouette-fetch`: robots.txt, the address policy with the URLs'
 //! own hosts allowed as a crawl allows its seeds', every redirect checked, the configured
 //! user agent and per-host interval), so that a page the crawl judged can be looked at as it
