@@ -97,19 +97,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if let Some(list) = &files_from {
                 inputs.extend(inputs::read_list(list)?);
             }
-            let urls: Vec<url::Url> = inputs
-                .iter()
-                .filter_map(|i| match i {
-                    Input::Url(u) => Some(u.clone()),
-                    _ => None,
-                })
-                .collect();
-            let web = if urls.is_empty() {
-                None
-            } else {
-                let (_, crawl) = resolve_settings(cli.config.as_deref(), &Overrides::default())?;
-                Some(web_page::WebPages::new(&crawl.fetch, &urls)?)
-            };
+            let urls = inputs.iter().filter_map(|i| match i {
+                Input::Url(u) => Some(u.clone()),
+                _ => None,
+            });
+            let web = web_pages(cli.config.as_deref(), urls.collect())?;
             let hashers = fingerprint::Hashers {
                 structure: &hasher,
                 content: content.as_ref(),
@@ -406,7 +398,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 None
             };
-            let web = web_pages(cli.config.as_deref(), &paths)?;
+            let urls = paths.iter().filter_map(|p| web_page::url_of(p));
+            let web = web_pages(cli.config.as_deref(), urls.collect())?;
             let (mut out, mut err) = (io::stdout().lock(), io::stderr());
             let problems =
                 page_text::run(&reader, web.as_ref(), tokenizer, &paths, &mut out, &mut err)?;
@@ -447,7 +440,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 options.content.as_ref(),
                 content_settings::ContentOverrides::default(),
             )?)?;
-            let web = web_pages(cli.config.as_deref(), &[a.clone(), b.clone()])?;
+            let urls = [&a, &b].into_iter().filter_map(|p| web_page::url_of(p));
+            let web = web_pages(cli.config.as_deref(), urls.collect())?;
             let page = |p: std::path::PathBuf| -> Result<compare::Page> {
                 if let (Some(url), Some(web)) = (web_page::url_of(&p), web.as_ref()) {
                     let got = web.get(&url).map_err(|e| anyhow::anyhow!(e))?;
@@ -502,13 +496,12 @@ fn corpus_reader(config: Option<&std::path::Path>) -> Result<corpus::Reader> {
     Ok(corpus::Reader::new(hasher, crawl.fetch.max_body_bytes))
 }
 
-/// A fetcher for the arguments that are URLs, with the configuration's fetch settings;
-/// `None` when none is.
+/// A fetcher for `urls` (the arguments that are URLs), with the configuration's fetch
+/// settings; `None` when there are none.
 fn web_pages(
     config: Option<&std::path::Path>,
-    args: &[std::path::PathBuf],
+    urls: Vec<url::Url>,
 ) -> Result<Option<web_page::WebPages>> {
-    let urls: Vec<url::Url> = args.iter().filter_map(|a| web_page::url_of(a)).collect();
     if urls.is_empty() {
         return Ok(None);
     }
