@@ -32,16 +32,7 @@ trap nginx_stop EXIT
 nginx_start "$W/nginx" python=/usr/share/doc/python3.11/html cpp=/usr/share/cppreference/doc/html
 PY_PORT="$PORT_python"
 CPP_PORT="$PORT_cpp"
-cat > "$W/c.toml" <<TOML
-[fetch]
-request-interval-ms = 0
-per-host-concurrency = $CONC
-[crawl]
-concurrency = $CONC
-max-depth = 1000
-[dedup]
-on-duplicate = "follow-links"
-TOML
+bench_crawl_config "$W/c.toml" "$CONC"
 echo "site round binary pages wall_s cpu_s pages_per_s cpu_ms_per_page peak_rss_mb load"
 for site in $SITES; do
     case "$site" in

@@ -28,16 +28,7 @@ W="$(mktemp -d /var/tmp/silhouette-bench-profile.XXXXXX)"
 trap 'nginx_stop; rm -rf "$W"' EXIT
 nginx_start "$W/nginx" site=/usr/share/doc/python3.11/html
 seed="http://127.0.0.1:$PORT_site/index.html"
-cat > "$W/c.toml" <<TOML
-[fetch]
-request-interval-ms = 0
-per-host-concurrency = 16
-[crawl]
-concurrency = 16
-max-depth = 1000
-[dedup]
-on-duplicate = "follow-links"
-TOML
+bench_crawl_config "$W/c.toml"
 jiffies() { awk '/^cpu /{print $2+$3+$4+$7+$8, $5+$6}' /proc/stat; }
 hz="$(getconf CLK_TCK)"
 crawl() { # MODE ROUND [PERF_OUTPUT]

@@ -33,6 +33,10 @@ set -euo pipefail
 # run cannot break the run.
 main() {
 cd "$(dirname "$0")/.."
+# Only for bench_crawl_config: this script runs its own nginx in its own network namespace
+# (its NGINX_PID and free_port, set below, take over the library's).
+# shellcheck source=lib/nginx.sh
+source scripts/lib/nginx.sh
 CONC="${1:-16}"
 SITES="${SITES:-python cppreference}"
 TOOLS="${TOOLS:-silhouette spider scrapy drop}"
@@ -144,20 +148,8 @@ for site in $SITES; do
     : > "$N/$site.log"   # the readiness probe is not part of any run
 done
 
-bench_config() { # MODE -> TOML
-    cat <<TOML
-[fetch]
-request-interval-ms = 0
-per-host-concurrency = $CONC
-[crawl]
-concurrency = $CONC
-max-depth = 1000
-[dedup]
-on-duplicate = "$1"
-TOML
-}
-bench_config follow-links > "$RUN/follow-links.toml"
-bench_config drop > "$RUN/drop.toml"
+bench_crawl_config "$RUN/follow-links.toml" "$CONC" follow-links
+bench_crawl_config "$RUN/drop.toml" "$CONC" drop
 
 cat > "$RUN/meta.json" <<META
 {"concurrency": $CONC, "sites": "$SITES", "tools": "$TOOLS",

@@ -34,16 +34,7 @@ case "$SITE" in
     cppreference) nginx_start "$W/nginx" site=/usr/share/cppreference/doc/html; seed="http://127.0.0.1:$PORT_site/en/index.html" ;;
     *) echo "unknown site $SITE (python or cppreference)" >&2; exit 2 ;;
 esac
-cat > "$W/c.toml" <<TOML
-[fetch]
-request-interval-ms = 0
-per-host-concurrency = 16
-[crawl]
-concurrency = 16
-max-depth = 1000
-[dedup]
-on-duplicate = "follow-links"
-TOML
+bench_crawl_config "$W/c.toml"
 count() {
     local state="$W/state-$1"
     shift

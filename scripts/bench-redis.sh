@@ -35,16 +35,7 @@ cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; nginx
 trap cleanup EXIT
 nginx_start "$RUN/nginx" python="$PY_ROOT" cpp="$CPP_ROOT"
 PY_PORT="$PORT_python"; CPP_PORT="$PORT_cpp"
-cat > "$RUN/bench.toml" <<CONF
-[crawl]
-concurrency = $CONC
-max-depth = 1000
-[dedup]
-on-duplicate = "follow-links"
-[fetch]
-request-interval-ms = 0
-per-host-concurrency = $CONC
-CONF
+bench_crawl_config "$RUN/bench.toml" "$CONC"
 printf '| site | run | pages | wall s | pages/s | vs SQLite | Redis cmds/page | round trips/page | seen B/URL | log B/kept | used_memory B/page | redis-server CPU s |\n'
 printf '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
 for site in $SITES; do

@@ -10,6 +10,11 @@
 #                              (e.g. PORT_python) and NGINX_PID; with NGINX_ACCESS_LOG=1 each
 #                              server logs '$msec $status $request_uri' to DIR/NAME.log
 #   nginx_stop                 stops it (the scripts call it from their EXIT trap)
+#   bench_crawl_config FILE [N] [ON_DUPLICATE]
+#                              writes the crawl configuration the speed figures use: rate
+#                              limits off, concurrency N (default 16) overall and per host,
+#                              on-duplicate = ON_DUPLICATE (default "follow-links": every page
+#                              fetched)
 
 bench_need() {
     local missing=() pkg sudo=""
@@ -85,4 +90,18 @@ nginx_stop() {
         wait "$NGINX_PID" 2>/dev/null || true
         NGINX_PID=""
     fi
+}
+
+bench_crawl_config() {
+    local conc="${2:-16}" on_duplicate="${3:-follow-links}"
+    cat > "$1" <<TOML
+[fetch]
+request-interval-ms = 0
+per-host-concurrency = $conc
+[crawl]
+concurrency = $conc
+max-depth = 1000
+[dedup]
+on-duplicate = "$on_duplicate"
+TOML
 }
