@@ -99,11 +99,7 @@ pub fn run(
         let fetched: Vec<Option<Result<WebPage, String>>> = batch
             .iter()
             .map(|input| match (input, hashers.web) {
-                (Input::Url(url), Some(web)) => Some(web.get(url).map_err(|e| {
-                    // (`get` names the URL; the row's error line names it already.)
-                    e.strip_prefix(&format!("{url}: "))
-                        .map_or(e.clone(), str::to_owned)
-                })),
+                (Input::Url(url), Some(web)) => Some(web.get(url)),
                 _ => None,
             })
             .collect();

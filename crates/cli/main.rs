@@ -444,7 +444,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let web = web_pages(cli.config.as_deref(), urls.collect())?;
             let page = |p: std::path::PathBuf| -> Result<compare::Page> {
                 if let (Some(url), Some(web)) = (web_page::url_of(&p), web.as_ref()) {
-                    let got = web.get(&url).map_err(|e| anyhow::anyhow!(e))?;
+                    let got = web.get(&url).map_err(|e| anyhow::anyhow!("{url}: {e}"))?;
                     return Ok(compare::Page {
                         name: url.to_string(),
                         bytes: got.bytes,

@@ -121,7 +121,7 @@ fn text_of(
     err: &mut dyn Write,
 ) -> Result<String, String> {
     if let (Some(url), Some(web)) = (url_of(path), web) {
-        let page = web.get(&url)?;
+        let page = web.get(&url).map_err(|e| format!("{url}: {e}"))?;
         return reader
             .html_text(&page.bytes, page.content_type.as_deref())
             .map_err(|e| format!("{url}: {e}"));

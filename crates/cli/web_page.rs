@@ -57,18 +57,17 @@ impl WebPages {
         Ok(Self { fetcher, runtime })
     }
 
-    /// The HTML page at `url`; why not, naming the URL, otherwise (robots.txt, the address
-    /// policy, an HTTP status, a network error, a body that is not HTML).
+    /// The HTML page at `url`; why not otherwise (robots.txt, the address policy, an HTTP
+    /// status, a network error, a body that is not HTML), for the caller to print after the
+    /// URL.
     pub fn get(&self, url: &Url) -> Result<WebPage, String> {
         let outcome = self
             .runtime
             .block_on(self.fetcher.fetch(url, &FetchContext::new()));
-        let page = outcome
-            .result
-            .map_err(|e| format!("{url}: {}: {e}", e.code()))?;
+        let page = outcome.result.map_err(|e| format!("{}: {e}", e.code()))?;
         if !page.is_html {
             return Err(format!(
-                "{url}: not an HTML page (Content-Type: {})",
+                "not an HTML page (Content-Type: {})",
                 page.content_type.as_deref().unwrap_or("none")
             ));
         }
