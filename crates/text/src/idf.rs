@@ -158,6 +158,15 @@ impl IdfTable {
         }
     }
 
+    /// The IDF every word without a Han character gets, when the table gives them all one
+    /// (jieba's: each of its words has a Han character, so any other word is missing).
+    pub(crate) const fn idf_of_non_han(&self) -> Option<f64> {
+        match self.words {
+            Words::Jieba => Some(self.missing),
+            Words::Map(_) => None,
+        }
+    }
+
     /// The IDF a missing word gets: the median of the table (`sorted[len / 2]`, jieba's rule).
     #[must_use]
     pub const fn missing_idf(&self) -> f64 {

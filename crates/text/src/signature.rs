@@ -9,6 +9,7 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use md5::{Digest, Md5};
 
 use crate::idf::hex;
+use crate::tokenize::contains_han;
 use crate::weights::{counted, tf_idf_of_counts, top_n_by};
 use crate::{IdfTable, TextError};
 
@@ -115,9 +116,61 @@ pub(crate) fn signature_hashed(
         *map.entry(Keyed { hash, word }).or_insert(0) += 1;
     }
     let counts = map.into_iter().map(|(k, c)| (k.word, c));
+    if n > 0
+        && let Some(shared) = idf.idf_of_non_han()
+        && shared > 0.0
+    {
+        let candidates: Vec<(&str, u32)> = counts.filter(|(w, _)| two_chars(w)).collect();
+        if !candidates.iter().any(|(w, _)| contains_han(w)) {
+            let top = top_by_count(candidates, n);
+            return (top.len() == n).then(|| Signature::of_keywords(top));
+        }
+        let weighted = tf_idf_of_counts(candidates.into_iter(), words.len(), idf);
+        let top = top_n_by(weighted, n);
+        return (top.len() == n).then(|| Signature::of_keywords(top.iter().map(|(w, _)| w)));
+    }
     let weighted = tf_idf_of_counts(counts, words.len(), idf);
     let top = top_n_by(weighted, n);
     (n > 0 && top.len() == n).then(|| Signature::of_keywords(top.iter().map(|(w, _)| w)))
+}
+
+/// Whether `word` has at least two characters (jieba's rule for keywords).
+fn two_chars(word: &str) -> bool {
+    match word.as_bytes() {
+        [b, _, ..] if *b < 0x80 => true,
+        _ => word.chars().nth(1).is_some(),
+    }
+}
+
+/// The `n` words of `candidates` (distinct words with their counts) with the highest counts,
+/// ties broken by code point: [`top_n_by`]'s choice when every candidate has the same IDF
+/// above 0. A word's weight is then `count / T × IDF`, which grows strictly with its count (two
+/// counts below 2^32 differ by at least `1 / T` of the larger, far above a rounding step), so
+/// the order by weight is the order by count, with no IDF looked up and no float compared.
+fn top_by_count(mut candidates: Vec<(&str, u32)>, n: usize) -> Vec<&str> {
+    if candidates.len() <= n {
+        return candidates.into_iter().map(|(w, _)| w).collect();
+    }
+    // The count of the n-th: every word counted more is in, and the first of those counted as
+    // often, by code point, fill what is left.
+    candidates.select_nth_unstable_by(n - 1, |a, b| b.1.cmp(&a.1));
+    let cut = candidates[n - 1].1;
+    let mut top: Vec<&str> = Vec::with_capacity(n);
+    let mut tied: Vec<&str> = Vec::new();
+    for &(w, c) in &candidates {
+        if c > cut {
+            top.push(w);
+        } else if c == cut {
+            tied.push(w);
+        }
+    }
+    let room = n - top.len();
+    if tied.len() > room {
+        tied.select_nth_unstable(room - 1);
+        tied.truncate(room);
+    }
+    top.extend(tied);
+    top
 }
 
 /// A word with its hash, for [`signature_hashed`]'s map: hashed by `hash`, equal as words.
@@ -251,6 +304,37 @@ mod tests {
             signature(&words, &long, 1)
         );
         assert!(signature(&words, &long, 1).is_some());
+    }
+
+    proptest::proptest! {
+        /// With jieba's table, a text without Han words takes the ranking by count; one with
+        /// them the weights: both choose as the plain TF-IDF of [`signature`]. Few distinct
+        /// words, so counts tie often (and at the cut).
+        #[test]
+        fn ranking_by_count_is_tf_idf(
+            picks in proptest::collection::vec(0usize..14, 0..80),
+            n in 1usize..12,
+        ) {
+            const WORDS: [&str; 14] = [
+                "a", "b", "ab", "ba", "abc", "zz", "é", "éa", "crawler", "crawlers!",
+                "中", "网页", "去重", "x网",
+            ];
+            let jieba = IdfTable::jieba();
+            for han in [false, true] {
+                let words: Vec<&str> = picks
+                    .iter()
+                    .map(|&i| WORDS[if han { i } else { i % 10 }])
+                    .collect();
+                let keys: Vec<u64> = words
+                    .iter()
+                    .map(|w| crate::minhash::unit_hash(w.as_bytes()))
+                    .collect();
+                proptest::prop_assert_eq!(
+                    signature_hashed(&words, &keys, &jieba, n),
+                    signature(&words, &jieba, n)
+                );
+            }
+        }
     }
 
     #[test]
