@@ -3,9 +3,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
-
 use md5::{Digest, Md5};
 
 use crate::idf::hex;
@@ -101,7 +98,7 @@ pub fn keywords<S: AsRef<str>>(words: &[S], idf: &IdfTable, n: usize) -> Vec<(St
 }
 
 /// [`signature`] of `words` whose hashes are `keys` (one each: their unit hash, computed anyway
-/// for the minhash): the words are counted in a map that uses the given hash instead of
+/// for the minhash): the words are counted in a table that uses the given hash instead of
 /// hashing each word again, and compares words of more than 8 bytes themselves (shorter ones
 /// never share a unit hash), so the counts and the signature are [`signature`]'s exactly.
 pub(crate) fn signature_hashed(
@@ -110,12 +107,11 @@ pub(crate) fn signature_hashed(
     idf: &IdfTable,
     n: usize,
 ) -> Option<Signature> {
-    let mut map: HashMap<Keyed<'_>, u32, BuildHasherDefault<Prehashed>> =
-        HashMap::with_capacity_and_hasher(words.len() / 2, BuildHasherDefault::default());
-    for (&word, &hash) in words.iter().zip(keys) {
-        *map.entry(Keyed { hash, word }).or_insert(0) += 1;
-    }
-    let counts = map.into_iter().map(|(k, c)| (k.word, c));
+    let table = count_hashed(words, keys);
+    let counts = table
+        .iter()
+        .filter(|s| s.count > 0)
+        .filter_map(|s| Some((*words.get(s.word)?, s.count)));
     if n > 0
         && let Some(shared) = idf.idf_of_non_han()
         && shared > 0.0
@@ -132,6 +128,48 @@ pub(crate) fn signature_hashed(
     let weighted = tf_idf_of_counts(counts, words.len(), idf);
     let top = top_n_by(weighted, n);
     (n > 0 && top.len() == n).then(|| Signature::of_keywords(top.iter().map(|(w, _)| w)))
+}
+
+/// A slot of [`count_hashed`]'s table: a word (its first place in the words), its unit hash and
+/// how many times it came (0: the slot is free).
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    hash: u64,
+    word: usize,
+    count: u32,
+}
+
+/// Each distinct word of `words` (hashes `keys`) once, with its count, in a table probed
+/// linearly from its hash (no hashing again, no grow: a power of two over twice the words).
+/// Two words are one when their hashes and lengths agree and, beyond 8 bytes, their bytes.
+fn count_hashed(words: &[&str], keys: &[u64]) -> Vec<Slot> {
+    let size = (words.len() * 2).next_power_of_two().max(8);
+    let mask = size - 1;
+    let mut table = vec![Slot::default(); size];
+    for (i, (&word, &hash)) in words.iter().zip(keys).enumerate() {
+        #[allow(clippy::cast_possible_truncation, reason = "the low bits, masked")]
+        let mut at = hash as usize & mask;
+        loop {
+            let slot = &mut table[at];
+            if slot.count == 0 {
+                *slot = Slot {
+                    hash,
+                    word: i,
+                    count: 1,
+                };
+                break;
+            }
+            if slot.hash == hash && {
+                let other = words[slot.word];
+                other.len() == word.len() && (word.len() <= 8 || other == word)
+            } {
+                slot.count += 1;
+                break;
+            }
+            at = (at + 1) & mask;
+        }
+    }
+    table
 }
 
 /// Whether `word` has at least two characters (jieba's rule for keywords).
@@ -171,52 +209,6 @@ fn top_by_count(mut candidates: Vec<(&str, u32)>, n: usize) -> Vec<&str> {
     }
     top.extend(tied);
     top
-}
-
-/// A word with its hash, for [`signature_hashed`]'s map: hashed by `hash`, equal as words.
-#[derive(Clone, Copy)]
-struct Keyed<'a> {
-    hash: u64,
-    word: &'a str,
-}
-
-impl PartialEq for Keyed<'_> {
-    /// Equal words: equal hashes and lengths, and for words of more than 8 bytes equal
-    /// bytes. (Two different words of up to 8 bytes never share a unit hash: `unit_hash`.)
-    fn eq(&self, other: &Self) -> bool {
-        self.hash == other.hash
-            && self.word.len() == other.word.len()
-            && (self.word.len() <= 8 || self.word == other.word)
-    }
-}
-
-impl Eq for Keyed<'_> {}
-
-impl Hash for Keyed<'_> {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.hash);
-    }
-}
-
-/// The hasher of [`Keyed`]: its hash as it is (already well mixed).
-#[derive(Default)]
-struct Prehashed(u64);
-
-impl Hasher for Prehashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `write_u64` is used; anything else is folded in FNV-style, to stay a hasher.
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.0 = i;
-    }
 }
 
 /// The signature of `words`: [`keywords`], and `None` when there are fewer than `n`.
