@@ -107,11 +107,14 @@ pub(crate) fn signature_hashed(
     idf: &IdfTable,
     n: usize,
 ) -> Option<Signature> {
+    if u32::try_from(words.len()).is_err() {
+        return signature(words, idf, n);
+    }
     let table = count_hashed(words, keys);
     let counts = table
         .iter()
         .filter(|s| s.count > 0)
-        .filter_map(|s| Some((*words.get(s.word)?, s.count)));
+        .filter_map(|s| Some((*words.get(s.word as usize)?, s.count)));
     if n > 0
         && let Some(shared) = idf.idf_of_non_han()
         && shared > 0.0
@@ -135,32 +138,40 @@ pub(crate) fn signature_hashed(
 #[derive(Clone, Copy, Default)]
 struct Slot {
     hash: u64,
-    word: usize,
+    word: u32,
     count: u32,
 }
 
-/// Each distinct word of `words` (hashes `keys`) once, with its count, in a table probed
-/// linearly from its hash (no hashing again, no grow: a power of two over twice the words).
-/// Two words are one when their hashes and lengths agree and, beyond 8 bytes, their bytes.
+/// Each distinct word of `words` (hashes `keys`; at most `u32::MAX` words) once, with its
+/// count, in a table probed linearly from its hash (no hashing again), kept at most half full:
+/// it starts with a slot per two words (about as many as a page has distinct words) and
+/// doubles when it would pass that. Two words are one when their hashes and lengths agree
+/// and, beyond 8 bytes, their bytes.
 fn count_hashed(words: &[&str], keys: &[u64]) -> Vec<Slot> {
-    let size = (words.len() * 2).next_power_of_two().max(8);
-    let mask = size - 1;
-    let mut table = vec![Slot::default(); size];
+    let mut table = vec![Slot::default(); (words.len() / 2).next_power_of_two().max(16)];
+    let mut distinct = 0;
     for (i, (&word, &hash)) in words.iter().zip(keys).enumerate() {
+        let mask = table.len() - 1;
         #[allow(clippy::cast_possible_truncation, reason = "the low bits, masked")]
         let mut at = hash as usize & mask;
         loop {
             let slot = &mut table[at];
             if slot.count == 0 {
+                #[allow(clippy::cast_possible_truncation, reason = "at most u32::MAX words")]
+                let word = i as u32;
                 *slot = Slot {
                     hash,
-                    word: i,
+                    word,
                     count: 1,
                 };
+                distinct += 1;
+                if distinct * 2 > table.len() {
+                    table = grown(&table);
+                }
                 break;
             }
             if slot.hash == hash && {
-                let other = words[slot.word];
+                let other = words[slot.word as usize];
                 other.len() == word.len() && (word.len() <= 8 || other == word)
             } {
                 slot.count += 1;
@@ -170,6 +181,21 @@ fn count_hashed(words: &[&str], keys: &[u64]) -> Vec<Slot> {
         }
     }
     table
+}
+
+/// `table`'s words in a table twice its size.
+fn grown(table: &[Slot]) -> Vec<Slot> {
+    let mut bigger = vec![Slot::default(); table.len() * 2];
+    let mask = bigger.len() - 1;
+    for slot in table.iter().filter(|s| s.count > 0) {
+        #[allow(clippy::cast_possible_truncation, reason = "the low bits, masked")]
+        let mut at = slot.hash as usize & mask;
+        while bigger[at].count > 0 {
+            at = (at + 1) & mask;
+        }
+        bigger[at] = *slot;
+    }
+    bigger
 }
 
 /// Whether `word` has at least two characters (jieba's rule for keywords).
