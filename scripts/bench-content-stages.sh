@@ -100,6 +100,10 @@ for label, name in stages:
     if branches and n:
         extra = f"  {bc.get(name, 0) / pages / 1e3:5.1f} k mispredicts"
     print(f"  {label:40} {shown}{extra}  ({name})")
+# The signature is inlined into `fingerprint` in some builds: what the words leave.
+whole, words = (content.get(stages[i][1]) for i in (3, 4))
+if whole and words:
+    print(f"  {'  of which the rest (minhash, signature)':40} {(whole - words) / pages / 1e6:6.2f} M")
 PY
 }
 main "$@"

@@ -3,6 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use std::collections::HashMap;
+
 use md5::{Digest, Md5};
 
 use crate::idf::hex;
@@ -107,16 +109,35 @@ pub(crate) fn signature_hashed(
     idf: &IdfTable,
     n: usize,
 ) -> Option<Signature> {
-    if u32::try_from(words.len()).is_err() {
-        return signature(words, idf, n);
+    if n == 0 {
+        return None;
     }
-    let table = count_hashed(words, keys);
+    let Some(table) = count_hashed(words, keys) else {
+        // Hashes made to collide, or to share their low bits (a hostile page can choose its
+        // words so): counted in a map with a random key instead, where no page can choose.
+        let mut map: HashMap<&str, u32> = HashMap::with_capacity(words.len() / 2);
+        for &word in words {
+            *map.entry(word).or_insert(0) += 1;
+        }
+        return ranked(map.into_iter(), words.len(), idf, n);
+    };
     let counts = table
         .iter()
         .filter(|s| s.count > 0)
         .filter_map(|s| Some((*words.get(s.word as usize)?, s.count)));
-    if n > 0
-        && let Some(shared) = idf.idf_of_non_han()
+    ranked(counts, words.len(), idf, n)
+}
+
+/// The signature of the top `n` (above 0) of distinct words with their counts, `total` words
+/// in all: ranked by count when every candidate has the same IDF ([`top_by_count`]), else by
+/// TF-IDF.
+fn ranked<'a>(
+    counts: impl Iterator<Item = (&'a str, u32)>,
+    total: usize,
+    idf: &IdfTable,
+    n: usize,
+) -> Option<Signature> {
+    if let Some(shared) = idf.idf_of_non_han()
         && shared > 0.0
     {
         let candidates: Vec<(&str, u32)> = counts.filter(|(w, _)| two_chars(w)).collect();
@@ -124,14 +145,18 @@ pub(crate) fn signature_hashed(
             let top = top_by_count(candidates, n);
             return (top.len() == n).then(|| Signature::of_keywords(top));
         }
-        let weighted = tf_idf_of_counts(candidates.into_iter(), words.len(), idf);
+        let weighted = tf_idf_of_counts(candidates.into_iter(), total, idf);
         let top = top_n_by(weighted, n);
         return (top.len() == n).then(|| Signature::of_keywords(top.iter().map(|(w, _)| w)));
     }
-    let weighted = tf_idf_of_counts(counts, words.len(), idf);
+    let weighted = tf_idf_of_counts(counts, total, idf);
     let top = top_n_by(weighted, n);
-    (n > 0 && top.len() == n).then(|| Signature::of_keywords(top.iter().map(|(w, _)| w)))
+    (top.len() == n).then(|| Signature::of_keywords(top.iter().map(|(w, _)| w)))
 }
+
+/// The most slots [`count_hashed`] looks at for one word. A table at most half full of
+/// well-spread hashes needs a few; only hashes a page chose to collide need more.
+const MAX_PROBE: usize = 256;
 
 /// A slot of [`count_hashed`]'s table: a word (its first place in the words), its unit hash and
 /// how many times it came (0: the slot is free).
@@ -142,18 +167,22 @@ struct Slot {
     count: u32,
 }
 
-/// Each distinct word of `words` (hashes `keys`; at most `u32::MAX` words) once, with its
-/// count, in a table probed linearly from its hash (no hashing again), kept at most half full:
-/// it starts with a slot per two words (about as many as a page has distinct words) and
-/// doubles when it would pass that. Two words are one when their hashes and lengths agree
-/// and, beyond 8 bytes, their bytes.
-fn count_hashed(words: &[&str], keys: &[u64]) -> Vec<Slot> {
+/// Each distinct word of `words` (hashes `keys`) once, with its count, in a table probed
+/// linearly from its hash (no hashing again), kept at most half full: it starts with a slot
+/// per two words (about as many as a page has distinct words) and doubles when it would pass
+/// that. Two words are one when their hashes and lengths agree and, beyond 8 bytes, their
+/// bytes. `None` for more than `u32::MAX` words, or once a word's probe passes [`MAX_PROBE`]
+/// slots: the hashes are not spread, and counting them here would take time quadratic in
+/// the words.
+fn count_hashed(words: &[&str], keys: &[u64]) -> Option<Vec<Slot>> {
+    u32::try_from(words.len()).ok()?;
     let mut table = vec![Slot::default(); (words.len() / 2).next_power_of_two().max(16)];
     let mut distinct = 0;
     for (i, (&word, &hash)) in words.iter().zip(keys).enumerate() {
         let mask = table.len() - 1;
         #[allow(clippy::cast_possible_truncation, reason = "the low bits, masked")]
         let mut at = hash as usize & mask;
+        let mut probes = 0;
         loop {
             let slot = &mut table[at];
             if slot.count == 0 {
@@ -177,10 +206,14 @@ fn count_hashed(words: &[&str], keys: &[u64]) -> Vec<Slot> {
                 slot.count += 1;
                 break;
             }
+            probes += 1;
+            if probes > MAX_PROBE {
+                return None;
+            }
             at = (at + 1) & mask;
         }
     }
-    table
+    Some(table)
 }
 
 /// `table`'s words in a table twice its size.
@@ -322,6 +355,29 @@ mod tests {
             signature(&words, &long, 1)
         );
         assert!(signature(&words, &long, 1).is_some());
+    }
+
+    #[test]
+    fn crafted_hashes_take_the_keyed_map() {
+        // 3,000 distinct long words given one hash, then hashes that share their low 16 bits:
+        // probing would take time quadratic in the words; the keyed map counts them instead,
+        // with the same result.
+        let idf = IdfTable::jieba();
+        let text: Vec<String> = (0..3000)
+            .flat_map(|i| std::iter::repeat_n(format!("crawlerword{i:05}"), 1 + i % 3))
+            .collect();
+        let words: Vec<&str> = text.iter().map(String::as_str).collect();
+        let same = vec![42; words.len()];
+        let low: Vec<u64> = words
+            .iter()
+            .map(|w| crate::minhash::unit_hash(w.as_bytes()) << 16)
+            .collect();
+        assert!(count_hashed(&words, &same).is_none());
+        assert!(count_hashed(&words, &low).is_none());
+        let want = signature(&words, &idf, 20);
+        assert!(want.is_some());
+        assert_eq!(signature_hashed(&words, &same, &idf, 20), want);
+        assert_eq!(signature_hashed(&words, &low, &idf, 20), want);
     }
 
     proptest::proptest! {

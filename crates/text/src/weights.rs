@@ -1,9 +1,8 @@
 //! Feature weights: equal, TF, TF-IDF (ALGORITHM.md §7), and the top-n selection.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
-
-use fnv::{FnvBuildHasher, FnvHashMap};
 
 use crate::{IdfTable, TextError};
 
@@ -107,10 +106,11 @@ pub(crate) fn weigh_unordered<'a, S: AsRef<str>>(
 }
 
 /// Each distinct feature with its count, in no particular order. (A hash map: a tree map
-/// compares strings on every insert. FNV: short keys; the map's order never reaches a result.)
-pub(crate) fn counted<S: AsRef<str>>(features: &[S]) -> FnvHashMap<&str, u32> {
-    let mut map: FnvHashMap<&str, u32> =
-        FnvHashMap::with_capacity_and_hasher(features.len() / 2, FnvBuildHasher::default());
+/// compares strings on every insert. The standard one, keyed at random: a page could choose
+/// words whose FNV hashes collide, and make counting them quadratic; the map's order never
+/// reaches a result.)
+pub(crate) fn counted<S: AsRef<str>>(features: &[S]) -> HashMap<&str, u32> {
+    let mut map: HashMap<&str, u32> = HashMap::with_capacity(features.len() / 2);
     for f in features {
         *map.entry(f.as_ref()).or_insert(0) += 1;
     }
