@@ -1,9 +1,8 @@
 //! The semantic signature (I-Match): MD5 of the sorted top-n TF-IDF keywords.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
-
-use std::collections::HashMap;
 
 use md5::{Digest, Md5};
 
