@@ -10,7 +10,8 @@
 # /tmp/base/Cargo.toml`). All crawl the same local copies of a site (nginx on 127.0.0.1, as
 # scripts/bench-crawl.sh sets it up: python3.11-doc and cppreference-doc-en-html) with
 # on-duplicate = "follow-links" (every page fetched), rate limits off, concurrency N; runs
-# alternate base, off, on, base, off, on…
+# alternate base, off, on, base, off, on… A last line per site gives the median of the rounds'
+# on/off ratios (pages/s, CPU per page) and the peak RSS ranges.
 #
 # Usage: scripts/bench-crawl-content.sh [ROUNDS] [N]
 # Env:   SITES="python cppreference"   NEW_BIN (default target/release/silhouette)   BASE_BIN
@@ -55,10 +56,29 @@ for site in $SITES; do
 site, r, w, pages, wall, user, sys_, rss, load = sys.argv[1:]
 cpu = float(user) + float(sys_)
 print(site, r, w, pages, wall, round(cpu, 2), round(int(pages) / float(wall), 1), round(1000 * cpu / int(pages), 2), round(int(rss) / 1024, 1), load)' \
-                "$site" "$round" "$which" "$pages" "$wall" "$user" "$sys" "$rss" "$load"
+                "$site" "$round" "$which" "$pages" "$wall" "$user" "$sys" "$rss" "$load" | tee -a "$W/rows"
         done
     done
 done
+# Per site: the median of the rounds' on/off ratios (each round's runs are neighbours in
+# time), their range, and peak RSS.
+python3 - "$W/rows" <<'PY'
+import statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    site, r, which, _pages, _wall, _cpu, pps, cpu_page, rss, _load = line.split()
+    runs.setdefault(site, {}).setdefault(r, {})[which] = (float(pps), float(cpu_page), float(rss))
+for site, rounds in runs.items():
+    pairs = [v for v in rounds.values() if "on" in v and "off" in v]
+    if not pairs:
+        continue
+    pps = [v["on"][0] / v["off"][0] for v in pairs]
+    cpu = [v["on"][1] / v["off"][1] for v in pairs]
+    rss = lambda w: f"{min(v[w][2] for v in pairs):.0f}-{max(v[w][2] for v in pairs):.0f} MB"
+    print(f"{site}: on/off pages/s median {statistics.median(pps):.3f} over {len(pairs)} rounds "
+          f"({min(pps):.2f}-{max(pps):.2f}), CPU per page {statistics.median(cpu):.3f}; "
+          f"peak RSS on {rss('on')}, off {rss('off')}")
+PY
 rm -rf "$W"
 }
 main "$@"
