@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use silhouette_simhash::{Fingerprint, Fingerprint128, Simhash, Simhash128};
 
-use crate::minhash::{minhash_bits, shingles as unit_shingles, unit_hash};
+use crate::minhash::{ShingleMinhash, unit_hash};
 use crate::seed002::python_split;
 use crate::signature::signature_hashed;
 use crate::stopwords::is_stop_word_hashed;
@@ -160,7 +160,7 @@ impl ContentHasher {
         } else {
             0
         };
-        let mut units = Vec::with_capacity(room);
+        let mut units = ShingleMinhash::new(c.shingles, c.bits.get());
         let mut keys = Vec::with_capacity(room);
         let (mut norm, mut buffer) = (String::new(), Words::default());
         let words: Vec<&str> = if c.mode == Mode::Minhash {
@@ -193,7 +193,7 @@ impl ContentHasher {
                 if words.len() < c.min_words {
                     return None;
                 }
-                (self.minhash(&units)?, words.len())
+                (self.minhash(units)?, words.len())
             }
         };
         let signature = if c.signature_top_n > 0 && words.len() >= c.min_words {
@@ -243,7 +243,7 @@ impl ContentHasher {
 }
 
 impl ContentHasher {
-    /// [`words`](Self::words), and in `units` the hashes (`unit_hash`, 64 bits) of the units
+    /// [`words`](Self::words), and to `units` the hashes (`unit_hash`, 64 bits) of the units
     /// `minhash` shingles: every word, stop words included, each Han word cut into its characters.
     /// In `keys`, each kept word's `unit_hash` (the signature counts words by it). The words are
     /// slices of `norm`, the normalised text, when the tokenizer allows it
@@ -253,7 +253,7 @@ impl ContentHasher {
         text: &str,
         norm: &'a mut String,
         buffer: &'a mut Words,
-        units: &mut Vec<u64>,
+        units: &mut ShingleMinhash,
         keys: &mut Vec<u64>,
     ) -> Vec<&'a str> {
         let drop = self.config.stop_words;
@@ -284,10 +284,10 @@ impl ContentHasher {
         buffer.iter().collect()
     }
 
-    /// The one-bit minhash of the set of shingles of `units` (unit hashes).
-    fn minhash(&self, units: &[u64]) -> Option<ContentHash> {
+    /// The one-bit minhash of the set of shingles of the units handed to `units`.
+    fn minhash(&self, units: ShingleMinhash) -> Option<ContentHash> {
         let c = &self.config;
-        let bits = minhash_bits(unit_shingles(units, c.shingles), c.bits.get())?;
+        let bits = units.finish()?;
         Some(match c.bits {
             #[allow(clippy::cast_possible_truncation, reason = "64 bits were asked for")]
             Bits::B64 => ContentHash::Bits64(Fingerprint::from(bits as u64)),
@@ -297,15 +297,14 @@ impl ContentHasher {
 }
 
 /// Whether word `w` counts (not a stop word, when `drop`), its units (its unit hash, or a Han
-/// word's characters' ones) added to `units` and, when it counts, its key (unit hash) to `keys`.
+/// word's characters' ones) handed to `units` and, when it counts, its key (unit hash) to `keys`.
 #[inline(always)]
-fn keep_word(w: &str, drop: bool, units: &mut Vec<u64>, keys: &mut Vec<u64>) -> bool {
+fn keep_word(w: &str, drop: bool, units: &mut ShingleMinhash, keys: &mut Vec<u64>) -> bool {
     let (hash, stop) = if starts_with_han(w) {
         let mut buf = [0; 4];
-        units.extend(
-            w.chars()
-                .map(|ch| unit_hash(ch.encode_utf8(&mut buf).as_bytes())),
-        );
+        for ch in w.chars() {
+            units.push(unit_hash(ch.encode_utf8(&mut buf).as_bytes()));
+        }
         (unit_hash(w.as_bytes()), drop && is_stop_word(w))
     } else {
         let hash = unit_hash(w.as_bytes());

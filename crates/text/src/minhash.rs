@@ -68,6 +68,7 @@ pub(crate) fn unit_hash(bytes: &[u8]) -> u64 {
 ///
 /// A shingle hashes as `mix(… mix(mix(w₁) ^ w₂) … ^ wₙ)`: order matters. Fewer than `n` words
 /// make one shingle of all of them.
+#[cfg(test)]
 pub(crate) fn shingles(word_hashes: &[u64], n: usize) -> impl Iterator<Item = u64> + '_ {
     let n = n.clamp(1, word_hashes.len().max(1));
     word_hashes.windows(n).map(|w| match w {
@@ -79,37 +80,125 @@ pub(crate) fn shingles(word_hashes: &[u64], n: usize) -> impl Iterator<Item = u6
 
 /// The one-bit minhash of a feature set (well-mixed hashes, any order, repeats allowed) over
 /// `bits` bits (64 or 128; anything else is taken as 128); `None` for an empty set.
+#[cfg(test)]
 #[must_use]
 pub(crate) fn minhash_bits(set: impl IntoIterator<Item = u64>, bits: u32) -> Option<u128> {
-    let (k, shift) = if bits == 64 { (64, 58) } else { (128, 57) };
-    let mut mins = [u64::MAX; 128];
-    let mut hit = [false; 128];
+    let mut bins = Bins::new(bits);
     for x in set {
-        let bin = (x >> shift) as usize;
-        if let (Some(m), Some(h)) = (mins.get_mut(bin), hit.get_mut(bin)) {
+        bins.add(x);
+    }
+    bins.finish()
+}
+
+/// The bins of [`minhash_bits`]: each keeps the smallest feature hash that fell in it.
+#[derive(Clone)]
+struct Bins {
+    k: usize,
+    shift: u32,
+    mins: [u64; 128],
+    hit: [bool; 128],
+}
+
+impl Bins {
+    fn new(bits: u32) -> Self {
+        let (k, shift) = if bits == 64 { (64, 58) } else { (128, 57) };
+        Self {
+            k,
+            shift,
+            mins: [u64::MAX; 128],
+            hit: [false; 128],
+        }
+    }
+
+    #[inline(always)]
+    fn add(&mut self, x: u64) {
+        let bin = (x >> self.shift) as usize;
+        if let (Some(m), Some(h)) = (self.mins.get_mut(bin), self.hit.get_mut(bin)) {
             *m = (*m).min(x);
             *h = true;
         }
     }
-    let filled = hit
-        .iter()
-        .enumerate()
-        .fold(0u128, |f, (i, &h)| f | (u128::from(h) << i));
-    if filled == 0 {
-        return None;
-    }
-    let mut out = 0u128;
-    for i in 0..k {
-        let mut from = i;
-        let mut t = 0u64;
-        while filled >> from & 1 == 0 {
-            t += 1;
-            // At least one bin is filled: every try hits one with probability ≥ 1/k.
-            from = (mix(((i as u64) << 32) | t) % k as u64) as usize;
+
+    /// The bits, empty bins densified; `None` when no feature came.
+    fn finish(&self) -> Option<u128> {
+        let k = self.k;
+        let filled = self
+            .hit
+            .iter()
+            .enumerate()
+            .fold(0u128, |f, (i, &h)| f | (u128::from(h) << i));
+        if filled == 0 {
+            return None;
         }
-        out |= u128::from(mins.get(from).map_or(0, |m| m & 1)) << i;
+        let mut out = 0u128;
+        for i in 0..k {
+            let mut from = i;
+            let mut t = 0u64;
+            while filled >> from & 1 == 0 {
+                t += 1;
+                // At least one bin is filled: every try hits one with probability ≥ 1/k.
+                from = (mix(((i as u64) << 32) | t) % k as u64) as usize;
+            }
+            out |= u128::from(self.mins.get(from).map_or(0, |m| m & 1)) << i;
+        }
+        Some(out)
     }
-    Some(out)
+}
+
+/// The one-bit minhash of the `n`-word shingles of units handed over one at a time (their
+/// `unit_hash`es, in text order): `minhash_bits(shingles(units, n), bits)`, with no list of
+/// the units kept. The last `n` units are kept in a ring (`n` is at most 16); fewer than `n`
+/// units in all make one shingle of all of them, as [`shingles`] does.
+#[derive(Clone)]
+pub(crate) struct ShingleMinhash {
+    n: usize,
+    ring: [u64; 16],
+    seen: usize,
+    bins: Bins,
+}
+
+impl ShingleMinhash {
+    /// Shingles of `n` units (clamped to 1..=16), over `bits` bits (64 or 128).
+    pub(crate) fn new(n: usize, bits: u32) -> Self {
+        Self {
+            n: n.clamp(1, 16),
+            ring: [0; 16],
+            seen: 0,
+            bins: Bins::new(bits),
+        }
+    }
+
+    /// The next unit.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, unit: u64) {
+        let n = self.n;
+        if n == 2 {
+            // The default: the previous unit and this one, with no loop.
+            if self.seen > 0 {
+                self.bins.add(mix(mix(self.ring[0]) ^ unit));
+            }
+            self.ring[0] = unit;
+        } else {
+            self.ring[self.seen % n] = unit;
+            if self.seen + 1 >= n {
+                // The window ends at this unit and starts `n - 1` before it.
+                let first = (self.seen + 1) % n;
+                let x = (0..n).fold(0, |h, j| mix(h ^ self.ring[(first + j) % n]));
+                self.bins.add(x);
+            }
+        }
+        self.seen += 1;
+    }
+
+    /// The bits; `None` when no unit came.
+    pub(crate) fn finish(mut self) -> Option<u128> {
+        if self.seen > 0 && self.seen < self.n {
+            // One shingle of every unit (for n = 2, the one unit is `ring[0]` too).
+            let x = self.ring[..self.seen].iter().fold(0, |h, &u| mix(h ^ u));
+            self.bins.add(x);
+        }
+        self.bins.finish()
+    }
 }
 
 #[cfg(test)]
@@ -143,6 +232,29 @@ mod tests {
             minhash_bits(list(&[1, 2, 1, 2, 3], 2), 64),
             minhash_bits([mix(mix(2) ^ 3), mix(mix(1) ^ 2), mix(mix(2) ^ 1)], 64)
         );
+    }
+
+    proptest::proptest! {
+        /// Units handed over one at a time give the minhash of their shingles, for every
+        /// width, at 64 and 128 bits (few units included: one shingle of all of them).
+        #[test]
+        fn streamed_shingles_are_the_listed(
+            units in proptest::collection::vec(0u64..40, 0..60),
+            n in 1usize..6,
+        ) {
+            let units: Vec<u64> = units.into_iter().map(mix).collect();
+            for bits in [64, 128] {
+                let mut stream = ShingleMinhash::new(n, bits);
+                for &u in &units {
+                    stream.push(u);
+                }
+                proptest::prop_assert_eq!(
+                    stream.finish(),
+                    minhash_bits(shingles(&units, n), bits),
+                    "n = {}, {} bits", n, bits
+                );
+            }
+        }
     }
 
     #[test]

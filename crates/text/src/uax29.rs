@@ -141,16 +141,8 @@ fn fast_words<'t>(text: &'t str, f: &mut impl FnMut(&'t str)) {
             return;
         }
         let start = i;
-        // The classes of the word's characters, or-ed: whether it holds a letter or a digit
-        // (not only `_`).
-        let mut classes = 0;
         loop {
-            while i < n {
-                let c = CLASS[usize::from(b[i])];
-                if c == 0 {
-                    break;
-                }
-                classes |= c;
+            while i < n && CLASS[usize::from(b[i])] != 0 {
                 i += 1;
             }
             // `i` is past the run: join across one middle character when the rules allow.
@@ -175,7 +167,10 @@ fn fast_words<'t>(text: &'t str, f: &mut impl FnMut(&'t str)) {
             }
             i += len;
         }
-        if classes & (LETTER | DIGIT) != 0 {
+        // A word counts when it holds a letter or a digit, not only `_`: its first byte tells,
+        // unless it is a `_`.
+        let counts = |c: &u8| CLASS[usize::from(*c)] & (LETTER | DIGIT) != 0;
+        if counts(&b[start]) || b[start..i].iter().any(counts) {
             f(&text[start..i]);
         }
     }
