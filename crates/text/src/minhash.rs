@@ -90,7 +90,7 @@ pub(crate) fn minhash_bits(set: impl IntoIterator<Item = u64>, bits: u32) -> Opt
     bins.finish()
 }
 
-/// The bins of [`minhash_bits`]: each keeps the smallest feature hash that fell in it.
+/// The bins of a one-bit minhash: each keeps the smallest feature hash that fell in it.
 #[derive(Clone)]
 struct Bins {
     k: usize,

@@ -1,6 +1,5 @@
 //! The semantic signature (I-Match): MD5 of the sorted top-n TF-IDF keywords.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -114,11 +113,7 @@ pub(crate) fn signature_hashed(
     let Some(table) = count_hashed(words, keys) else {
         // Hashes made to collide, or to share their low bits (a hostile page can choose its
         // words so): counted in a map with a random key instead, where no page can choose.
-        let mut map: HashMap<&str, u32> = HashMap::with_capacity(words.len() / 2);
-        for &word in words {
-            *map.entry(word).or_insert(0) += 1;
-        }
-        return ranked(map.into_iter(), words.len(), idf, n);
+        return ranked(counted(words).into_iter(), words.len(), idf, n);
     };
     let counts = table
         .iter()

@@ -167,10 +167,12 @@ fn fast_words<'t>(text: &'t str, f: &mut impl FnMut(&'t str)) {
             }
             i += len;
         }
-        // A word counts when it holds a letter or a digit, not only `_`: its first byte tells,
-        // unless it is a `_`.
-        let counts = |c: &u8| CLASS[usize::from(*c)] & (LETTER | DIGIT) != 0;
-        if counts(&b[start]) || b[start..i].iter().any(counts) {
+        // A word counts when it holds a letter or a digit, not only `_` (its first byte
+        // tells, unless it is a `_`).
+        if b[start..i]
+            .iter()
+            .any(|&c| CLASS[usize::from(c)] & (LETTER | DIGIT) != 0)
+        {
             f(&text[start..i]);
         }
     }
