@@ -78,6 +78,36 @@ fn main_content_and_blocks() {
     }
 }
 
+/// Each listed name starts at a slot of its own (found at the first look) and gets its bits;
+/// other names get none.
+#[test]
+fn class_table() {
+    use crate::text::{
+        BLOCK_NAMES, CHROME_NAMES, ClassTable, HIDDEN_NAMES, IS_ARTICLE, IS_BLOCK, IS_BODY,
+        IS_CHROME, IS_HIDDEN, class,
+    };
+    let table = ClassTable::new();
+    for n in HIDDEN_NAMES.iter().chain(&CHROME_NAMES).chain(&BLOCK_NAMES) {
+        let name = html5ever::LocalName::from(*n);
+        let first = &table.slots[ClassTable::slot(table.mul, &name)];
+        assert!(matches!(first, Some((m, _)) if *m == name), "{n}");
+    }
+    for (name, expected) in [
+        ("script", IS_HIDDEN),
+        ("title", IS_HIDDEN),
+        ("nav", IS_CHROME | IS_BLOCK),
+        ("article", IS_BLOCK | IS_ARTICLE),
+        ("body", IS_BLOCK | IS_BODY),
+        ("td", IS_BLOCK),
+        ("span", 0),
+        ("a", 0),
+        ("x-widget", 0),
+        ("articles", 0),
+    ] {
+        assert_eq!(class(&name.into()), expected, "{name}");
+    }
+}
+
 #[test]
 fn off_by_default_and_bounded() {
     assert_eq!(hash("<p>x</p>", 0).text, None);
