@@ -6,7 +6,11 @@
 //! Script, style, template, noscript and other non-rendered text is left out. Each block
 //! element (p, div, li, h1–h6, td, pre, …) starts and ends a line; whitespace inside a line is
 //! collapsed to single spaces; empty lines are dropped. Text comes in the order of the markup
-//! (the tree builder moves a table's stray text before the table; here it stays where it was).
+//! (the tree builder moves a table's stray text before the table; here it stays where it was),
+//! and on the lines of the blocks it was in when it came: in misnested markup where the
+//! adoption agency later moves an element out of a block (`<em><form>a<button>b</form></em>`:
+//! `</form>` leaves the button open, `</em>` moves it after the form), its text stays on the
+//! block's line (`ab`, where the final tree reads `a`, then `b`).
 
 use std::sync::OnceLock;
 
@@ -338,16 +342,13 @@ impl TextWriter {
     }
 }
 
-/// One byte of [`Lines::close_up`]'s slow path: `b` kept at `kept` unless it is white space
-/// after white space; whether it is white space.
+/// One byte of [`Lines::ascii_words`]' slow path: `b` pushed to `out` unless it is white
+/// space after white space (white space as a space); whether it is white space.
 #[inline(always)]
-fn close_up_byte(tail: &mut [u8], b: u8, kept: &mut usize, after_space: bool) -> bool {
+fn push_closed(out: &mut Vec<u8>, b: u8, after_space: bool) -> bool {
     let space = matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r');
     if !(space && after_space) {
-        if let Some(k) = tail.get_mut(*kept) {
-            *k = if space { b' ' } else { b };
-        }
-        *kept += 1;
+        out.push(if space { b' ' } else { b });
     }
     space
 }
@@ -396,11 +397,11 @@ impl Lines {
         if self.text.capacity() == 0 {
             self.text.reserve(self.room);
         }
-        if text.is_ascii() {
-            // A run of the store (`words.rs`): words with the white space between them as it
-            // came, none at either end. Only other characters bring white space of their own
-            // (U+00A0, U+3000…).
-            return self.ascii_words(text);
+        // A run of the store (`words.rs`): words with the white space between them as it
+        // came, none at either end. Only other characters bring white space of their own
+        // (U+00A0, U+3000…): those runs are written word by word.
+        if self.ascii_words(text) {
+            return;
         }
         let text = String::from_utf8_lossy(text);
         for (i, word) in text.split(char::is_whitespace).enumerate() {
@@ -417,40 +418,37 @@ impl Lines {
         }
     }
 
-    /// Adds ASCII words with white space between them (none at either end), each stretch of
-    /// it written as one space: copied in one go, then closed up in place (and only then cut
-    /// at the bound, as words written one by one would be).
-    fn ascii_words(&mut self, text: &[u8]) {
-        if text.is_empty() {
-            return;
-        }
-        if self.take_space() {
-            self.text.push(b' ');
-        }
-        let start = self.text.len();
-        self.text.extend_from_slice(text);
-        self.close_up(start);
-        if self.text.len() > self.max {
-            self.text.truncate(self.max);
-            self.full = true;
-        }
-    }
-
-    /// Writes each stretch of white space in `text[start..]` (ASCII, no white space first) as
-    /// one space, in place, eight bytes at a time: a chunk whose white space is all single
-    /// characters (most of prose) only has its tabs and line breaks turned into spaces; the
-    /// others are read byte by byte.
-    fn close_up(&mut self, start: usize) {
+    /// Adds `text` when it is ASCII words with white space between them (none at either end),
+    /// each stretch of white space written as one space, and returns `true`; returns `false`,
+    /// with nothing written, at the first byte that is not ASCII.
+    ///
+    /// One pass, eight bytes at a time: a chunk whose white space is all single characters
+    /// (most of prose) is written at once with its tabs and line breaks turned into spaces;
+    /// the others byte by byte. This is also the test for ASCII, so the text is read once and
+    /// copied with no `memcpy` call of a varying length. The text is cut at the bound only
+    /// at the end, as words written one by one would be.
+    fn ascii_words(&mut self, text: &[u8]) -> bool {
         const ONES: u64 = 0x0101_0101_0101_0101;
         const HIGH: u64 = 0x8080_8080_8080_8080;
-        let tail = &mut self.text[start..];
-        // Bytes `..read` have been looked at; the kept ones are `..kept`.
-        let (mut read, mut kept) = (0, 0);
+        if text.is_empty() {
+            return true;
+        }
+        let before = self.text.len();
+        let at_line_start = self.text.last().is_none_or(|&b| b == b'\n');
+        if self.space && !at_line_start {
+            self.text.push(b' ');
+        }
+        self.text.reserve(text.len());
         let mut after_space = false;
-        while let Some(chunk) = tail.get(read..read + 8) {
+        let mut chunks = text.chunks_exact(8);
+        for chunk in &mut chunks {
             let mut bytes = [0; 8];
             bytes.copy_from_slice(chunk);
             let x = u64::from_le_bytes(bytes);
+            if x & HIGH != 0 {
+                self.text.truncate(before);
+                return false;
+            }
             // A high bit per space, and per byte below 0x20: exact for ASCII.
             let y = x ^ (0x20 * ONES);
             let spaces = !(((y & !HIGH) + !HIGH) | y) & HIGH;
@@ -460,22 +458,29 @@ impl Lines {
             if single && Self::all_white(&bytes, controls) {
                 // Each white byte becomes a space: its high bit spread to the whole byte.
                 let mask = (white >> 7) * 0xFF;
-                let out = ((x & !mask) | (0x20 * (white >> 7))).to_le_bytes();
-                tail[kept..kept + 8].copy_from_slice(&out);
+                let out = (x & !mask) | (0x20 * (white >> 7));
+                self.text.extend_from_slice(&out.to_le_bytes());
                 after_space = white >> 63 != 0;
-                kept += 8;
             } else {
                 for b in bytes {
-                    after_space = close_up_byte(tail, b, &mut kept, after_space);
+                    after_space = push_closed(&mut self.text, b, after_space);
                 }
             }
-            read += 8;
         }
-        while let Some(&b) = tail.get(read) {
-            after_space = close_up_byte(tail, b, &mut kept, after_space);
-            read += 1;
+        let tail = chunks.remainder();
+        if !tail.is_ascii() {
+            self.text.truncate(before);
+            return false;
         }
-        self.text.truncate(start + kept);
+        for &b in tail {
+            after_space = push_closed(&mut self.text, b, after_space);
+        }
+        self.space = false;
+        if self.text.len() > self.max {
+            self.text.truncate(self.max);
+            self.full = true;
+        }
+        true
     }
 
     /// Whether every byte of `bytes` flagged in `controls` (a high bit per byte) is white space
