@@ -6,9 +6,10 @@ use std::sync::Arc;
 
 use silhouette_simhash::{Fingerprint, Fingerprint128, Simhash, Simhash128};
 
+use crate::counts::WordCounts;
 use crate::minhash::{ShingleMinhash, unit_hash};
 use crate::seed002::python_split;
-use crate::signature::signature_hashed;
+use crate::signature::ranked;
 use crate::stopwords::is_stop_word_hashed;
 use crate::tokenize::starts_with_han;
 use crate::{
@@ -154,23 +155,40 @@ impl ContentHasher {
     pub fn fingerprint(&self, text: &str) -> Option<ContentFingerprint> {
         let c = &self.config;
         let need_words = c.mode != Mode::Seed002 || c.signature_top_n > 0;
-        // (Minhash: about one word per 6 bytes of English, fewer in Chinese: room for them all.)
-        let room = if c.mode == Mode::Minhash {
-            text.len() / 4
-        } else {
-            0
-        };
         let mut units = ShingleMinhash::new(c.shingles, c.bits.get());
-        let mut keys = Vec::with_capacity(room);
-        let (mut norm, mut buffer) = (String::new(), Words::default());
-        let words: Vec<&str> = if c.mode == Mode::Minhash {
-            self.words_and_units(text, &mut norm, &mut buffer, &mut units, &mut keys)
+        // (Distinct words grow slower than the text: room for one per 32 bytes, at most 2,048,
+        // before the table first doubles; zeroing a table sized for every word of a long page
+        // cost more than doubling it.)
+        let mut counts = WordCounts::with_room((text.len() / 32).min(2048));
+        let (mut norm, mut buffer, mut keys) = (String::new(), Words::default(), Vec::new());
+        let mut again = Words::default();
+        let mut words: Vec<&str> = Vec::new();
+        if c.mode == Mode::Minhash {
+            self.words_and_units(
+                text,
+                &mut norm,
+                &mut buffer,
+                &mut keys,
+                &mut units,
+                &mut counts,
+            );
         } else if need_words {
             buffer = self.word_buffer(text);
-            buffer.iter().collect()
+            words = buffer.iter().collect();
+        }
+        // The words that count, as (distinct word, count) pairs and their number, from the
+        // minhash's counts; the plain list otherwise, or when those gave up.
+        let counted = if c.mode == Mode::Minhash {
+            counts.counts().or_else(|| {
+                again = self.word_buffer(text);
+                words = again.iter().collect();
+                None
+            })
         } else {
-            Vec::new()
+            None
         };
+        // The words that count (after stop words).
+        let kept = counted.as_ref().map_or(words.len(), |(_, total)| *total);
         let (hash, count) = match c.mode {
             Mode::Seed002 => {
                 let count = python_split(text).count();
@@ -184,26 +202,25 @@ impl ContentHasher {
                 (hash, count)
             }
             Mode::Weighted => {
-                if words.len() < c.min_words {
+                if kept < c.min_words {
                     return None;
                 }
-                (self.weighted(&words)?, words.len())
+                (self.weighted(&words)?, kept)
             }
             Mode::Minhash => {
-                if words.len() < c.min_words {
+                if kept < c.min_words {
                     return None;
                 }
-                (self.minhash(units)?, words.len())
+                (self.minhash(units)?, kept)
             }
         };
-        let signature = if c.signature_top_n > 0 && words.len() >= c.min_words {
-            if keys.len() == words.len() {
-                signature_hashed(&words, &keys, &self.idf, c.signature_top_n)
-            } else {
-                signature(&words, &self.idf, c.signature_top_n)
-            }
-        } else {
+        let n = c.signature_top_n;
+        let signature = if n == 0 || kept < c.min_words {
             None
+        } else if let Some((kept, total)) = counted {
+            ranked(kept.into_iter(), total, &self.idf, n)
+        } else {
+            signature(&words, &self.idf, n)
         };
         Some(ContentFingerprint {
             hash,
@@ -243,23 +260,21 @@ impl ContentHasher {
 }
 
 impl ContentHasher {
-    /// [`words`](Self::words), and to `units` the hashes (`unit_hash`, 64 bits) of the units
-    /// `minhash` shingles: every word, stop words included, each Han word cut into its characters.
-    /// In `keys`, each kept word's `unit_hash` (the signature counts words by it). The words are
-    /// slices of `norm`, the normalised text, when the tokenizer allows it
-    /// ([`Tokenizer::for_each_word_in`](crate::Tokenizer)), else copies in `buffer`.
+    /// Hands `units` the hashes (`unit_hash`, 64 bits) of the units `minhash` shingles (every
+    /// word, stop words included, each Han word cut into its characters) and `counts` every
+    /// word with its `unit_hash`, as slices of `norm`, the normalised text, when the tokenizer
+    /// allows it ([`Tokenizer::for_each_word_in`](crate::Tokenizer)); else the words are copied
+    /// into `buffer` (stop words dropped) with their hashes in `keys`, and counted after.
     fn words_and_units<'a>(
         &self,
         text: &str,
         norm: &'a mut String,
         buffer: &'a mut Words,
-        units: &mut ShingleMinhash,
         keys: &mut Vec<u64>,
-    ) -> Vec<&'a str> {
+        units: &mut ShingleMinhash,
+        counts: &mut WordCounts<'a>,
+    ) {
         let drop = self.config.stop_words;
-        // Whether word `w` counts (not a stop word), its units and key recorded.
-        let mut keep = |w: &str| keep_word(w, drop, units, keys);
-        let mut out = Vec::with_capacity(text.len() / 4);
         let tokenizer = self.config.tokenizer;
         if tokenizer.for_each_word_in(
             text,
@@ -268,20 +283,23 @@ impl ContentHasher {
             // instructions per python page).
             #[inline(always)]
             |w| {
-                if keep(w) {
-                    out.push(w);
-                }
+                let hash = word_units(w, units);
+                counts.add(w, hash, || drop && is_stop_word_hashed(w, hash));
             },
         ) {
-            return out;
+            return;
         }
         *buffer = Words::with_capacity(text.len());
         tokenizer.for_each_word(text, |w| {
-            if keep(w) {
+            let hash = word_units(w, units);
+            if !(drop && is_stop_word_hashed(w, hash)) {
                 buffer.push(w);
+                keys.push(hash);
             }
         });
-        buffer.iter().collect()
+        for (w, &hash) in buffer.iter().zip(keys.iter()) {
+            counts.add(w, hash, || false);
+        }
     }
 
     /// The one-bit minhash of the set of shingles of the units handed to `units`.
@@ -296,25 +314,21 @@ impl ContentHasher {
     }
 }
 
-/// Whether word `w` counts (not a stop word, when `drop`), its units (its unit hash, or a Han
-/// word's characters' ones) handed to `units` and, when it counts, its key (unit hash) to `keys`.
+/// Hands `units` word `w`'s units (its unit hash, or a Han word's characters' ones) and
+/// returns its unit hash.
 #[inline(always)]
-fn keep_word(w: &str, drop: bool, units: &mut ShingleMinhash, keys: &mut Vec<u64>) -> bool {
-    let (hash, stop) = if starts_with_han(w) {
+fn word_units(w: &str, units: &mut ShingleMinhash) -> u64 {
+    if starts_with_han(w) {
         let mut buf = [0; 4];
         for ch in w.chars() {
             units.push(unit_hash(ch.encode_utf8(&mut buf).as_bytes()));
         }
-        (unit_hash(w.as_bytes()), drop && is_stop_word(w))
+        unit_hash(w.as_bytes())
     } else {
         let hash = unit_hash(w.as_bytes());
         units.push(hash);
-        (hash, drop && is_stop_word_hashed(w, hash))
-    };
-    if !stop {
-        keys.push(hash);
+        hash
     }
-    !stop
 }
 
 /// Runs of `n` words joined by one space (all the words as one feature when there are fewer).

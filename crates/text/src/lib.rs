@@ -55,6 +55,7 @@
 #![deny(missing_docs)]
 
 mod config;
+mod counts;
 mod error;
 mod hash;
 mod hasher;

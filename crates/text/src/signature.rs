@@ -5,6 +5,8 @@ use std::str::FromStr;
 
 use md5::{Digest, Md5};
 
+#[cfg(test)]
+use crate::counts::WordCounts;
 use crate::idf::hex;
 use crate::tokenize::contains_han;
 use crate::weights::{counted, tf_idf_of_counts, top_n_by};
@@ -97,10 +99,10 @@ pub fn keywords<S: AsRef<str>>(words: &[S], idf: &IdfTable, n: usize) -> Vec<(St
         .collect()
 }
 
-/// [`signature`] of `words` whose hashes are `keys` (one each: their unit hash, computed anyway
-/// for the minhash): the words are counted in a table that uses the given hash instead of
-/// hashing each word again, and compares words of more than 8 bytes themselves (shorter ones
-/// never share a unit hash), so the counts and the signature are [`signature`]'s exactly.
+/// [`signature`] of `words` whose hashes are `keys` (one each: their unit hash), counted in
+/// [`WordCounts`] as the fingerprint counts them, or by [`counted`] when that gives up; the
+/// tests' way to check the counts against [`signature`].
+#[cfg(test)]
 pub(crate) fn signature_hashed(
     words: &[&str],
     keys: &[u64],
@@ -110,22 +112,20 @@ pub(crate) fn signature_hashed(
     if n == 0 {
         return None;
     }
-    let Some(table) = count_hashed(words, keys) else {
-        // Hashes made to collide, or to share their low bits (a hostile page can choose its
-        // words so): counted in a map with a random key instead, where no page can choose.
-        return ranked(counted(words).into_iter(), words.len(), idf, n);
-    };
-    let counts = table
-        .iter()
-        .filter(|s| s.count > 0)
-        .filter_map(|s| Some((*words.get(s.word as usize)?, s.count)));
-    ranked(counts, words.len(), idf, n)
+    let mut counts = WordCounts::with_room(words.len() / 2);
+    for (&w, &k) in words.iter().zip(keys) {
+        counts.add(w, k, || false);
+    }
+    match counts.counts() {
+        Some((kept, total)) => ranked(kept.into_iter(), total, idf, n),
+        None => ranked(counted(words).into_iter(), words.len(), idf, n),
+    }
 }
 
 /// The signature of the top `n` (above 0) of distinct words with their counts, `total` words
 /// in all: ranked by count when every candidate has the same IDF ([`top_by_count`]), else by
 /// TF-IDF.
-fn ranked<'a>(
+pub(crate) fn ranked<'a>(
     counts: impl Iterator<Item = (&'a str, u32)>,
     total: usize,
     idf: &IdfTable,
@@ -146,83 +146,6 @@ fn ranked<'a>(
     let weighted = tf_idf_of_counts(counts, total, idf);
     let top = top_n_by(weighted, n);
     (top.len() == n).then(|| Signature::of_keywords(top.iter().map(|(w, _)| w)))
-}
-
-/// The most slots [`count_hashed`] looks at for one word. A table at most half full of
-/// well-spread hashes needs a few; only hashes a page chose to collide need more.
-const MAX_PROBE: usize = 256;
-
-/// A slot of [`count_hashed`]'s table: a word (its first place in the words), its unit hash and
-/// how many times it came (0: the slot is free).
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    hash: u64,
-    word: u32,
-    count: u32,
-}
-
-/// Each distinct word of `words` (hashes `keys`) once, with its count, in a table probed
-/// linearly from its hash (no hashing again), kept at most half full: it starts with a slot
-/// per two words (about as many as a page has distinct words) and doubles when it would pass
-/// that. Two words are one when their hashes and lengths agree and, beyond 8 bytes, their
-/// bytes. `None` for more than `u32::MAX` words, or once a word's probe passes [`MAX_PROBE`]
-/// slots: the hashes are not spread, and counting them here would take time quadratic in
-/// the words.
-fn count_hashed(words: &[&str], keys: &[u64]) -> Option<Vec<Slot>> {
-    u32::try_from(words.len()).ok()?;
-    let mut table = vec![Slot::default(); (words.len() / 2).next_power_of_two().max(16)];
-    let mut distinct = 0;
-    for (i, (&word, &hash)) in words.iter().zip(keys).enumerate() {
-        let mask = table.len() - 1;
-        #[allow(clippy::cast_possible_truncation, reason = "the low bits, masked")]
-        let mut at = hash as usize & mask;
-        let mut probes = 0;
-        loop {
-            let slot = &mut table[at];
-            if slot.count == 0 {
-                #[allow(clippy::cast_possible_truncation, reason = "at most u32::MAX words")]
-                let word = i as u32;
-                *slot = Slot {
-                    hash,
-                    word,
-                    count: 1,
-                };
-                distinct += 1;
-                if distinct * 2 > table.len() {
-                    table = grown(&table);
-                }
-                break;
-            }
-            if slot.hash == hash && {
-                let other = words[slot.word as usize];
-                other.len() == word.len() && (word.len() <= 8 || other == word)
-            } {
-                slot.count += 1;
-                break;
-            }
-            probes += 1;
-            if probes > MAX_PROBE {
-                return None;
-            }
-            at = (at + 1) & mask;
-        }
-    }
-    Some(table)
-}
-
-/// `table`'s words in a table twice its size.
-fn grown(table: &[Slot]) -> Vec<Slot> {
-    let mut bigger = vec![Slot::default(); table.len() * 2];
-    let mask = bigger.len() - 1;
-    for slot in table.iter().filter(|s| s.count > 0) {
-        #[allow(clippy::cast_possible_truncation, reason = "the low bits, masked")]
-        let mut at = slot.hash as usize & mask;
-        while bigger[at].count > 0 {
-            at = (at + 1) & mask;
-        }
-        bigger[at] = *slot;
-    }
-    bigger
 }
 
 /// Whether `word` has at least two characters (jieba's rule for keywords).
@@ -366,8 +289,13 @@ mod tests {
             .iter()
             .map(|w| crate::minhash::unit_hash(w.as_bytes()) << 16)
             .collect();
-        assert!(count_hashed(&words, &same).is_none());
-        assert!(count_hashed(&words, &low).is_none());
+        for keys in [&same, &low] {
+            let mut counts = WordCounts::with_room(words.len() / 2);
+            for (&w, &k) in words.iter().zip(keys) {
+                counts.add(w, k, || false);
+            }
+            assert!(counts.counts().is_none());
+        }
         let want = signature(&words, &idf, 20);
         assert!(want.is_some());
         assert_eq!(signature_hashed(&words, &same, &idf, 20), want);

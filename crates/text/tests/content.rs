@@ -289,6 +289,33 @@ proptest! {
         }
     }
 
+    /// The fingerprint counts words as the tokenizer hands them over, stop words marked once
+    /// per distinct word: its word count and signature are those of the plain word list
+    /// (`words()`, stop words dropped) and `signature()`, with and without stop words, with
+    /// Han text (copied words) and without (words in place; U+2F00 becomes Han only in NFKC).
+    #[test]
+    fn counted_as_they_come(
+        text in "((the|of|a|is|and|crawler|crawlers|page|pages|web|x|y_z|1,000|can't|’s|网页|去重|的|\u{2f00})[ \n.,]{1,2}){0,120}",
+        stop_words in any::<bool>(),
+        n in 1usize..25,
+    ) {
+        let h = hasher(ContentConfig {
+            min_words: 1,
+            stop_words,
+            signature_top_n: n,
+            ..ContentConfig::default()
+        });
+        let words = h.words(&text);
+        let want = silhouette_text::signature(&words, &IdfTable::jieba(), n);
+        match h.fingerprint(&text) {
+            Some(f) => {
+                prop_assert_eq!(f.words, words.len());
+                prop_assert_eq!(f.signature, want);
+            }
+            None => prop_assert!(words.is_empty()),
+        }
+    }
+
     #[test]
     fn overlap_positions_point_at_equal_words(a in "[abc ]{0,200}", b in "[abc ]{0,200}") {
         let w = Winnowing::new(2, 4).expect("valid");

@@ -1,0 +1,124 @@
+//! The signature's word counts, kept as the tokenizer hands the words over.
+//!
+//! Every word is counted, stop words too: whether a word is one is asked once per distinct
+//! word, when it gets its slot, and the signature leaves those slots out. So the word loop has
+//! no branch on it (a branch that went either way about as often as words are stop words) and
+//! keeps no list of the words or of their hashes for a second pass.
+
+/// The most slots [`WordCounts::add`] looks at for one word. A table at most half full of
+/// well-spread hashes needs a few; only hashes a page chose to collide need more.
+const MAX_PROBE: usize = 256;
+
+/// A slot of the table: a distinct word (its place in [`WordCounts::words`]), its unit hash and
+/// how many times it came (0: the slot is free).
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    hash: u64,
+    word: u32,
+    count: u32,
+}
+
+/// Each distinct word once, with its count and whether it is a stop word, in a table probed
+/// linearly from the word's hash (given, not computed here) and kept at most half full: it
+/// starts with the room it is given and doubles when it would pass that. Two words are one
+/// when their hashes and lengths agree and, beyond 8 bytes, their bytes (two different words
+/// of up to 8 bytes never share a unit hash, `minhash::unit_hash`).
+///
+/// Counting gives up ([`counts`](Self::counts) is `None`) past `u32::MAX` words, or once a
+/// word's probe passes [`MAX_PROBE`] slots: the hashes are not spread (a hostile page can
+/// choose words whose public unit hashes collide), and counting them here would take time
+/// quadratic in the words. The caller then counts the words again in a map with a random key.
+pub(crate) struct WordCounts<'w> {
+    table: Vec<Slot>,
+    /// Each distinct word at its first place, and whether it is a stop word.
+    words: Vec<(&'w str, bool)>,
+    /// Words counted so far.
+    total: u64,
+    failed: bool,
+}
+
+impl<'w> WordCounts<'w> {
+    /// Counts with room for about `distinct` distinct words before the table first doubles.
+    pub(crate) fn with_room(distinct: usize) -> Self {
+        Self {
+            table: vec![Slot::default(); (distinct * 2).next_power_of_two().max(16)],
+            words: Vec::new(),
+            total: 0,
+            failed: false,
+        }
+    }
+
+    /// Counts `word`, whose unit hash is `hash`; `stop` tells whether it is a stop word, and is
+    /// asked only the first time the word comes.
+    #[inline(always)]
+    pub(crate) fn add(&mut self, word: &'w str, hash: u64, stop: impl FnOnce() -> bool) {
+        self.total += 1;
+        if self.failed || self.total > u64::from(u32::MAX) {
+            self.failed = true;
+            return;
+        }
+        let mask = self.table.len() - 1;
+        #[allow(clippy::cast_possible_truncation, reason = "the low bits, masked")]
+        let mut at = hash as usize & mask;
+        for _ in 0..=MAX_PROBE {
+            let slot = &mut self.table[at];
+            if slot.count == 0 {
+                #[allow(clippy::cast_possible_truncation, reason = "at most u32::MAX words")]
+                let index = self.words.len() as u32;
+                self.words.push((word, stop()));
+                *slot = Slot {
+                    hash,
+                    word: index,
+                    count: 1,
+                };
+                if self.words.len() * 2 > self.table.len() {
+                    self.table = grown(&self.table);
+                }
+                return;
+            }
+            if slot.hash == hash && {
+                let other = self.words[slot.word as usize].0;
+                other.len() == word.len() && (word.len() <= 8 || other == word)
+            } {
+                slot.count += 1;
+                return;
+            }
+            at = (at + 1) & mask;
+        }
+        self.failed = true;
+    }
+
+    /// Each distinct word that is no stop word with its count, and how many times such words
+    /// came in all; `None` when counting gave up.
+    pub(crate) fn counts(&self) -> Option<(Vec<(&'w str, u32)>, usize)> {
+        if self.failed {
+            return None;
+        }
+        let kept: Vec<(&'w str, u32)> = self
+            .table
+            .iter()
+            .filter(|s| s.count > 0)
+            .filter_map(|s| match self.words.get(s.word as usize)? {
+                (_, true) => None,
+                &(w, false) => Some((w, s.count)),
+            })
+            .collect();
+        let total = kept.iter().map(|&(_, c)| c as usize).sum();
+        Some((kept, total))
+    }
+}
+
+/// `table`'s words in a table twice its size.
+fn grown(table: &[Slot]) -> Vec<Slot> {
+    let mut bigger = vec![Slot::default(); table.len() * 2];
+    let mask = bigger.len() - 1;
+    for slot in table.iter().filter(|s| s.count > 0) {
+        #[allow(clippy::cast_possible_truncation, reason = "the low bits, masked")]
+        let mut at = slot.hash as usize & mask;
+        while bigger[at].count > 0 {
+            at = (at + 1) & mask;
+        }
+        bigger[at] = *slot;
+    }
+    bigger
+}
