@@ -81,8 +81,8 @@ stages = [
     ("element contexts (arena)", "silhouette_dom::tree::TreeArena::enter"),
     ("main-content text (runs decoded, written)", "silhouette_dom::words::WordDecoder::decode"),
     ("content fingerprint (silhouette-text)", "silhouette_text::hasher::ContentHasher::fingerprint"),
-    ("  of which words (tokenizer, hashes)", "silhouette_text::tokenize::Tokenizer::for_each_word_in"),
-    ("  of which the signature", "silhouette_text::signature::signature_hashed"),
+    ("  of which words (tokenizer, hashes, counts)", "silhouette_text::tokenize::Tokenizer::for_each_word_in"),
+    ("  of which the signature's ranking", "silhouette_text::signature::ranked"),
 ]
 def mispredicts(mode):
     c, i = load(mode, "Bcm"), load(mode, "Bim")
@@ -100,10 +100,11 @@ for label, name in stages:
     if branches and n:
         extra = f"  {bc.get(name, 0) / pages / 1e3:5.1f} k mispredicts"
     print(f"  {label:40} {shown}{extra}  ({name})")
-# The signature is inlined into `fingerprint` in some builds: what the words leave.
+# What the words leave (the minhash's bits, the signature's ranking and MD5; the words are
+# counted for the signature inside the word loop).
 whole, words = (content.get(stages[i][1]) for i in (3, 4))
 if whole and words:
-    print(f"  {'  of which the rest (minhash, signature)':40} {(whole - words) / pages / 1e6:6.2f} M")
+    print(f"  {'  of which the rest (minhash, ranking)':40} {(whole - words) / pages / 1e6:6.2f} M")
 PY
 }
 main "$@"

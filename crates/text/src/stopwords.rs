@@ -20,21 +20,31 @@ static STOP_WORDS: LazyLock<(FnvHashSet<String>, usize)> = LazyLock::new(|| {
     (set, longest)
 });
 
-/// The stop words' unit hashes (`minhash::unit_hash`, 64 bits), each with
-/// its word, in an open-addressing table of [`SLOTS`] (a power of two, over twice the number
-/// of words), hash 0 for an empty slot: a word whose hash is not in it is no stop word, found
+/// The stop words' unit hashes (`minhash::unit_hash`, 64 bits) in an open-addressing table of
+/// [`SLOTS`] (a power of two, over twice the number of words), hash 0 for an empty slot, and
+/// beside it each slot's word: a word whose hash is not in the table is no stop word, found
 /// with one or two probes and no hashing of its own; one with a matching hash is confirmed by
-/// comparing it with the word beside it.
+/// the word's length, and beyond 8 bytes by comparing it with the word beside it. (The hashes
+/// alone are 32 KB, where slots of hash and word took 96 KB: the word loop asks once per
+/// distinct word, about a thousand times per page, each at a slot of its own.)
 const SLOTS: usize = 4096;
-static STOP_HASHES: LazyLock<Vec<(u64, &'static str)>> = LazyLock::new(|| {
-    let mut table = vec![(0u64, ""); SLOTS];
+struct StopTable {
+    hashes: Vec<u64>,
+    words: Vec<&'static str>,
+}
+static STOP_HASHES: LazyLock<StopTable> = LazyLock::new(|| {
+    let mut table = StopTable {
+        hashes: vec![0; SLOTS],
+        words: vec![""; SLOTS],
+    };
     for w in &STOP_WORDS.0 {
         let h = crate::minhash::unit_hash(w.as_bytes()).max(1);
         let mut slot = slot_of(h);
-        while table[slot].0 != 0 {
+        while table.hashes[slot] != 0 {
             slot = (slot + 1) % SLOTS;
         }
-        table[slot] = (h, w.as_str());
+        table.hashes[slot] = h;
+        table.words[slot] = w.as_str();
     }
     table
 });
@@ -56,11 +66,15 @@ pub(crate) fn is_stop_word_hashed(word: &str, hash: u64) -> bool {
     let table = &*STOP_HASHES;
     let mut slot = slot_of(h);
     loop {
-        match table[slot] {
-            (0, _) => return false,
+        match table.hashes[slot] {
+            0 => return false,
             // Two different words of up to 8 bytes and one length never share a unit hash
             // (`unit_hash`; `h` is the hash itself unless it was 0): no bytes to compare.
-            (x, w) if x == h && w.len() == word.len() && ((h > 1 && w.len() <= 8) || w == word) => {
+            x if x == h && {
+                let w = table.words[slot];
+                w.len() == word.len() && ((h > 1 && w.len() <= 8) || w == word)
+            } =>
+            {
                 return true;
             }
             _ => slot = (slot + 1) % SLOTS,
