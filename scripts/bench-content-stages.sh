@@ -81,7 +81,7 @@ stages = [
     ("element contexts (arena)", "silhouette_dom::tree::TreeArena::enter"),
     ("main-content text (runs decoded, written)", "silhouette_dom::words::WordDecoder::decode"),
     ("content fingerprint (silhouette-text)", "silhouette_text::hasher::ContentHasher::fingerprint"),
-    ("  of which words (tokenizer, hashes, counts)", "silhouette_text::tokenize::Tokenizer::for_each_word_in"),
+    ("  of which words (tokenizer, counts)", "silhouette_text::tokenize::Tokenizer::for_each_word_in"),
     ("  of which the signature's ranking", "silhouette_text::signature::ranked"),
 ]
 def mispredicts(mode):
