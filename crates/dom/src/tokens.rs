@@ -753,8 +753,6 @@ impl Emitter for Bridge<'_, '_> {
     }
 }
 
-/// Parses `html` through the bridge into `arena`, collecting its text, with the default limits
-/// and no time budget (for the tests of the text's pieces).
 /// Appends part of a tag or attribute name: a byte at a time when html5gum hands over one
 /// (most of its calls), else the slice.
 #[inline(always)]
@@ -766,6 +764,8 @@ fn push_name(name: &mut Vec<u8>, s: &[u8]) {
     }
 }
 
+/// Parses `html` through the bridge into `arena`, collecting its text, with the default limits
+/// and no time budget (for the tests of the text's pieces).
 #[cfg(test)]
 pub(crate) fn parse_text(mut arena: TreeArena, html: &str) -> TreeArena {
     if arena.text.is_none() {

@@ -217,8 +217,8 @@ impl ContentHasher {
         let n = c.signature_top_n;
         let signature = if n == 0 || kept < c.min_words {
             None
-        } else if let Some((kept, total)) = counted {
-            ranked(kept.into_iter(), total, &self.idf, n)
+        } else if let Some((distinct, total)) = counted {
+            ranked(distinct.into_iter(), total, &self.idf, n)
         } else {
             signature(&words, &self.idf, n)
         };
