@@ -122,3 +122,46 @@ fn grown(table: &[Slot]) -> Vec<Slot> {
     }
     bigger
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::minhash::unit_hash;
+    use crate::{ContentConfig, ContentHasher, IdfTable, signature};
+
+    /// A page whose words' unit hashes share their low 10 bits (found by trying 8-letter
+    /// words, as a hostile page could): the table gives up, the fingerprint counts the words
+    /// again from their list, and its word count and signature are still those of `words()`.
+    #[test]
+    fn a_page_that_defeats_the_table_is_counted_again() {
+        let mut chosen = Vec::new();
+        let mut n: u64 = 0;
+        while chosen.len() < 300 {
+            let (mut w, mut x) = ([0u8; 8], n);
+            for c in &mut w {
+                *c = b'a' + u8::try_from(x % 26).unwrap_or(0);
+                x /= 26;
+            }
+            if unit_hash(&w) & 0x3FF == 0 {
+                chosen.push(String::from_utf8_lossy(&w).into_owned());
+            }
+            n += 1;
+        }
+        let text: Vec<&str> = chosen
+            .iter()
+            .enumerate()
+            .flat_map(|(i, w)| std::iter::repeat_n(w.as_str(), 1 + i % 3))
+            .collect();
+        let text = text.join(" ");
+        let mut counts = super::WordCounts::with_room(text.len() / 32);
+        for w in text.split(' ') {
+            counts.add(w, unit_hash(w.as_bytes()), || false);
+        }
+        assert!(counts.counts().is_none(), "the table should give up");
+        let hasher = ContentHasher::new(ContentConfig::default()).expect("valid");
+        let words = hasher.words(&text);
+        let f = hasher.fingerprint(&text).expect("enough words");
+        assert_eq!(f.words, words.len());
+        assert_eq!(f.signature, signature(&words, &IdfTable::jieba(), 20));
+        assert!(f.signature.is_some());
+    }
+}
