@@ -434,8 +434,8 @@ impl Lines {
             return true;
         }
         let before = self.text.len();
-        let at_line_start = self.text.last().is_none_or(|&b| b == b'\n');
-        if self.space && !at_line_start {
+        // (Taken only once the run is known to be ASCII: the word-by-word path takes it too.)
+        if self.space_due() {
             self.text.push(b' ');
         }
         self.text.reserve(text.len());
@@ -511,8 +511,14 @@ impl Lines {
     /// Whether a space goes before the next word (one is due, and the line has begun); no
     /// longer due once asked.
     fn take_space(&mut self) -> bool {
-        let at_line_start = self.text.last().is_none_or(|&b| b == b'\n');
-        std::mem::take(&mut self.space) && !at_line_start
+        let due = self.space_due();
+        self.space = false;
+        due
+    }
+
+    /// Whether a space goes before the next word: one is due, and the line has begun.
+    fn space_due(&self) -> bool {
+        self.space && self.text.last().is_some_and(|&b| b != b'\n')
     }
 
     fn add(&mut self, s: &[u8]) {

@@ -160,18 +160,11 @@ impl ContentHasher {
         // before the table first doubles; zeroing a table sized for every word of a long page
         // cost more than doubling it.)
         let mut counts = WordCounts::with_room((text.len() / 32).min(2048));
-        let (mut norm, mut buffer, mut keys) = (String::new(), Words::default(), Vec::new());
+        let (mut norm, mut buffer) = (String::new(), Words::default());
         let mut again = Words::default();
         let mut words: Vec<&str> = Vec::new();
         if c.mode == Mode::Minhash {
-            self.words_and_units(
-                text,
-                &mut norm,
-                &mut buffer,
-                &mut keys,
-                &mut units,
-                &mut counts,
-            );
+            self.words_and_units(text, &mut norm, &mut buffer, &mut units, &mut counts);
         } else if need_words {
             buffer = self.word_buffer(text);
             words = buffer.iter().collect();
@@ -264,13 +257,12 @@ impl ContentHasher {
     /// word, stop words included, each Han word cut into its characters) and `counts` every
     /// word with its `unit_hash`, as slices of `norm`, the normalised text, when the tokenizer
     /// allows it ([`Tokenizer::for_each_word_in`](crate::Tokenizer)); else the words are copied
-    /// into `buffer` (stop words dropped) with their hashes in `keys`, and counted after.
+    /// into `buffer` (stop words dropped), and counted after.
     fn words_and_units<'a>(
         &self,
         text: &str,
         norm: &'a mut String,
         buffer: &'a mut Words,
-        keys: &mut Vec<u64>,
         units: &mut ShingleMinhash,
         counts: &mut WordCounts<'a>,
     ) {
@@ -290,6 +282,7 @@ impl ContentHasher {
             return;
         }
         *buffer = Words::with_capacity(text.len());
+        let mut keys = Vec::new();
         tokenizer.for_each_word(text, |w| {
             let hash = word_units(w, units);
             if !(drop && is_stop_word_hashed(w, hash)) {
@@ -297,7 +290,7 @@ impl ContentHasher {
                 keys.push(hash);
             }
         });
-        for (w, &hash) in buffer.iter().zip(keys.iter()) {
+        for (w, &hash) in buffer.iter().zip(&keys) {
             counts.add(w, hash, || false);
         }
     }

@@ -282,6 +282,18 @@ mod tests {
         }
     }
 
+    /// The mask's arithmetic test of a word byte is the class table's, for every byte.
+    #[test]
+    fn word_bits_are_the_classes() {
+        for first in (0..256).step_by(64) {
+            let block: [u8; 64] = std::array::from_fn(|i| u8::try_from(first + i).unwrap_or(0));
+            let want = (0..64)
+                .filter(|&i| CLASS[first + i] != 0)
+                .fold(0u64, |m, i| m | 1 << i);
+            assert_eq!(word_bits(&block), want, "bytes {first}..{}", first + 64);
+        }
+    }
+
     /// Words that start, end or join across the edges of the 64-byte blocks the fast path
     /// reads its masks in, and a text of one long word.
     #[test]
