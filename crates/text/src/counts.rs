@@ -9,13 +9,32 @@
 /// well-spread hashes needs a few; only hashes a page chose to collide need more.
 const MAX_PROBE: usize = 256;
 
-/// A slot of the table: a distinct word (its place in [`WordCounts::words`]), its unit hash and
-/// how many times it came (0: the slot is free).
-#[derive(Clone, Copy, Default)]
+/// A slot of the table: a distinct word (its place in [`WordCounts::words`], [`FREE`] for a
+/// free slot) and its unit hash.
+#[derive(Clone, Copy)]
 struct Slot {
     hash: u64,
     word: u32,
+}
+
+/// The `word` of a free [`Slot`].
+const FREE: u32 = u32::MAX;
+
+impl Default for Slot {
+    fn default() -> Self {
+        Self {
+            hash: 0,
+            word: FREE,
+        }
+    }
+}
+
+/// A distinct word with how many times it came, and whether it is a stop word.
+#[derive(Clone, Copy)]
+struct Entry<'w> {
+    word: &'w str,
     count: u32,
+    stop: bool,
 }
 
 /// Each distinct word once, with its count and whether it is a stop word, in a table probed
@@ -30,8 +49,9 @@ struct Slot {
 /// quadratic in the words. The caller then counts the words again in a map with a random key.
 pub(crate) struct WordCounts<'w> {
     table: Vec<Slot>,
-    /// Each distinct word at its first place, and whether it is a stop word.
-    words: Vec<(&'w str, bool)>,
+    /// Each distinct word at its first place, with its count and whether it is a stop word
+    /// (the signature reads them here, in a dense list, not in the table's slots).
+    words: Vec<Entry<'w>>,
     /// Words counted so far.
     total: u64,
     failed: bool,
@@ -62,26 +82,26 @@ impl<'w> WordCounts<'w> {
         let mut at = hash as usize & mask;
         for _ in 0..=MAX_PROBE {
             let slot = &mut self.table[at];
-            if slot.count == 0 {
+            if slot.word == FREE {
                 #[allow(clippy::cast_possible_truncation, reason = "at most u32::MAX words")]
                 let index = self.words.len() as u32;
-                self.words.push((word, stop()));
-                *slot = Slot {
-                    hash,
-                    word: index,
+                self.words.push(Entry {
+                    word,
                     count: 1,
-                };
+                    stop: stop(),
+                });
+                *slot = Slot { hash, word: index };
                 if self.words.len() * 2 > self.table.len() {
                     self.table = grown(&self.table);
                 }
                 return;
             }
-            if slot.hash == hash && {
-                let other = self.words[slot.word as usize].0;
-                other.len() == word.len() && (word.len() <= 8 || other == word)
-            } {
-                slot.count += 1;
-                return;
+            if slot.hash == hash {
+                let other = &mut self.words[slot.word as usize];
+                if other.word.len() == word.len() && (word.len() <= 8 || other.word == word) {
+                    other.count += 1;
+                    return;
+                }
             }
             at = (at + 1) & mask;
         }
@@ -94,15 +114,15 @@ impl<'w> WordCounts<'w> {
         if self.failed {
             return None;
         }
-        let kept: Vec<(&'w str, u32)> = self
-            .table
-            .iter()
-            .filter(|s| s.count > 0)
-            .filter_map(|s| match self.words.get(s.word as usize)? {
-                (_, true) => None,
-                &(w, false) => Some((w, s.count)),
-            })
-            .collect();
+        // Written in place, kept or not, and the place moves on past kept ones only: no
+        // branch on whether a word is a stop word (one in several, in no order).
+        let mut kept: Vec<(&'w str, u32)> = vec![("", 0); self.words.len()];
+        let mut n = 0;
+        for e in &self.words {
+            kept[n] = (e.word, e.count);
+            n += usize::from(!e.stop);
+        }
+        kept.truncate(n);
         let total = kept.iter().map(|&(_, c)| c as usize).sum();
         Some((kept, total))
     }
@@ -112,10 +132,10 @@ impl<'w> WordCounts<'w> {
 fn grown(table: &[Slot]) -> Vec<Slot> {
     let mut bigger = vec![Slot::default(); table.len() * 2];
     let mask = bigger.len() - 1;
-    for slot in table.iter().filter(|s| s.count > 0) {
+    for slot in table.iter().filter(|s| s.word != FREE) {
         #[allow(clippy::cast_possible_truncation, reason = "the low bits, masked")]
         let mut at = slot.hash as usize & mask;
-        while bigger[at].count > 0 {
+        while bigger[at].word != FREE {
             at = (at + 1) & mask;
         }
         bigger[at] = *slot;
