@@ -163,8 +163,9 @@ impl ContentHasher {
         let (mut norm, mut buffer) = (String::new(), Words::default());
         let mut again = Words::default();
         let mut words: Vec<&str> = Vec::new();
+        let mut han_free = false;
         if c.mode == Mode::Minhash {
-            self.words_and_units(text, &mut norm, &mut buffer, &mut units, &mut counts);
+            han_free = self.words_and_units(text, &mut norm, &mut buffer, &mut units, &mut counts);
         } else if need_words {
             buffer = self.word_buffer(text);
             words = buffer.iter().collect();
@@ -211,7 +212,7 @@ impl ContentHasher {
         let signature = if n == 0 || kept < c.min_words {
             None
         } else if let Some((distinct, total)) = counted {
-            ranked(distinct.into_iter(), total, &self.idf, n)
+            ranked(distinct.into_iter(), total, &self.idf, n, han_free)
         } else {
             signature(&words, &self.idf, n)
         };
@@ -257,7 +258,8 @@ impl ContentHasher {
     /// word, stop words included, each Han word cut into its characters) and `counts` every
     /// word with its `unit_hash`, as slices of `norm`, the normalised text, when the tokenizer
     /// allows it ([`Tokenizer::for_each_word_in`](crate::Tokenizer)); else the words are copied
-    /// into `buffer` (stop words dropped), and counted after.
+    /// into `buffer` (stop words dropped), and counted after. Returns whether the counted words
+    /// are known to hold no Han character (the tokenizer read the text they are slices of).
     fn words_and_units<'a>(
         &self,
         text: &str,
@@ -265,10 +267,10 @@ impl ContentHasher {
         buffer: &'a mut Words,
         units: &mut ShingleMinhash,
         counts: &mut WordCounts<'a>,
-    ) {
+    ) -> bool {
         let drop = self.config.stop_words;
         let tokenizer = self.config.tokenizer;
-        if tokenizer.for_each_word_in(
+        if let Some(han_free) = tokenizer.for_each_word_in(
             text,
             norm,
             // Inlined into the tokenizer's word loop (a call per word otherwise: 0.04 M
@@ -279,7 +281,7 @@ impl ContentHasher {
                 counts.add(w, hash, || drop && is_stop_word_hashed(w, hash));
             },
         ) {
-            return;
+            return han_free;
         }
         *buffer = Words::with_capacity(text.len());
         let mut keys = Vec::new();
@@ -293,6 +295,7 @@ impl ContentHasher {
         for (w, &hash) in buffer.iter().zip(&keys) {
             counts.add(w, hash, || false);
         }
+        false
     }
 
     /// The one-bit minhash of the set of shingles of the units handed to `units`.

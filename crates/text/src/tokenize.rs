@@ -82,20 +82,21 @@ impl Tokenizer {
     /// [`for_each_word`](Self::for_each_word) without a copy of each word: when the tokenizer
     /// reads the text line by line with UAX #29 (`unicode`, and `auto` on text without Han),
     /// normalises the whole text into `norm` and calls `f` with each word as a slice of it, then
-    /// returns `true`; otherwise returns `false` and calls nothing.
+    /// returns whether no word holds a Han character (`Some(true)` when none can: the
+    /// normalised text has no byte a Han character starts with); otherwise returns `None` and
+    /// calls nothing.
     pub(crate) fn for_each_word_in<'n>(
         self,
         text: &str,
         norm: &'n mut String,
         f: impl FnMut(&'n str),
-    ) -> bool {
+    ) -> Option<bool> {
         match self {
             Self::Unicode => {}
             Self::Auto if !contains_han(text) => {}
-            _ => return false,
+            _ => return None,
         }
-        uax29_words(text, norm, f);
-        true
+        Some(uax29_words(text, norm, f))
     }
 
     /// The name `FromStr` reads and `params()` records.
@@ -273,13 +274,14 @@ fn normalize_lines(text: &str, norm: &mut String) {
 /// after a line break (WB3a, WB3b; a mark after one starts a word, WB4), and NFKC and
 /// lower-casing never join across one (a line break is a starter that composes with nothing,
 /// and it ends the context of a final sigma).
-fn uax29_words<'n>(text: &str, norm: &'n mut String, mut f: impl FnMut(&'n str)) {
+fn uax29_words<'n>(text: &str, norm: &'n mut String, mut f: impl FnMut(&'n str)) -> bool {
     norm.reserve(text.len() + 1);
     if !normalize_fast(text, norm) {
         normalize_lines(text, norm);
     }
     let norm: &'n str = norm;
     each_word(norm, &mut f);
+    !may_hold_han(norm)
 }
 
 /// The words of `text`: jieba for Han runs, UAX #29 for the rest.
@@ -376,7 +378,7 @@ const HAN_LEAD: u8 = 0xE3;
 
 /// Whether `text` may hold a Han character: 64 bytes at a time, without branching inside a
 /// block, before any character is decoded.
-fn may_hold_han(text: &str) -> bool {
+pub(crate) fn may_hold_han(text: &str) -> bool {
     if text.len() < 64 {
         // A word: one pass, without setting up blocks.
         return text.bytes().any(|b| b >= HAN_LEAD);
@@ -563,7 +565,7 @@ mod tests {
                 tokenizer.for_each_word(&text, |w| expected.push(w.to_owned()));
                 let mut norm = String::new();
                 let mut got = Vec::new();
-                proptest::prop_assert!(tokenizer.for_each_word_in(&text, &mut norm, |w| got.push(w)));
+                proptest::prop_assert!(tokenizer.for_each_word_in(&text, &mut norm, |w| got.push(w)).is_some());
                 proptest::prop_assert_eq!(got, expected);
             }
         }
@@ -594,9 +596,35 @@ mod tests {
     fn words_in_norm_only_line_by_line() {
         let mut norm = String::new();
         for tokenizer in [Tokenizer::Mfonda, Tokenizer::Jieba] {
-            assert!(!tokenizer.for_each_word_in("a b", &mut norm, |_| {}));
+            assert!(
+                tokenizer
+                    .for_each_word_in("a b", &mut norm, |_| {})
+                    .is_none()
+            );
         }
-        assert!(!Tokenizer::Auto.for_each_word_in("中文", &mut norm, |_| {}));
+        assert!(
+            Tokenizer::Auto
+                .for_each_word_in("中文", &mut norm, |_| {})
+                .is_none()
+        );
         assert!(norm.is_empty());
+    }
+
+    /// Where the words are cut in place, the tokenizer tells whether none of them can hold a
+    /// Han character, from the normalised text: U+2F00 is Han only after NFKC, and the
+    /// `unicode` tokenizer cuts Han text too.
+    #[test]
+    fn words_in_norm_say_whether_they_hold_han() {
+        let check = |tokenizer: Tokenizer, text: &str, han_free: bool| {
+            let mut norm = String::new();
+            let mut words = Vec::new();
+            let got = tokenizer.for_each_word_in(text, &mut norm, |w| words.push(w));
+            assert_eq!(got, Some(han_free), "{tokenizer} on {text:?}");
+            assert_eq!(han_free, !words.iter().any(|w| contains_han(w)), "{text:?}");
+        };
+        check(Tokenizer::Auto, "plain text, “quoted” and … ¶", true);
+        check(Tokenizer::Auto, "a \u{2f00}\u{301} b", false);
+        check(Tokenizer::Unicode, "网页 去重", false);
+        check(Tokenizer::Unicode, "", true);
     }
 }
