@@ -89,14 +89,19 @@ impl Tokenizer {
         self,
         text: &str,
         norm: &'n mut String,
-        f: impl FnMut(&'n str),
+        mut f: impl FnMut(&'n str),
     ) -> Option<bool> {
         match self {
             Self::Unicode => {}
             Self::Auto if !contains_han(text) => {}
             _ => return None,
         }
-        Some(uax29_words(text, norm, f))
+        // `uax29_words`, with the one look at the normalised text that only this path needs.
+        normalize_whole(text, norm);
+        let norm: &'n str = norm;
+        let han_free = !may_hold_han(norm);
+        each_word(norm, &mut f);
+        Some(han_free)
     }
 
     /// The name `FromStr` reads and `params()` records.
@@ -274,14 +279,18 @@ fn normalize_lines(text: &str, norm: &mut String) {
 /// after a line break (WB3a, WB3b; a mark after one starts a word, WB4), and NFKC and
 /// lower-casing never join across one (a line break is a starter that composes with nothing,
 /// and it ends the context of a final sigma).
-fn uax29_words<'n>(text: &str, norm: &'n mut String, mut f: impl FnMut(&'n str)) -> bool {
+fn uax29_words<'n>(text: &str, norm: &'n mut String, mut f: impl FnMut(&'n str)) {
+    normalize_whole(text, norm);
+    let norm: &'n str = norm;
+    each_word(norm, &mut f);
+}
+
+/// `text` normalised into `norm` as [`uax29_words`] cuts it: in one pass when it can.
+fn normalize_whole(text: &str, norm: &mut String) {
     norm.reserve(text.len() + 1);
     if !normalize_fast(text, norm) {
         normalize_lines(text, norm);
     }
-    let norm: &'n str = norm;
-    each_word(norm, &mut f);
-    !may_hold_han(norm)
 }
 
 /// The words of `text`: jieba for Han runs, UAX #29 for the rest.
@@ -378,7 +387,7 @@ const HAN_LEAD: u8 = 0xE3;
 
 /// Whether `text` may hold a Han character: 64 bytes at a time, without branching inside a
 /// block, before any character is decoded.
-pub(crate) fn may_hold_han(text: &str) -> bool {
+fn may_hold_han(text: &str) -> bool {
     if text.len() < 64 {
         // A word: one pass, without setting up blocks.
         return text.bytes().any(|b| b >= HAN_LEAD);
