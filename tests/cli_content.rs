@@ -198,3 +198,62 @@ fn compare_prints_the_content_distance() {
         r.stdout
     );
 }
+
+/// `[content] max-text-bytes`: the fingerprint reads the start of the main-content text, and
+/// `silhouette text` prints that start. Two pages that differ only past the bound have one
+/// content fingerprint; with a larger bound they differ. (Bad values: `content_settings`.)
+#[test]
+fn content_reads_the_start_of_a_long_text() {
+    let start = article(400);
+    let a = page(
+        "Home",
+        &format!("{start} {}", "alpha beta gamma ".repeat(300)),
+    );
+    let b = page(
+        "Home",
+        &format!("{start} {}", "delta epsilon zeta ".repeat(300)),
+    );
+    let files: &[(&str, &[u8])] = &[
+        ("a.html", &a),
+        ("b.html", &b),
+        ("small.toml", b"[content]\nmax-text-bytes = 2048\n"),
+        ("all.toml", b"[content]\nmax-text-bytes = 4194304\n"),
+    ];
+    let content = |config: &str| {
+        let rows = check(
+            files,
+            &[
+                "--config",
+                config,
+                "fingerprint",
+                "--content",
+                "--format",
+                "csv",
+                "a.html",
+                "b.html",
+            ],
+            b"",
+            0,
+        );
+        assert_eq!(rows[0][3], "content_fingerprint");
+        (rows[1][3].clone(), rows[2][3].clone())
+    };
+    let (x, y) = content("small.toml");
+    assert_eq!(x, y, "the pages differ past 2,048 bytes only");
+    let (x, y) = content("all.toml");
+    assert_ne!(x, y);
+    let dir = scratch(files);
+    let text = |config: &str| {
+        let r = run_in(dir.path(), &["--config", config, "text", "a.html"], b"");
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.stdout
+    };
+    let (cut, whole) = (text("small.toml"), text("all.toml"));
+    let cut = cut.trim_end_matches('\n');
+    assert!(cut.len() <= 2048 && cut.len() > 2000, "{}", cut.len());
+    assert!(
+        whole.starts_with(cut) && whole.len() > 4000,
+        "{}",
+        whole.len()
+    );
+}

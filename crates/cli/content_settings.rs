@@ -36,6 +36,9 @@ pub struct ContentOptions {
     pub min_words: Option<i64>,
     /// Keywords in the semantic signature; 0: no signature.
     pub signature_top_n: Option<i64>,
+    /// The fingerprint and signature read the start of the main-content text up to this many
+    /// bytes (1,024 to 4,194,304; default 32,768), and so does `silhouette text`.
+    pub max_text_bytes: Option<i64>,
     /// An IDF table (`word idf` lines); empty: jieba's built-in one.
     pub idf: Option<PathBuf>,
     /// The crawl's content near-duplicate threshold in bits.
@@ -93,6 +96,14 @@ pub fn resolve(
     }
     if let Some(v) = o.signature_top_n {
         config.signature_top_n = range("content.signature-top-n", v, 0, 1000)?;
+    }
+    if let Some(v) = o.max_text_bytes {
+        config.max_text_bytes = Some(range(
+            "content.max-text-bytes",
+            v,
+            1024,
+            silhouette_dom::DEFAULT_MAX_TEXT_BYTES as i64,
+        )?);
     }
     if let Some(path) = o.idf.as_ref().filter(|p| !p.as_os_str().is_empty()) {
         let text = std::fs::read_to_string(path)
@@ -238,6 +249,16 @@ mod tests {
             Err("content.min-words = 0: must be a whole number from 1 to 1000000"),
         );
         check(
+            "[content]\nmax-text-bytes = 65536",
+            None,
+            Ok("max_text_bytes: Some(65536)"),
+        );
+        check(
+            "[content]\nmax-text-bytes = 100",
+            None,
+            Err("content.max-text-bytes = 100: must be a whole number from 1024 to 4194304"),
+        );
+        check(
             "[content]\nidf = \"/nonexistent/idf.txt\"",
             None,
             Err("content.idf = \"/nonexistent/idf.txt\": cannot read"),
@@ -248,7 +269,7 @@ mod tests {
             Err(
                 "c.toml:2: unknown field `thresh`, expected one of `enabled`, `mode`, `tokenizer`, \
                  `shingles`, `stop-words`, `weights`, `top-n`, `bits`, `min-words`, \
-                 `signature-top-n`, `idf`, `threshold`",
+                 `signature-top-n`, `max-text-bytes`, `idf`, `threshold`",
             ),
         );
     }

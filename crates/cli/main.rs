@@ -83,7 +83,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     bits: bits.as_deref().and_then(|b| b.parse().ok()),
                 };
                 let config = content_settings::resolve(options.content.as_ref(), overrides)?;
-                settings.hasher.limits.max_text_bytes = silhouette_dom::DEFAULT_MAX_TEXT_BYTES;
+                settings.hasher.limits.max_text_bytes = text_bytes(Some(&config));
                 Some(ContentHasher::new(config)?)
             } else {
                 None
@@ -167,7 +167,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let crawl =
                 crawl_settings::CrawlSettings::resolve(&options, base.threshold).map_err(named)?;
             let content = crawl_content(&options, crawl.frontier.dedup.drop_when).map_err(named)?;
-            let hasher = crawl_hasher(&base, content.is_some())?;
+            let hasher = crawl_hasher(&base, content.as_deref())?;
             let warc = warc_settings::WarcSettings::resolve(&options).map_err(named)?;
             if let Some(cluster) = cluster {
                 if warc.is_some() {
@@ -388,21 +388,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Text { words, paths } => {
             let reader = corpus_reader(cli.config.as_deref())?;
-            let tokenizer = if words {
-                let options = settings::Options::find(cli.config.as_deref())?;
-                let config = content_settings::resolve(
-                    options.content.as_ref(),
-                    content_settings::ContentOverrides::default(),
-                )?;
-                Some(config.tokenizer)
-            } else {
-                None
-            };
+            let options = settings::Options::find(cli.config.as_deref())?;
+            let content = content_settings::resolve(
+                options.content.as_ref(),
+                content_settings::ContentOverrides::default(),
+            )?;
             let urls = paths.iter().filter_map(|p| web_page::url_of(p));
             let web = web_pages(cli.config.as_deref(), urls.collect())?;
             let (mut out, mut err) = (io::stdout().lock(), io::stderr());
-            let problems =
-                page_text::run(&reader, web.as_ref(), tokenizer, &paths, &mut out, &mut err)?;
+            let problems = page_text::run(
+                &reader,
+                web.as_ref(),
+                (&content, words),
+                &paths,
+                &mut out,
+                &mut err,
+            )?;
             Ok(if problems > 0 {
                 ExitCode::from(EXIT_PARTIAL)
             } else {
@@ -433,13 +434,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             b,
         } => {
             let mut settings = settings(cli.config.as_deref(), &flags, threshold)?;
-            settings.hasher.limits.max_text_bytes = silhouette_dom::DEFAULT_MAX_TEXT_BYTES;
-            let hasher = StructureHasher::new(settings.hasher)?;
             let options = settings::Options::find(cli.config.as_deref())?;
             let content = ContentHasher::new(content_settings::resolve(
                 options.content.as_ref(),
                 content_settings::ContentOverrides::default(),
             )?)?;
+            settings.hasher.limits.max_text_bytes = text_bytes(Some(content.config()));
+            let hasher = StructureHasher::new(settings.hasher)?;
             let urls = [&a, &b].into_iter().filter_map(|p| web_page::url_of(p));
             let web = web_pages(cli.config.as_deref(), urls.collect())?;
             let page = |p: std::path::PathBuf| -> Result<compare::Page> {
@@ -536,21 +537,22 @@ fn resolve_settings(
 
 /// The hasher of a crawl: the configured fingerprint, with link extraction on, and the
 /// main-content text when the crawl has a content signal.
-fn crawl_hasher(base: &Settings, content: bool) -> Result<StructureHasher> {
+fn crawl_hasher(base: &Settings, content: Option<&ContentHasher>) -> Result<StructureHasher> {
     let mut config = base.hasher;
     config.limits.max_links = 10_000;
-    config.limits.max_text_bytes = text_bytes(content);
+    config.limits.max_text_bytes = text_bytes(content.map(ContentHasher::config));
     Ok(StructureHasher::new(config)?)
 }
 
-/// How much main-content text a crawl or `dedup` hasher collects: none without a content
-/// signal.
-const fn text_bytes(content: bool) -> usize {
-    if content {
-        silhouette_dom::DEFAULT_MAX_TEXT_BYTES
-    } else {
-        0
-    }
+/// How much main-content text a hasher collects for content fingerprints of `content`: what
+/// they read ([`ContentConfig::max_text_bytes`], at most the parser's bound); none without a
+/// content signal.
+fn text_bytes(content: Option<&silhouette_text::ContentConfig>) -> usize {
+    content.map_or(0, |c| {
+        c.max_text_bytes
+            .unwrap_or(usize::MAX)
+            .min(silhouette_dom::DEFAULT_MAX_TEXT_BYTES)
+    })
 }
 
 /// The content hasher of a crawl (`[content]`), shared by its tasks; `None` when
@@ -608,7 +610,7 @@ fn dedup_command(
     )?;
     let hasher = StructureHasher::new(silhouette_dom::HasherConfig {
         limits: silhouette_dom::Limits {
-            max_text_bytes: text_bytes(content.is_some()),
+            max_text_bytes: text_bytes(content.as_deref().map(ContentHasher::config)),
             ..base.hasher.limits
         },
         ..base.hasher
@@ -709,7 +711,7 @@ fn demo_command(
     drop(err);
     let report = crawl::engine::run(crawl::engine::CrawlJob {
         settings: crawl,
-        hasher: crawl_hasher(&base, content.is_some())?,
+        hasher: crawl_hasher(&base, content.as_deref())?,
         content,
         state_dir: state_dir.clone(),
         output: Some(crawl::engine::default_output(&state_dir)),

@@ -1,12 +1,13 @@
 //! `silhouette text PATH...`: the main-content text of HTML pages, as the content signal
-//! reads it (`corpus::Reader`, the one parse `fingerprint --content` makes), or the words the
-//! `[content]` tokenizer cuts it into.
+//! reads it (`corpus::Reader`, the one parse `fingerprint --content` makes, then the start a
+//! fingerprint reads: `[content] max-text-bytes`), or the words the `[content]` tokenizer cuts
+//! it into.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use silhouette_text::Tokenizer;
+use silhouette_text::ContentConfig;
 
 use crate::corpus::{self, Kind, Reader};
 use crate::inputs::{self, Input};
@@ -15,7 +16,8 @@ use crate::web_page::{WebPages, url_of};
 /// Where the texts go: each after a `==> NAME <==` line when there may be several.
 struct Printer<'a> {
     out: &'a mut dyn Write,
-    tokenizer: Option<Tokenizer>,
+    content: &'a ContentConfig,
+    words: bool,
     named: bool,
     printed: usize,
 }
@@ -27,7 +29,8 @@ impl Printer<'_> {
             writeln!(self.out, "{gap}==> {name} <==")?;
         }
         self.printed += 1;
-        match self.tokenizer {
+        let text = self.content.text_start(text);
+        match self.words.then_some(self.content.tokenizer) {
             Some(t) => {
                 let mut written = Ok(());
                 t.for_each_word(text, |w| {
@@ -43,8 +46,8 @@ impl Printer<'_> {
     }
 }
 
-/// Prints the main-content text of each page of `paths` to `out` (with `tokenizer`, its
-/// words instead, one a line), each after a `==> NAME <==` line when there are several (an
+/// Prints the main-content text of each page of `paths` to `out`, as far as a fingerprint of
+/// `content` reads it (with `words`, the words its tokenizer cuts it into, one a line), each after a `==> NAME <==` line when there are several (an
 /// archive's pages are named by file, offset and URL); pages that cannot be read are reported
 /// to `err`. `web` fetches the paths that are URLs. Returns how many could not be read.
 ///
@@ -53,7 +56,7 @@ impl Printer<'_> {
 pub fn run(
     reader: &Reader,
     web: Option<&WebPages>,
-    tokenizer: Option<Tokenizer>,
+    (content, words): (&ContentConfig, bool),
     paths: &[PathBuf],
     out: &mut dyn Write,
     err: &mut dyn Write,
@@ -61,7 +64,8 @@ pub fn run(
     let named = paths.len() > 1 || paths.iter().any(|p| is_archive(p));
     let mut printer = Printer {
         out,
-        tokenizer,
+        content,
+        words,
         named,
         printed: 0,
     };

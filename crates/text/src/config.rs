@@ -120,7 +120,15 @@ pub struct ContentConfig {
     pub min_words: usize,
     /// The signature's number of keywords (0: no signature; the notes use 20).
     pub signature_top_n: usize,
+    /// Read at most this many bytes from the start of the text (cut back to the start of a
+    /// character; at least 1), `None`: all of it. A bound on the cost of a long page: its
+    /// first 32 KiB (the default) hold some 5,000 word shingles, far more than a 64- or
+    /// 128-bit fingerprint's bins need (ALGORITHM.md §7.1).
+    pub max_text_bytes: Option<usize>,
 }
+
+/// The default [`ContentConfig::max_text_bytes`]: 32 KiB.
+pub const DEFAULT_CONTENT_TEXT_BYTES: usize = 32 << 10;
 
 impl Default for ContentConfig {
     fn default() -> Self {
@@ -136,11 +144,33 @@ impl Default for ContentConfig {
             hash: FeatureHash::Sip13,
             min_words: 30,
             signature_top_n: 20,
+            max_text_bytes: Some(DEFAULT_CONTENT_TEXT_BYTES),
         }
     }
 }
 
 impl ContentConfig {
+    /// The part of `text` a fingerprint reads: its first [`max_text_bytes`](Self::max_text_bytes)
+    /// bytes at most, cut back to the start of a character.
+    ///
+    /// ```
+    /// use silhouette_text::ContentConfig;
+    /// let c = ContentConfig { max_text_bytes: Some(4), ..ContentConfig::default() };
+    /// assert_eq!(c.text_start("abcdef"), "abcd");
+    /// assert_eq!(c.text_start("abcé"), "abc");
+    /// ```
+    #[must_use]
+    pub fn text_start<'t>(&self, text: &'t str) -> &'t str {
+        let Some(max) = self.max_text_bytes.filter(|&m| m < text.len()) else {
+            return text;
+        };
+        let mut end = max;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        &text[..end]
+    }
+
     /// mfonda/simhash's word mode (ALGORITHM.md §1): `mfonda` words, each occurrence weighing
     /// 1, FNV-1 64, no stop words, no signature; the same bits as
     /// `silhouette_simhash::text_simhash` for any text of at least one word.
@@ -155,6 +185,7 @@ impl ContentConfig {
             hash: FeatureHash::Fnv1,
             min_words: 1,
             signature_top_n: 0,
+            max_text_bytes: None,
             ..Self::default()
         }
     }
@@ -167,6 +198,7 @@ impl ContentConfig {
             bits: Bits::B128,
             min_words: 1,
             signature_top_n: 0,
+            max_text_bytes: None,
             ..Self::default()
         }
     }
@@ -187,6 +219,13 @@ impl ContentConfig {
                 "min-words",
                 0,
                 "at least 1: an empty text would fingerprint as all ones and match every other",
+            ));
+        }
+        if self.max_text_bytes == Some(0) {
+            return Err(TextError::config(
+                "max-text-bytes",
+                0,
+                "at least 1 (or all of the text)",
             ));
         }
         if self.signature_top_n > 1000 {

@@ -154,6 +154,7 @@ impl ContentHasher {
     #[must_use]
     pub fn fingerprint(&self, text: &str) -> Option<ContentFingerprint> {
         let c = &self.config;
+        let text = c.text_start(text);
         let need_words = c.mode != Mode::Seed002 || c.signature_top_n > 0;
         let mut units = ShingleMinhash::new(c.shingles, c.bits.get());
         // (Distinct words grow slower than the text: room for one per 32 bytes, at most 2,048,
@@ -366,5 +367,8 @@ fn params(c: &ContentConfig, idf: &IdfTable, needs_idf: bool) -> String {
         " bits={} min-words={} signature={}",
         c.bits, c.min_words, c.signature_top_n
     ));
+    if let Some(n) = c.max_text_bytes {
+        p.push_str(&format!(" text-bytes={n}"));
+    }
     p
 }

@@ -14,7 +14,9 @@
 //! - [`ContentConfig`] → [`ContentHasher::new`] → [`ContentHasher::fingerprint`]: the one entry
 //!   point, giving `None` for too little text (so a near-empty page never gets the all-ones
 //!   fingerprint that matches every other), else a [`ContentFingerprint`] (a 64- or 128-bit
-//!   [`ContentHash`] plus a [`Signature`]); [`ContentHasher::params`] records every parameter.
+//!   [`ContentHash`] plus a [`Signature`]) of the start of the text
+//!   ([`ContentConfig::text_start`]: its first 32 KiB by default, a bound on a long text's
+//!   cost); [`ContentHasher::params`] records every parameter.
 //! - [`Mode`]: `minhash` (the default: a one-bit minhash of the set of word 2-shingles, whose
 //!   Hamming distance estimates the Jaccard distance; ALGORITHM.md §7.1), `weighted` (TF-IDF
 //!   weighted simhash) or `seed-002`.
@@ -72,7 +74,7 @@ mod weights;
 mod winnow;
 mod words;
 
-pub use config::{Bits, ContentConfig, Mode};
+pub use config::{Bits, ContentConfig, DEFAULT_CONTENT_TEXT_BYTES, Mode};
 pub use error::TextError;
 pub use hash::FeatureHash;
 pub use hasher::{ContentFingerprint, ContentHash, ContentHasher};

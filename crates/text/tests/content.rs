@@ -130,6 +130,13 @@ fn bad_configurations_are_refused() {
             },
             "signature-top-n",
         ),
+        (
+            ContentConfig {
+                max_text_bytes: Some(0),
+                ..ContentConfig::default()
+            },
+            "max-text-bytes",
+        ),
     ];
     for (config, key) in cases {
         let err = ContentHasher::new(config).expect_err(key);
@@ -143,7 +150,7 @@ fn params_record_every_setting() {
     assert_eq!(
         h.params(),
         "text/1 mode=minhash tokenizer=auto shingles=2 stop-words=en+zh hash=mix64+splitmix64 \
-         idf=jieba-rs-0.11 bits=64 min-words=30 signature=20"
+         idf=jieba-rs-0.11 bits=64 min-words=30 signature=20 text-bytes=32768"
     );
     let weighted = hasher(ContentConfig {
         mode: Mode::Weighted,
@@ -153,12 +160,46 @@ fn params_record_every_setting() {
     assert_eq!(
         weighted.params(),
         "text/1 mode=weighted tokenizer=auto shingles=1 stop-words=en+zh weights=tf-idf top-n=all \
-         hash=sip13 idf=jieba-rs-0.11 bits=64 min-words=30 signature=20"
+         hash=sip13 idf=jieba-rs-0.11 bits=64 min-words=30 signature=20 text-bytes=32768"
     );
     assert_eq!(
         hasher(ContentConfig::seed002()).params(),
         "text/1 mode=seed-002 bits=128 min-words=1 signature=0"
     );
+}
+
+/// A fingerprint reads the start of a long text only: the text beyond `max_text_bytes` changes
+/// nothing, the text before it does, and a character at the cut is left out whole.
+#[test]
+fn long_text_is_read_to_the_bound() {
+    let cap = 64;
+    let h = hasher(ContentConfig {
+        max_text_bytes: Some(cap),
+        min_words: 5,
+        ..ContentConfig::default()
+    });
+    let fp = |t: &str| h.fingerprint(t).map(|f| (f.hash, f.signature, f.words));
+    let start = "the crawler keeps one page of each template and drops the others ";
+    let start = &start[..cap];
+    let long = format!(
+        "{start}{}",
+        "and then much more text after the bound ".repeat(50)
+    );
+    assert_eq!(fp(&long), fp(start));
+    assert_ne!(fp(&long), fp(&long.replacen("crawler", "spider", 1)));
+    // A two-byte character across the bound: cut before it, as if the text ended there.
+    let cut = format!("{}é and more", &start[..cap - 1]);
+    assert_eq!(fp(&cut), fp(&start[..cap - 1]));
+    let all = hasher(ContentConfig {
+        max_text_bytes: None,
+        min_words: 5,
+        ..ContentConfig::default()
+    });
+    assert_ne!(
+        all.fingerprint(&long).map(|f| f.hash),
+        fp(&long).map(|(h, _, _)| h)
+    );
+    assert!(!all.params().contains("text-bytes"));
 }
 
 /// The default (`minhash`, word 2-shingles) is pinned, and sees what word counts cannot: the
