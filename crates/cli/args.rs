@@ -282,8 +282,9 @@ pub enum Command {
     /// The main content is the first `<main>` or `[role=main]` element, else every outermost
     /// `<article>`, else `<body>` without its `nav`, `header`, `footer` and `aside`; script,
     /// style, template and noscript text is left out. Each block (paragraph, heading, list
-    /// item, table cell…) is a line, its white space collapsed. A file is an HTML page
-    /// whatever its name but `*.txt` (plain text, printed as it is) and `*.warc`,
+    /// item, table cell…) is a line, its white space collapsed; the text stops where a content
+    /// fingerprint stops reading (`[content] max-text-bytes`, 32 KiB by default). A file is an
+    /// HTML page whatever its name but `*.txt` (plain text, printed as it is) and `*.warc`,
     /// `*.warc.gz` (every HTML page the archive holds, read as `dedup` reads them); `-` reads
     /// a page from standard input; an `http://` or `https://` URL is fetched as the crawl
     /// fetches a page (robots.txt, the address policy, redirects checked, `[fetch]`
