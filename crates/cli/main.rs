@@ -545,8 +545,8 @@ fn crawl_hasher(base: &Settings, content: Option<&ContentHasher>) -> Result<Stru
 }
 
 /// How much main-content text a hasher collects for content fingerprints of `content`: what
-/// they read ([`ContentConfig::max_text_bytes`], at most the parser's bound); none without a
-/// content signal.
+/// they read ([`max_text_bytes`](silhouette_text::ContentConfig::max_text_bytes), at most the
+/// parser's bound); none without a content signal.
 fn text_bytes(content: Option<&silhouette_text::ContentConfig>) -> usize {
     content.map_or(0, |c| {
         c.max_text_bytes
