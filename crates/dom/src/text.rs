@@ -324,34 +324,19 @@ impl TextWriter {
         }
     }
 
-    /// Text is coming in context `ctx`, inside block element `block` (the nearest one): a
-    /// line ends first when the output's last text was inside another. (Where a block
-    /// starts, [`enter`](Self::enter) ends the line; where one ends, the next text is outside
-    /// it, so its nearest block is another. The tree builder does not tell the sink when it
-    /// closes an element.)
-    pub(crate) fn text_in(&mut self, ctx: Ctx, block: u32) {
-        if let Some(out) = self.out(ctx)
-            && out.last_block != block
-        {
+    /// The output text in context `ctx`, inside block element `block` (the nearest one), goes
+    /// to, if any: a line ends first when the output's last text was inside another. (Where a
+    /// block starts, [`enter`](Self::enter) ends the line; where one ends, the next text is
+    /// outside it, so its nearest block is another. The tree builder does not tell the sink
+    /// when it closes an element.) Chosen once for a whole run of text: only entering an
+    /// element changes which output a context goes to.
+    pub(crate) fn text_out(&mut self, ctx: Ctx, block: u32) -> Option<&mut Lines> {
+        let out = self.out(ctx)?;
+        if out.last_block != block {
             out.block();
             out.last_block = block;
         }
-    }
-
-    /// White space in context `ctx`.
-    pub(crate) fn space(&mut self, ctx: Ctx) {
-        if let Some(out) = self.out(ctx) {
-            out.space = true;
-        }
-    }
-
-    /// Words (a run of the store, white space between them, or a piece of a word) in
-    /// context `ctx`.
-    #[inline(always)]
-    pub(crate) fn words(&mut self, ctx: Ctx, text: &[u8]) {
-        if let Some(out) = self.out(ctx) {
-            out.push(text);
-        }
+        Some(out)
     }
 
     /// The text, and whether it was cut at the bound.
@@ -389,7 +374,7 @@ fn push_closed(out: &mut Vec<u8>, b: u8, after_space: bool) -> bool {
 /// once at the end: the runs of the word store are whole characters (`words.rs`), and a
 /// character cut at the bound is cut back to its start.
 #[derive(Debug)]
-struct Lines {
+pub(crate) struct Lines {
     text: Vec<u8>,
     max: usize,
     /// A space is due before the next word.
@@ -422,7 +407,14 @@ impl Lines {
         self.space = false;
     }
 
-    fn push(&mut self, text: &[u8]) {
+    /// White space: a space is due before the next word.
+    #[inline(always)]
+    pub(crate) const fn space(&mut self) {
+        self.space = true;
+    }
+
+    /// Words (a run of the store, white space between them, or a piece of a word).
+    pub(crate) fn push(&mut self, text: &[u8]) {
         if self.full {
             return;
         }

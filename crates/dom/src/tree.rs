@@ -421,8 +421,8 @@ impl TreeArena {
         };
         if node.kind != Kind::Ignored {
             let block = self.blocks.get(parent as usize).copied().unwrap_or(NONE);
-            writer.text_in(node.ctx, block);
-            self.decoder.decode(text, &self.words, writer, node.ctx);
+            let out = writer.text_out(node.ctx, block);
+            self.decoder.decode(text, &self.words, out);
         }
     }
 

@@ -15,7 +15,7 @@
 //! Text the tree builder never shows (script, style, title… in their raw-text states) gets
 //! [`HIDDEN`] instead, and nothing in the store.
 
-use crate::text::{Ctx, TextWriter};
+use crate::text::Lines;
 
 /// The stand-ins are `U+E000 + n % CODES`: the first 4,096 characters of the Basic
 /// Multilingual Plane's private-use area (a power of two: no division per run).
@@ -87,70 +87,111 @@ pub(crate) struct WordDecoder {
 }
 
 impl WordDecoder {
-    /// Writes the words and white space of `text`, in context `ctx`.
-    pub(crate) fn decode(&mut self, text: &str, store: &WordStore, out: &mut TextWriter, ctx: Ctx) {
+    /// Writes the words and white space of `text` to `out` (`None`: text no output takes,
+    /// whose stand-ins are only counted).
+    ///
+    /// Most texts the tree builder hands over are one run between two tags, white space
+    /// around it: read in one look, with no loop over their bytes.
+    pub(crate) fn decode(&mut self, text: &str, store: &WordStore, mut out: Option<&mut Lines>) {
         if self.literal {
-            return Self::literal(text, out, ctx);
+            return Self::literal(text, out);
         }
         let bytes = text.as_bytes();
+        let lead = bytes.iter().take_while(|&&b| is_space(b)).count();
+        if let Some(n) = stand_in(bytes, lead)
+            && bytes[lead + 3..].iter().all(|&b| is_space(b))
+        {
+            let n = self.number(n);
+            if let Some(out) = out {
+                if lead > 0 {
+                    out.space();
+                }
+                if let Some(words) = store.get_bytes(n) {
+                    out.push(words);
+                }
+                if bytes.len() > lead + 3 {
+                    out.space();
+                }
+            }
+            return;
+        }
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
-            if matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r') {
-                out.space(ctx);
+            if is_space(b) {
+                if let Some(out) = out.as_deref_mut() {
+                    out.space();
+                }
                 i += 1;
                 continue;
             }
-            // A character of three bytes from U+E000 (EE 80 80) to U+F8FF (EF A3 BF): the
-            // stand-ins, read without decoding every character.
             let len = match b {
                 0x00..0x80 => 1,
                 0xC0..0xE0 => 2,
                 0xE0..0xF0 => 3,
                 _ => 4,
             };
-            let ch = match (b, bytes.get(i + 1), bytes.get(i + 2)) {
-                (0xEE | 0xEF, Some(&b1), Some(&b2)) => char::from_u32(
-                    (u32::from(b & 0x0F) << 12)
-                        | (u32::from(b1 & 0x3F) << 6)
-                        | u32::from(b2 & 0x3F),
-                ),
-                _ => text.get(i..i + len).and_then(|c| c.chars().next()),
-            };
-            match ch {
-                Some(HIDDEN) | None => {}
-                Some(c @ '\u{E000}'..'\u{F000}') => {
-                    // The first entry at or after `next` with this remainder: the tree builder
-                    // hands text on in the order it read it, and drops some only in rare
-                    // modes (frameset), never `CODES` runs at once.
-                    let code = (c as usize) - 0xE000;
-                    let n = self.next + (code + CODES - self.next % CODES) % CODES;
-                    self.next = n + 1;
-                    if let Some(words) = store.get_bytes(n) {
-                        out.words(ctx, words);
-                    }
+            if let Some(code) = stand_in(bytes, i) {
+                let n = self.number(code);
+                if let (Some(out), Some(words)) = (out.as_deref_mut(), store.get_bytes(n)) {
+                    out.push(words);
                 }
+            } else if let (Some(out), Some(c)) = (
+                out.as_deref_mut(),
+                text.get(i..i + len).and_then(|c| c.chars().next()),
+            ) && c != HIDDEN
+            {
                 // Text the tree builder made itself (U+FFFD for a NUL in foreign content): a
                 // piece of a word.
-                Some(_) => out.words(ctx, &bytes[i..(i + len).min(bytes.len())]),
+                out.push(&bytes[i..(i + len).min(bytes.len())]);
             }
             i += len;
         }
     }
 
-    fn literal(text: &str, out: &mut TextWriter, ctx: Ctx) {
+    /// The entry a stand-in of code `code` (its number modulo [`CODES`]) stands for: the
+    /// first at or after `next` with this remainder, since the tree builder hands text on in
+    /// the order it read it, and drops some only in rare modes (frameset), never `CODES` runs
+    /// at once.
+    fn number(&mut self, code: usize) -> usize {
+        let n = self.next + (code + CODES - self.next % CODES) % CODES;
+        self.next = n + 1;
+        n
+    }
+
+    fn literal(text: &str, out: Option<&mut Lines>) {
+        let Some(out) = out else {
+            return;
+        };
         for (i, word) in text.split([' ', '\t', '\n', '\x0c', '\r']).enumerate() {
             if i > 0 {
-                out.space(ctx);
+                out.space();
             }
-            out.words(ctx, word.as_bytes());
+            out.push(word.as_bytes());
         }
+    }
+}
+
+/// ASCII white space, as HTML has it.
+const fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r')
+}
+
+/// The code of the run stand-in at byte `i` of `bytes` (a character of three bytes from
+/// U+E000, EE 80 80, to U+EFFF, EE BF BF), read without decoding every character; `None`
+/// for anything else, [`HIDDEN`] (U+F8FF) included.
+fn stand_in(bytes: &[u8], i: usize) -> Option<usize> {
+    match bytes.get(i..i + 3)? {
+        &[0xEE, b1, b2] if b1 & 0xC0 == 0x80 && b2 & 0xC0 == 0x80 => {
+            Some((usize::from(b1 & 0x3F) << 6) | usize::from(b2 & 0x3F))
+        }
+        _ => None,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::BODY;
+    use crate::text::{BODY, TextWriter};
 
     /// `words` as entries 0.. of the store, then `text` decoded: the text written.
     fn decoded(words: &[&str], text: &str, literal: bool) -> String {
@@ -164,7 +205,7 @@ mod tests {
             literal,
             ..WordDecoder::default()
         };
-        decoder.decode(text, &store, &mut out, BODY);
+        decoder.decode(text, &store, out.text_out(BODY, 0));
         out.finish().0
     }
 
@@ -191,6 +232,39 @@ mod tests {
             &["foo"],
             &format!("{a}\u{fffd}\u{fffd}"),
             "foo\u{fffd}\u{fffd}",
+        );
+    }
+
+    /// Texts of one run with white space around it (read in one look) keep the white space
+    /// between runs, and hidden text (no output) still counts its stand-ins.
+    #[test]
+    fn one_run_with_white_space_around_it() {
+        let (a, b, c) = (word_char(0), word_char(1), word_char(2));
+        let mut store = WordStore::default();
+        for w in ["foo", "bar", "baz"] {
+            store.start();
+            store.extend(w.as_bytes());
+        }
+        let run = |texts: &[(String, bool)]| {
+            let mut out = TextWriter::new(1 << 20);
+            let mut decoder = WordDecoder::default();
+            for (text, shown) in texts {
+                let to = if *shown { BODY } else { crate::text::HIDDEN };
+                decoder.decode(text, &store, out.text_out(to, 0));
+            }
+            out.finish().0
+        };
+        let t = |s: String| (s, true);
+        assert_eq!(run(&[t(format!("{a}")), t(format!(" {b}\n"))]), "foo bar");
+        assert_eq!(run(&[t(format!("{a}\t")), t(format!("{b}"))]), "foo bar");
+        assert_eq!(run(&[t(format!("{a}")), t(format!("{b}"))]), "foobar");
+        assert_eq!(
+            run(&[
+                t(format!("  {a} ")),
+                (format!(" {b} "), false),
+                t(format!("{c}"))
+            ]),
+            "foo baz"
         );
     }
 
