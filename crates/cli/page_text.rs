@@ -47,9 +47,9 @@ impl Printer<'_> {
 }
 
 /// Prints the main-content text of each page of `paths` to `out`, as far as a fingerprint of
-/// `content` reads it (with `words`, the words its tokenizer cuts it into, one a line), each after a `==> NAME <==` line when there are several (an
-/// archive's pages are named by file, offset and URL); pages that cannot be read are reported
-/// to `err`. `web` fetches the paths that are URLs. Returns how many could not be read.
+/// `content` reads it (with `words`, the words its tokenizer cuts it into, one a line), each
+/// after a `==> NAME <==` line when there are several (an archive's pages are named by file,
+/// offset and URL); pages that cannot be read are reported to `err`. `web` fetches the paths that are URLs. Returns how many could not be read.
 ///
 /// # Errors
 /// Only a failure to write `out` or `err`.

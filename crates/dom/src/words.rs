@@ -97,9 +97,9 @@ impl WordDecoder {
             return Self::literal(text, out);
         }
         let bytes = text.as_bytes();
-        let lead = bytes.iter().take_while(|&&b| is_space(b)).count();
+        let lead = bytes.iter().take_while(|b| b.is_ascii_whitespace()).count();
         if let Some(n) = stand_in(bytes, lead)
-            && bytes[lead + 3..].iter().all(|&b| is_space(b))
+            && bytes[lead + 3..].iter().all(u8::is_ascii_whitespace)
         {
             let n = self.number(n);
             if let Some(out) = out {
@@ -117,7 +117,7 @@ impl WordDecoder {
         }
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
-            if is_space(b) {
+            if b.is_ascii_whitespace() {
                 if let Some(out) = out.as_deref_mut() {
                     out.space();
                 }
@@ -169,11 +169,6 @@ impl WordDecoder {
             out.push(word.as_bytes());
         }
     }
-}
-
-/// ASCII white space, as HTML has it.
-const fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r')
 }
 
 /// The code of the run stand-in at byte `i` of `bytes` (a character of three bytes from
