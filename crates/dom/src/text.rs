@@ -239,6 +239,9 @@ pub(crate) struct TextWriter {
     body: Lines,
     main_seen: bool,
     article_seen: bool,
+    /// Text has been inserted outside the main element since it was seen: it has left the
+    /// tree builder's stack of open elements ([`left_main`](Self::left_main)).
+    main_left: bool,
 }
 
 impl TextWriter {
@@ -250,7 +253,40 @@ impl TextWriter {
             body: Lines::new(max_bytes),
             main_seen: false,
             article_seen: false,
+            main_left: false,
         }
+    }
+
+    /// Whether no more text can be written: the main element's text has reached the bound,
+    /// or the parser has left the main element (once it is seen, nothing outside it is
+    /// written). Then the text is complete, and the rest of the page is parsed as without
+    /// text: no words stored, no runs decoded, no contexts for the elements that follow.
+    pub(crate) fn done(&self) -> bool {
+        #[cfg(test)]
+        if tests::NEVER_DONE.get() {
+            return false;
+        }
+        self.main_seen && (self.main.full || self.main_left)
+    }
+
+    /// Notes text inserted under an element of context `ctx`, and whether it marks that the
+    /// parser has left the main element: shown text outside it, once it is seen. While the
+    /// main element is on the tree builder's stack of open elements, every text is inserted
+    /// inside it: the elements above it on the stack are its descendants (a foster parent is
+    /// the parent of a table above it; the adoption agency moves the main element with its
+    /// subtree), and text goes to the current node or a foster parent. And once off the stack,
+    /// an element never returns to it (reopened formatting elements are new elements). So
+    /// text outside it means no text can be inserted into it again. (A template's contents,
+    /// and hidden elements, are not evidence: their context has [`HIDDEN`].)
+    pub(crate) fn left_main(&mut self, ctx: Ctx) -> bool {
+        #[cfg(test)]
+        if tests::NEVER_DONE.get() {
+            return false;
+        }
+        if self.main_seen && ctx & (MAIN | HIDDEN | ENTERED) == ENTERED {
+            self.main_left = true;
+        }
+        self.main_left
     }
 
     /// Makes room for `bytes` of text in whichever output is written first (most pages write

@@ -20,6 +20,11 @@ fn hash(html: &str, max_text_bytes: usize) -> Structure {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
+thread_local! {
+    /// Set by a test: the text writer never stops early (`TextWriter::done`), to compare.
+    pub(super) static NEVER_DONE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 fn text(html: &str) -> String {
     hash(html, 1 << 20).text.unwrap_or_default()
 }
@@ -345,4 +350,50 @@ proptest! {
         let html: String = pieces.concat();
         prop_assert_eq!(text(&html), tree_text(&html), "{:?}", html);
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+    /// Stopping once no more text can be written (the main element left, or its text at the
+    /// bound: `TextWriter::done`) writes the text a parse to the end writes, in tag soup with
+    /// tables (foster parenting), templates, selects, framesets, misnested formatting and
+    /// main elements, under small bounds too; and leaves the structure alone.
+    #[test]
+    fn stopping_early_writes_the_same_text(
+        pieces in prop::collection::vec(
+            "<(p|div|span|b|i|a|nav|main|article|li|pre|em|form|button|template|select|option|table|tr|td|caption|frameset|frame|body|html|head|div role=main|td role=main|b role=main)>|</(p|div|span|b|i|a|nav|main|article|li|em|form|button|template|select|table|tr|td|body|html|head)>|[a-c]{1,3}|[ \n]{1,2}|<script>x</script>|<title>t</title>",
+            0..40,
+        ),
+        bound in prop::sample::select(vec![4usize, 9, 20, 1 << 20]),
+    ) {
+        let html: String = pieces.concat();
+        let stopped = hash(&html, bound);
+        NEVER_DONE.set(true);
+        let read = hash(&html, bound);
+        NEVER_DONE.set(false);
+        prop_assert_eq!(&stopped.text, &read.text, "{:?}", html);
+        prop_assert_eq!(stopped.fingerprint, read.fingerprint);
+        prop_assert_eq!(stopped.elements, read.elements);
+    }
+}
+
+/// The parse stops collecting once the main element is left or its text is at the bound:
+/// the word store holds no run read after that.
+#[test]
+fn collection_stops_when_nothing_more_can_be_written() {
+    let runs = |html: &str, bound: usize| {
+        let t = hash(html, bound).text.unwrap_or_default();
+        (t, crate::tree::last_store_len())
+    };
+    let tail = "<p>side bar</p>".repeat(50);
+    assert_eq!(
+        runs(&format!("<nav>menu</nav><main>one</main>{tail}"), 1 << 20),
+        ("one".to_owned(), 3)
+    );
+    assert_eq!(
+        runs(&format!("<main><p>one two</p>{tail}</main>"), 5),
+        ("one t".to_owned(), 1)
+    );
+    // Without a main element, body text is read to the end (a main element may still come).
+    assert_eq!(runs(&format!("<p>one</p>{tail}"), 1 << 20).1, 51);
 }

@@ -454,6 +454,12 @@ impl Bridge<'_, '_> {
         let (lead, words, trail) = (&s[..first], &s[first..=last], &s[last + 1..]);
         let cell = self.guard.arena;
         let mut arena = (!self.hidden_raw).then(|| cell.borrow_mut());
+        if arena.as_ref().is_some_and(|a| a.text_done()) {
+            // No more text can be written (`TextWriter::done`): from here on, the page is
+            // read as without text.
+            arena = None;
+            self.collect = false;
+        }
         // (The tokenizer may cut a character in two: `&amp;é` comes as `&`, then each byte of
         // `é`. Words are bytes until they are read.)
         if self.in_word && lead.is_empty() {

@@ -212,6 +212,8 @@ impl TreeArena {
 
     /// The main-content text, and whether it was cut at its bound (`None`: not collected).
     pub(crate) fn take_text(&mut self) -> Option<(String, bool)> {
+        #[cfg(test)]
+        STORE_LEN.set(self.words.len());
         self.text.take().map(TextWriter::finish)
     }
 
@@ -388,7 +390,7 @@ impl TreeArena {
     /// Element `child` was inserted under `parent`: the first time, it takes its context for
     /// the main-content text from there (and starts a line when it is a block).
     fn enter(&mut self, parent: NodeId, child: NodeId) {
-        if self.text.is_none() {
+        if self.text.as_ref().is_none_or(TextWriter::done) {
             return;
         }
         let node = &self.nodes[child as usize];
@@ -419,11 +421,17 @@ impl TreeArena {
         let (Some(writer), Some(node)) = (&mut self.text, self.nodes.get(parent as usize)) else {
             return;
         };
-        if node.kind != Kind::Ignored {
+        if node.kind != Kind::Ignored && !writer.done() && !writer.left_main(node.ctx) {
             let block = self.blocks.get(parent as usize).copied().unwrap_or(NONE);
             let out = writer.text_out(node.ctx, block);
             self.decoder.decode(text, &self.words, out);
         }
+    }
+
+    /// Whether no more text can be written ([`TextWriter::done`]): the rest of the page is
+    /// parsed as without text.
+    pub(crate) fn text_done(&self) -> bool {
+        self.text.as_ref().is_some_and(TextWriter::done)
     }
 
     /// Text arrives as real text (html5ever's own tokenizer, in tests), not as the bridge's
@@ -449,6 +457,18 @@ impl TreeArena {
     pub(crate) fn parent(&self, id: NodeId) -> NodeId {
         self.node(id).map_or(NONE, |n| n.parent)
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The number of runs in the word store of the last text taken on this thread.
+    static STORE_LEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The number of runs in the word store of the last text taken on this thread.
+#[cfg(test)]
+pub(crate) fn last_store_len() -> usize {
+    STORE_LEN.get()
 }
 
 #[cfg(test)]
