@@ -395,6 +395,11 @@ impl TextWriter {
     }
 }
 
+/// A one in each byte.
+const ONES: u64 = 0x0101_0101_0101_0101;
+/// The high bit of each byte.
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
 /// One byte of [`Lines::ascii_words`]' slow path: `b` pushed to `out` unless it is white
 /// space after white space (white space as a space); whether it is white space.
 #[inline(always)]
@@ -488,8 +493,6 @@ impl Lines {
     /// copied with no `memcpy` call of a varying length. The text is cut at the bound only
     /// at the end, as words written one by one would be.
     fn ascii_words(&mut self, text: &[u8]) -> bool {
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        const HIGH: u64 = 0x8080_8080_8080_8080;
         if text.is_empty() {
             return true;
         }
@@ -498,47 +501,67 @@ impl Lines {
         if self.space_due() {
             self.text.push(b' ');
         }
-        self.text.reserve(text.len());
+        self.text.reserve(text.len() + 8);
         let mut after_space = false;
         let mut chunks = text.chunks_exact(8);
         for chunk in &mut chunks {
             let mut bytes = [0; 8];
             bytes.copy_from_slice(chunk);
-            let x = u64::from_le_bytes(bytes);
-            if x & HIGH != 0 {
+            if !self.ascii_chunk(u64::from_le_bytes(bytes), &mut after_space) {
                 self.text.truncate(before);
                 return false;
             }
-            // A high bit per space, and per byte below 0x20: exact for ASCII.
-            let y = x ^ (0x20 * ONES);
-            let spaces = !(((y & !HIGH) + !HIGH) | y) & HIGH;
-            let controls = !(((x & !HIGH) + 0x60 * ONES) | x) & HIGH;
-            let white = spaces | controls;
-            let single = white & (white << 8) == 0 && !(after_space && white & 0x80 != 0);
-            if single && Self::all_white(&bytes, controls) {
-                // Each white byte becomes a space: its high bit spread to the whole byte.
-                let mask = (white >> 7) * 0xFF;
-                let out = (x & !mask) | (0x20 * (white >> 7));
-                self.text.extend_from_slice(&out.to_le_bytes());
-                after_space = white >> 63 != 0;
-            } else {
-                for b in bytes {
-                    after_space = push_closed(&mut self.text, b, after_space);
-                }
-            }
         }
+        // The last bytes as one more chunk, with no loop over them: read from the text's last
+        // eight (or, in a text shorter than that, byte by byte), the bytes past the text as
+        // `a` (ASCII, no white space: nothing closes up across them), and cut back after.
         let tail = chunks.remainder();
-        if !tail.is_ascii() {
-            self.text.truncate(before);
-            return false;
-        }
-        for &b in tail {
-            after_space = push_closed(&mut self.text, b, after_space);
+        let n = tail.len();
+        if n > 0 {
+            let x = match text.last_chunk::<8>() {
+                Some(&last) => u64::from_le_bytes(last) >> (8 * (8 - n)),
+                None => tail.iter().rev().fold(0, |x, &b| (x << 8) | u64::from(b)),
+            };
+            let pad = (u64::MAX << (8 * n)) & (u64::from(b'a') * ONES);
+            if !self.ascii_chunk(x | pad, &mut after_space) {
+                self.text.truncate(before);
+                return false;
+            }
+            self.text.truncate(self.text.len() - (8 - n));
         }
         self.space = false;
         if self.text.len() > self.max {
             self.text.truncate(self.max);
             self.full = true;
+        }
+        true
+    }
+
+    /// Writes the eight bytes of `x` (little-endian) as [`ascii_words`](Self::ascii_words)
+    /// does, `after_space` telling whether white space came just before them; `false`, with
+    /// nothing written, when one is not ASCII.
+    #[inline(always)]
+    fn ascii_chunk(&mut self, x: u64, after_space: &mut bool) -> bool {
+        if x & HIGH != 0 {
+            return false;
+        }
+        let bytes = x.to_le_bytes();
+        // A high bit per space, and per byte below 0x20: exact for ASCII.
+        let y = x ^ (0x20 * ONES);
+        let spaces = !(((y & !HIGH) + !HIGH) | y) & HIGH;
+        let controls = !(((x & !HIGH) + 0x60 * ONES) | x) & HIGH;
+        let white = spaces | controls;
+        let single = white & (white << 8) == 0 && !(*after_space && white & 0x80 != 0);
+        if single && Self::all_white(&bytes, controls) {
+            // Each white byte becomes a space: its high bit spread to the whole byte.
+            let mask = (white >> 7) * 0xFF;
+            let out = (x & !mask) | (0x20 * (white >> 7));
+            self.text.extend_from_slice(&out.to_le_bytes());
+            *after_space = white >> 63 != 0;
+        } else {
+            for b in bytes {
+                *after_space = push_closed(&mut self.text, b, *after_space);
+            }
         }
         true
     }

@@ -397,3 +397,27 @@ fn collection_stops_when_nothing_more_can_be_written() {
     // Without a main element, body text is read to the end (a main element may still come).
     assert_eq!(runs(&format!("<p>one</p>{tail}"), 1 << 20).1, 51);
 }
+
+/// Runs of every length from 1 to 24 bytes, with each kind of white space at every place,
+/// so that the last bytes of a run (read as one more eight-byte chunk, `Lines::ascii_words`)
+/// begin, end and fall inside every stretch of white space; and the same after a run that
+/// ends in white space of its own.
+#[test]
+fn run_ends_at_every_place() {
+    for len in 1..=24 {
+        for at in 1..len {
+            for ws in [" ", "\n", "  ", "\t\r\n", "\x0c"] {
+                let word: String = (0..len)
+                    .map(|i| char::from(b'a' + (i % 26) as u8))
+                    .collect();
+                let run = format!("{}{ws}{}", &word[..at], &word[at..]);
+                for html in [
+                    format!("<p>{run}</p>"),
+                    format!("<p>x<b>{run}</b> {run}</p>"),
+                ] {
+                    assert_eq!(text(&html), tree_text(&html), "{html:?}");
+                }
+            }
+        }
+    }
+}
