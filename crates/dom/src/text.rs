@@ -240,7 +240,7 @@ pub(crate) struct TextWriter {
     main_seen: bool,
     article_seen: bool,
     /// Text has been inserted outside the main element since it was seen: it has left the
-    /// tree builder's stack of open elements ([`left_main`](Self::left_main)).
+    /// tree builder's stack of open elements ([`done_after_text`](Self::done_after_text)).
     main_left: bool,
 }
 
@@ -269,24 +269,21 @@ impl TextWriter {
         self.main_seen && (self.main.full || self.main_left)
     }
 
-    /// Notes text inserted under an element of context `ctx`, and whether it marks that the
-    /// parser has left the main element: shown text outside it, once it is seen. While the
-    /// main element is on the tree builder's stack of open elements, every text is inserted
-    /// inside it: the elements above it on the stack are its descendants (a foster parent is
-    /// the parent of a table above it; the adoption agency moves the main element with its
-    /// subtree), and text goes to the current node or a foster parent. And once off the stack,
-    /// an element never returns to it (reopened formatting elements are new elements). So
-    /// text outside it means no text can be inserted into it again. (A template's contents,
-    /// and hidden elements, are not evidence: their context has [`HIDDEN`].)
-    pub(crate) fn left_main(&mut self, ctx: Ctx) -> bool {
-        #[cfg(test)]
-        if tests::NEVER_DONE.get() {
-            return false;
-        }
+    /// [`done`](Self::done) once text has been inserted under an element of context `ctx`:
+    /// shown text outside the main element, once it is seen, marks that the parser has left
+    /// it. While the main element is on the tree builder's stack of open elements, every text
+    /// is inserted inside it: the elements above it on the stack are its descendants (a foster
+    /// parent is the parent of a table above it; the adoption agency moves the main element
+    /// with its subtree), and text goes to the current node or a foster parent. And once off
+    /// the stack, an element never returns to it (reopened formatting elements are new
+    /// elements). So text outside it means no text can be inserted into it again. (A
+    /// template's contents, and hidden elements, are not evidence: their context has
+    /// [`HIDDEN`].)
+    pub(crate) fn done_after_text(&mut self, ctx: Ctx) -> bool {
         if self.main_seen && ctx & (MAIN | HIDDEN | ENTERED) == ENTERED {
             self.main_left = true;
         }
-        self.main_left
+        self.done()
     }
 
     /// Makes room for `bytes` of text in whichever output is written first (most pages write

@@ -421,7 +421,7 @@ impl TreeArena {
         let (Some(writer), Some(node)) = (&mut self.text, self.nodes.get(parent as usize)) else {
             return;
         };
-        if node.kind != Kind::Ignored && !writer.done() && !writer.left_main(node.ctx) {
+        if node.kind != Kind::Ignored && !writer.done_after_text(node.ctx) {
             let block = self.blocks.get(parent as usize).copied().unwrap_or(NONE);
             let out = writer.text_out(node.ctx, block);
             self.decoder.decode(text, &self.words, out);
