@@ -620,7 +620,6 @@ impl Emitter for Bridge<'_, '_> {
         self.flush_text();
         let name = local_name(&self.tag.name);
         let end = self.tag.end;
-        let hides = self.collect && !end && crate::text::class(&name) & crate::text::IS_HIDDEN != 0;
         if !end {
             self.last_start.clear();
             self.last_start.extend_from_slice(&self.tag.name);
@@ -650,8 +649,12 @@ impl Emitter for Bridge<'_, '_> {
         if class {
             self.guard.arena.borrow_mut().pending_class.clear();
         }
-        // The raw text that follows a script, style, title… start tag is never shown.
-        self.hidden_raw = hides && matches!(result, TokenSinkResult::RawData(_));
+        // The raw text that follows a script, style, title… start tag is never shown. (The
+        // name is looked up only then: a few tags a page, where every start tag cost a look-up.)
+        self.hidden_raw = matches!(result, TokenSinkResult::RawData(_))
+            && self.collect
+            && !end
+            && crate::text::class(&local_name(&self.tag.name)) & crate::text::IS_HIDDEN != 0;
         match result {
             TokenSinkResult::Plaintext => Some(State::PlainText),
             TokenSinkResult::RawData(RawKind::Rcdata) => Some(State::RcData),

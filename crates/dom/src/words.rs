@@ -98,6 +98,15 @@ impl WordDecoder {
         }
         let bytes = text.as_bytes();
         let lead = bytes.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        if lead == bytes.len() {
+            // White space only (about half the texts, between tags): a space is due.
+            if let Some(out) = out
+                && lead > 0
+            {
+                out.space();
+            }
+            return;
+        }
         if let Some(n) = stand_in(bytes, lead)
             && bytes[lead + 3..].iter().all(u8::is_ascii_whitespace)
         {
