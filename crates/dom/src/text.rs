@@ -100,6 +100,7 @@ pub(crate) fn class(name: &LocalName) -> Class {
 /// about 1,100 branches per python page when called for every element inserted). Used where
 /// the text is collected; [`class`] stays as it is on the tag emitter's path, where a change
 /// moved what the compiler inlined around it and cost the parse without text.
+#[inline(always)]
 fn class_in_one_look(name: &LocalName) -> Class {
     table().get_in_one_look(name)
 }
@@ -191,6 +192,7 @@ impl ClassTable {
 
     /// [`get`](Self::get) in one look when every name is in its own slot: a name there is
     /// the one asked for or not listed.
+    #[inline(always)]
     fn get_in_one_look(&self, name: &LocalName) -> Class {
         if !self.perfect {
             return self.get(name);
