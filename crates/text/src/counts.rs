@@ -62,7 +62,7 @@ impl<'w> WordCounts<'w> {
     pub(crate) fn with_room(distinct: usize) -> Self {
         Self {
             table: vec![Slot::default(); (distinct * 2).next_power_of_two().max(16)],
-            words: Vec::new(),
+            words: Vec::with_capacity(distinct),
             total: 0,
             failed: false,
         }
