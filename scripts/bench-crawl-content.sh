@@ -15,6 +15,7 @@
 #
 # Usage: scripts/bench-crawl-content.sh [ROUNDS] [N]
 # Env:   SITES="python cppreference"   NEW_BIN (default target/release/silhouette)   BASE_BIN
+#        AA=1: "on" runs without --content too (an A/A run: how far the ratio moves by noise)
 set -euo pipefail
 
 main() {
@@ -45,7 +46,7 @@ for site in $SITES; do
             bin="$NEW_BIN"
             flags=()
             [ "$which" = base ] && bin="$BASE_BIN"
-            [ "$which" = on ] && flags=(--content)
+            [ "$which" = on ] && [ -z "${AA:-}" ] && flags=(--content)
             state="$W/$site-$which-$round"
             load="$(cut -d' ' -f1 /proc/loadavg)"
             /usr/bin/time -f '%e %U %S %M' -o "$W/time" "$bin" --config "$W/c.toml" crawl \
