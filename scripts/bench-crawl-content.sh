@@ -10,8 +10,8 @@
 # /tmp/base/Cargo.toml`). All crawl the same local copies of a site (nginx on 127.0.0.1, as
 # scripts/bench-crawl.sh sets it up: python3.11-doc and cppreference-doc-en-html) with
 # on-duplicate = "follow-links" (every page fetched), rate limits off, concurrency N; runs
-# alternate base, off, on, base, off, on… A last line per site gives the median of the rounds'
-# on/off ratios (pages/s, CPU per page) and the peak RSS ranges.
+# alternate base, off, on in odd rounds and base, on, off in even ones. A last line per site
+# gives the median of the rounds' on/off ratios (pages/s, CPU per page) and the peak RSS ranges.
 #
 # Usage: scripts/bench-crawl-content.sh [ROUNDS] [N]
 # Env:   SITES="python cppreference"   NEW_BIN (default target/release/silhouette)   BASE_BIN
@@ -42,7 +42,11 @@ for site in $SITES; do
         cppreference) seed="http://127.0.0.1:$CPP_PORT/en/index.html" ;;
     esac
     for round in $(seq "$ROUNDS"); do
-        for which in ${BASE_BIN:+base} off on; do
+        # Odd rounds run off then on, even rounds on then off: a bias of the second run of a
+        # pair (the page cache, the previous run's files being written back) cancels out.
+        order="${BASE_BIN:+base} off on"
+        [ $((round % 2)) = 0 ] && order="${BASE_BIN:+base} on off"
+        for which in $order; do
             bin="$NEW_BIN"
             flags=()
             [ "$which" = base ] && bin="$BASE_BIN"
@@ -74,10 +78,19 @@ for site, rounds in runs.items():
     if not pairs:
         continue
     pps = [v["on"][0] / v["off"][0] for v in pairs]
+    # The same median over the rounds that ran off first and those that ran on first: how far
+    # the order of a pair moves the ratio.
+    by_order = [
+        statistics.median(r["on"][0] / r["off"][0] for k, r in rounds.items()
+                          if "on" in r and "off" in r and int(k) % 2 == odd)
+        if any(int(k) % 2 == odd for k in rounds) else float("nan")
+        for odd in (1, 0)
+    ]
     cpu = [v["on"][1] / v["off"][1] for v in pairs]
     rss = lambda w: f"{min(v[w][2] for v in pairs):.0f}-{max(v[w][2] for v in pairs):.0f} MB"
     print(f"{site}: on/off pages/s median {statistics.median(pps):.3f} over {len(pairs)} rounds "
-          f"({min(pps):.2f}-{max(pps):.2f}), CPU per page {statistics.median(cpu):.3f}; "
+          f"({min(pps):.2f}-{max(pps):.2f}; off first {by_order[0]:.3f}, on first {by_order[1]:.3f}), "
+          f"CPU per page {statistics.median(cpu):.3f}; "
           f"peak RSS on {rss('on')}, off {rss('off')}")
 PY
 rm -rf "$W"

@@ -1,5 +1,6 @@
-//! Queries per second of [`NearIndex128`] at 1M entries, k = 3, 6 and 10, against the
-//! session-4 index (`baseline128.rs`) in the same run.
+//! Queries per second of [`NearIndex128`] at 1M entries, k = 3, 6, 8, 9 and 10 (8: the table
+//! layout with the most probes; 9: the first with two halves), against the session-4 index
+//! (`baseline128.rs`) in the same run.
 //!
 //! ```text
 //! cargo bench -p silhouette-simhash --bench index128
@@ -73,7 +74,7 @@ fn bench(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("near_index128_1m_{name}"));
         group.throughput(Throughput::Elements(QUERIES as u64));
         group.sample_size(10);
-        for k in [3u32, 6, 10] {
+        for k in [3u32, 6, 8, 9, 10] {
             let mut new = NearIndex128::new(k).expect("valid k");
             let mut old = OldIndex128::new(k).expect("valid k");
             for (i, &fp) in stored.iter().enumerate() {
