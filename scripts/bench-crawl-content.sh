@@ -10,8 +10,9 @@
 # /tmp/base/Cargo.toml`). All crawl the same local copies of a site (nginx on 127.0.0.1, as
 # scripts/bench-crawl.sh sets it up: python3.11-doc and cppreference-doc-en-html) with
 # on-duplicate = "follow-links" (every page fetched), rate limits off, concurrency N; runs
-# alternate base, off, on in odd rounds and base, on, off in even ones. A last line per site
-# gives the median of the rounds' on/off ratios (pages/s, CPU per page) and the peak RSS ranges.
+# alternate base, off, on in odd rounds and base, on, off in even ones. The last lines per site
+# (scripts/pool-crawl-content.py) give the median of the rounds' on/off ratios (pages/s, CPU
+# per page), by order too, and the peak RSS ranges.
 #
 # Usage: scripts/bench-crawl-content.sh [ROUNDS] [N]
 # Env:   SITES="python cppreference"   NEW_BIN (default target/release/silhouette)   BASE_BIN
@@ -65,34 +66,8 @@ print(site, r, w, pages, wall, round(cpu, 2), round(int(pages) / float(wall), 1)
         done
     done
 done
-# Per site: the median of the rounds' on/off ratios (each round's runs are neighbours in
-# time), their range, and peak RSS.
-python3 - "$W/rows" <<'PY'
-import statistics, sys
-runs = {}
-for line in open(sys.argv[1]):
-    site, r, which, _pages, _wall, _cpu, pps, cpu_page, rss, _load = line.split()
-    runs.setdefault(site, {}).setdefault(r, {})[which] = (float(pps), float(cpu_page), float(rss))
-for site, rounds in runs.items():
-    pairs = [v for v in rounds.values() if "on" in v and "off" in v]
-    if not pairs:
-        continue
-    pps = [v["on"][0] / v["off"][0] for v in pairs]
-    # The same median over the rounds that ran off first and those that ran on first: how far
-    # the order of a pair moves the ratio.
-    by_order = [
-        statistics.median(r["on"][0] / r["off"][0] for k, r in rounds.items()
-                          if "on" in r and "off" in r and int(k) % 2 == odd)
-        if any(int(k) % 2 == odd for k in rounds) else float("nan")
-        for odd in (1, 0)
-    ]
-    cpu = [v["on"][1] / v["off"][1] for v in pairs]
-    rss = lambda w: f"{min(v[w][2] for v in pairs):.0f}-{max(v[w][2] for v in pairs):.0f} MB"
-    print(f"{site}: on/off pages/s median {statistics.median(pps):.3f} over {len(pairs)} rounds "
-          f"({min(pps):.2f}-{max(pps):.2f}; off first {by_order[0]:.3f}, on first {by_order[1]:.3f}), "
-          f"CPU per page {statistics.median(cpu):.3f}; "
-          f"peak RSS on {rss('on')}, off {rss('off')}")
-PY
+# Per site: the median of the rounds' on/off ratios, their range, by order, and peak RSS.
+python3 scripts/pool-crawl-content.py "$W/rows"
 rm -rf "$W"
 }
 main "$@"
