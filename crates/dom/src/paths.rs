@@ -12,7 +12,9 @@
 //! - its **label** is FNV-1 64 over the ASCII-lowercased tag name, then for each class token
 //!   a `.` and the token. Tokens are the `class` attribute split on ASCII whitespace,
 //!   ASCII-lowercased, every run of ASCII digits replaced by one `0` (`postid-123` →
-//!   `postid-0`: page-unique ids are not structure), cut to 48 bytes, sorted, deduplicated,
+//!   `postid-0`: page-unique ids are not structure), and so is every hex id (a run of 8 or
+//!   more hex digits with at least two decimal digits and two letters: Doxygen's
+//!   `memitem:ga8fd2…` → `memitem:g0`), cut to 48 bytes, sorted, deduplicated,
 //!   and at most the first 16 kept;
 //! - its **path** is `mix(parent's path · φ ⊕ label)` (the document's path is 0), with
 //!   `mix` the MurmurHash3 64-bit finaliser and φ = `0x9e3779b97f4a7c15`; the path id is the
@@ -50,6 +52,9 @@ const MAX_CLASS_TOKENS: usize = 16;
 /// Bytes per class token.
 const MAX_TOKEN_BYTES: usize = 48;
 
+/// The shortest run of hex digits read as an id (see [`hex_id_len`]).
+const HEX_ID_MIN: usize = 8;
+
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 const PHI: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -74,7 +79,7 @@ fn fnv1(mut h: u64, bytes: &[u8]) -> u64 {
 }
 
 /// A class token, normalised (see the module docs): ASCII-lowercased, each run of ASCII
-/// digits as one `0`, cut to the longest prefix of whole characters within 48 bytes.
+/// digits and each hex id as one `0`, cut to the longest prefix of whole characters within 48 bytes.
 #[derive(Clone, Copy)]
 struct Token {
     bytes: [u8; MAX_TOKEN_BYTES],
@@ -103,14 +108,34 @@ impl Token {
     }
 }
 
+/// The length of the hexadecimal id that starts `bytes`, if one does: a run of at least
+/// [`HEX_ID_MIN`] ASCII hex digits with at least two decimal digits and two letters among them
+/// (a hash or an anchor id, such as Doxygen's `memitem:ga8fd2…`); else 0.
+fn hex_id_len(bytes: &[u8]) -> usize {
+    let run = bytes.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+    if run < HEX_ID_MIN {
+        return 0;
+    }
+    let digits = bytes[..run].iter().filter(|b| b.is_ascii_digit()).count();
+    if digits >= 2 && run - digits >= 2 {
+        run
+    } else {
+        0
+    }
+}
+
 /// Calls `out` with each byte of `token` normalised as [`Token`] keeps it.
 fn normalised(token: &str, mut out: impl FnMut(u8)) {
     let src = token.as_bytes();
     let (mut i, mut len, mut in_digits) = (0, 0, false);
     while i < src.len() {
         let b = src[i];
-        if b.is_ascii_digit() {
-            i += 1;
+        // A hex id counts as one run of digits. It starts a run of hex digits only: inside
+        // one (`ab12cdef34` seen from its `b`) it would start anywhere.
+        let starts_run = i == 0 || !src[i - 1].is_ascii_hexdigit();
+        let id = if starts_run { hex_id_len(&src[i..]) } else { 0 };
+        if id > 0 || b.is_ascii_digit() {
+            i += id.max(1);
             if in_digits {
                 continue;
             }
@@ -169,6 +194,25 @@ pub(crate) fn is_template_block(name: &str, label: u64) -> bool {
             | "details"
             | "fieldset"
     ) || label != self::label(name, None)
+}
+
+/// Form fields (`input`, `select`, `textarea`, `button`): what a user fills in tells one form
+/// from another, so a field's `name` and `type` are part of its label ([`field_label`]).
+pub(crate) fn is_field(name: &[u8]) -> bool {
+    matches!(name, b"input" | b"select" | b"textarea" | b"button")
+}
+
+/// The label of a form field ([`is_field`]): its `label` (tag and classes), then `|n=` and
+/// its `name`, `|t=` and its `type`, each normalised as a class token (so `row-12` and
+/// `row-13` are one name), an absent attribute as empty. A login form (`user`, `password`)
+/// and an account form (`user`, `email`, `password`) then differ in their paths although
+/// their markup is the same.
+pub(crate) fn field_label(label: u64, name: Option<&str>, kind: Option<&str>) -> u64 {
+    let mut h = fnv1(label, b"|n=");
+    normalised(name.unwrap_or("").trim_ascii(), |b| h = fnv1(h, &[b]));
+    h = fnv1(h, b"|t=");
+    normalised(kind.unwrap_or("").trim_ascii(), |b| h = fnv1(h, &[b]));
+    h
 }
 
 /// Phrasing content (HTML's inline elements): what lies inside them is the text's markup.
@@ -441,11 +485,47 @@ mod tests {
         check_token("Content", "content");
         check_token("postid-123", "postid-0");
         check_token("col-md-6", "col-md-0");
-        check_token("a1b22c333", "a0b0c0");
+        check_token("a1b22c333", "0");
+        check_token("x1b22c3z", "x0b0c0z");
+        // Hex ids (8+ hex digits, 2+ of them decimal, 2+ letters) are one run of digits.
+        check_token("memitem:gadbe68a06c448dfb62da16443d251a78b", "memitem:g0");
+        check_token("css-1a2b3c4d", "css-0");
+        check_token("e1234567", "e0");
+        check_token("deadbeefcafe", "deadbeefcafe");
+        check_token("facade12", "0");
+        check_token("sc-ab12cdef34-x9", "sc-0-x0");
         check_token("\u{c9}t\u{c9}", "\u{c9}t\u{c9}");
         check_token(&"x".repeat(100), &"x".repeat(48));
         // Whole characters only: 47 bytes, then a 2-byte character that would end at 49.
         check_token(&format!("{}\u{e9}z", "x".repeat(47)), &"x".repeat(47));
+    }
+
+    #[test]
+    fn field_labels() {
+        let input = label("input", None);
+        let check =
+            |a: (Option<&str>, Option<&str>), b: (Option<&str>, Option<&str>), same: bool| {
+                let (x, y) = (field_label(input, a.0, a.1), field_label(input, b.0, b.1));
+                assert_eq!(x == y, same, "{a:?} {b:?}");
+            };
+        // The name and the type tell fields apart; ids in names and case do not.
+        check(
+            (Some("user"), Some("text")),
+            (Some("email"), Some("text")),
+            false,
+        );
+        check(
+            (Some("user"), Some("text")),
+            (Some("user"), Some("password")),
+            false,
+        );
+        check((Some("row-12"), None), (Some("row-345"), None), true);
+        check((Some("Q"), Some("TEXT")), (Some("q"), Some("text")), true);
+        check((Some("q"), None), (Some("q"), Some("")), true);
+        // Name and type are not interchangeable, and a field differs from a plain input.
+        check((Some("a"), None), (None, Some("a")), false);
+        assert_ne!(field_label(input, None, None), input);
+        assert!(is_field(b"textarea") && !is_field(b"form"));
     }
 
     #[test]

@@ -143,11 +143,29 @@ impl TreeSink for ArenaSink<'_> {
         } else {
             None
         };
+        // A form field's `name` and `type` join its label (the bridge keeps both attributes
+        // of such a tag for this).
+        let field = (arena.labelled()
+            && name.ns == html5ever::ns!(html)
+            && crate::paths::is_field(name.local.as_bytes()))
+        .then(|| {
+            let value = |key: &str| {
+                attrs
+                    .iter()
+                    .find(|a| a.name.ns.is_empty() && &*a.name.local == key)
+                    .map(|a| &*a.value)
+            };
+            crate::tree::Field {
+                name: value("name"),
+                kind: value("type"),
+            }
+        });
         let id = arena.create_element(
             Ns::from_namespace(&name.ns),
             name.local,
             flags.template,
             class,
+            field,
         );
         if flags.mathml_annotation_xml_integration_point
             && let Some(node) = arena.nodes.get_mut(id as usize)

@@ -188,7 +188,10 @@ impl TagState {
         !self.end
             && (self.all_attrs
                 || KEPT.contains(&self.attr_name.as_slice())
-                || (self.role && self.attr_name == b"role"))
+                || (self.role && self.attr_name == b"role")
+                || (self.classes
+                    && self.attr_name == b"name"
+                    && crate::paths::is_field(&self.name)))
     }
 
     /// Whether the current attribute is the first `class` of a start tag whose element gets

@@ -234,6 +234,11 @@ fn cases() {
         "<div class=x class=y><span CLASS='A 1' class=z>s</span><div class><div class=''>",
         "<html class=h><head class=e><body class=b><html class=h2><body class=b2><p class=p>",
         "<svg><p class=p>x</svg><select class=s><option class=o><select class=t>",
+        // A form field's name and type join its label, however the tag carries them.
+        "<form><input name=u type=TEXT><input type=password name=p class=c><input name=a name=b></form>",
+        "<select name=s><option name=o></select><textarea name=t></textarea><button name=b type=submit>",
+        "<table><input type=hidden name=h><input name=x></table><svg><input name=n></svg>",
+        "<p><b><input name=i class=k></b></p><keygen name=k>",
     ];
     for case in cases {
         check(case);

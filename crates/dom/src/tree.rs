@@ -138,6 +138,15 @@ pub(crate) struct TreeArena {
     pub(crate) root_classes: Vec<(NodeId, Vec<u64>)>,
 }
 
+/// The `name` and `type` of a form field ([`crate::paths::is_field`]) whose label they join.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Field<'a> {
+    /// Its `name` attribute.
+    pub(crate) name: Option<&'a str>,
+    /// Its `type` attribute.
+    pub(crate) kind: Option<&'a str>,
+}
+
 /// The `class` value of the start tag the tree builder is processing, set by the tokenizer
 /// bridge (`tokens.rs`) instead of a `class` attribute: no attribute list, tendril or string
 /// per element. The first element created with the tag's name (ASCII case aside; `<image>`
@@ -245,6 +254,7 @@ impl TreeArena {
         name: LocalName,
         template: bool,
         class: Option<&str>,
+        field: Option<Field<'_>>,
     ) -> NodeId {
         self.created += 1;
         let mut root_tokens = None;
@@ -256,6 +266,10 @@ impl TreeArena {
                 crate::paths::label(&name, None)
             } else {
                 crate::paths::label(&name, class)
+            };
+            let label = match field {
+                Some(f) => crate::paths::field_label(label, f.name, f.kind),
+                None => label,
             };
             if pending {
                 self.pending_class.clear();
@@ -498,7 +512,7 @@ mod tests {
     fn append_insert_detach_reparent() {
         let mut t = TreeArena::new(8, false);
         let el = |t: &mut TreeArena, n: &str| {
-            t.create_element(Ns::Html, LocalName::from(n), false, None)
+            t.create_element(Ns::Html, LocalName::from(n), false, None, None)
         };
         let (a, b, c, d) = (
             el(&mut t, "a"),
@@ -527,7 +541,7 @@ mod tests {
     #[test]
     fn template_contents_follow_their_element() {
         let mut t = TreeArena::new(4, false);
-        let tpl = t.create_element(Ns::Html, LocalName::from("template"), true, None);
+        let tpl = t.create_element(Ns::Html, LocalName::from("template"), true, None, None);
         assert_eq!(t.nodes[tpl as usize + 1].kind, Kind::TemplateContents);
         assert_eq!(t.created, 1);
     }

@@ -42,16 +42,16 @@ const CASES: &[(&str, f64, u32, &str, usize, u64)] = &[
         "docs-page.html",
         0.76,
         0,
-        "28b28d517014829d",
+        "28fa89517a148299",
         PATHS_DOCS,
         117,
     ),
-    ("git-log.html", 0.76, 0, "8caad8add6c18703", PATHS_GIT, 74),
+    ("git-log.html", 0.76, 0, "cc82d8bdd6c18723", PATHS_GIT, 74),
     (
         "wiki-page.html",
         0.76,
         0,
-        "4bb8e94f761c87bf",
+        "4bb8e96f761c07bf",
         PATHS_WIKI,
         114,
     ),
@@ -77,11 +77,11 @@ const CASES: &[(&str, f64, u32, &str, usize, u64)] = &[
         "docs-page.html",
         0.76,
         3,
-        "1119bbf21a5c58f3",
+        "1119bb921a7c58f3",
         PATHS_DOCS,
         117,
     ),
-    ("git-log.html", 0.76, 3, "f16f10922f6c5233", PATHS_GIT, 74),
+    ("git-log.html", 0.76, 3, "b16f38d22f6cd6a3", PATHS_GIT, 74),
     (
         "wiki-page.html",
         0.76,
@@ -100,6 +100,6 @@ fn fixture_pages() {
 }
 
 /// Distinct paths of each fixture (any decay or seed).
-const PATHS_DOCS: usize = 84;
-const PATHS_GIT: usize = 45;
+const PATHS_DOCS: usize = 85;
+const PATHS_GIT: usize = 46;
 const PATHS_WIKI: usize = 81;
