@@ -9,7 +9,9 @@
 //! most similar (Jaccard), provided that similarity is at least `min_similarity`; ties go to
 //! the smaller distance, then the earlier representative. With
 //! [`DedupConfig::varying_after`] set, the Jaccard leaves out the paths learned to vary
-//! within clusters of the scope (`varying.rs`). A page that joins no cluster starts one and
+//! within clusters of the scope (`varying.rs`); where the page and a candidate are both
+//! mostly the scope's frame (the paths on nearly every representative, `frame.rs`), it
+//! leaves the frame out too. A page that joins no cluster starts one and
 //! is kept. A page closer to a later cluster than to the one it joined stays where it
 //! was judged: decisions are final, in crawl order.
 //!
@@ -23,6 +25,7 @@ use std::str::FromStr;
 use silhouette_simhash::{Fingerprint, IndexError, MAX_K128, Match, NearIndex};
 
 use crate::content::ContentIndex;
+use crate::frame::Frame;
 use crate::varying::Varying;
 use crate::{DropWhen, PageContent};
 
@@ -282,6 +285,8 @@ pub struct Dedup {
     summaries: HashMap<u64, Box<[u32]>>,
     /// The paths learned to vary within clusters, per host ("" in global scope).
     varying: HashMap<String, Varying>,
+    /// The frame each host's representatives teach ("" in global scope, `frame.rs`).
+    frames: HashMap<String, Frame>,
     /// The similarity of the last near match confirmed by summaries.
     last_similarity: Option<f64>,
     /// Whether the last verdict taught the scope varying paths (a duplicate that changed
@@ -414,6 +419,7 @@ impl Dedup {
             kept_in_cluster: HashMap::new(),
             summaries: HashMap::new(),
             varying: HashMap::new(),
+            frames: HashMap::new(),
             last_similarity: None,
             last_learned: false,
             content: ContentIndex::default(),
@@ -648,6 +654,10 @@ impl Dedup {
         }
         if let (Some(_), Some(summary)) = (self.config.min_similarity, summary) {
             self.summaries.insert(id, summary.into());
+            self.frames
+                .entry(self.config.scope.of(host).to_owned())
+                .or_default()
+                .learn(summary);
         }
     }
 
@@ -673,14 +683,21 @@ impl Dedup {
         let varying = self.varying.get(scope);
         // The page's own paths are looked up once, not once per candidate.
         let flags = varying.and_then(|v| v.flags(summary, after));
+        // Where both pages are mostly the host's frame, their own parts decide (`frame.rs`).
+        let frame = self.frames.get(scope).filter(|f| f.mostly_frame(summary));
         // Candidates come nearest first: a strictly greater similarity is needed to move on.
         let mut best: Option<(f64, Match)> = None;
         for m in candidates {
             let Some(theirs) = self.summaries.get(&m.id) else {
                 continue;
             };
-            let similarity = match (varying, &flags) {
-                (Some(v), Some(flags)) => v.similarity_flagged(summary, flags, theirs, after),
+            let similarity = match (varying, &flags, frame) {
+                (_, _, Some(f)) if f.mostly_frame(theirs) => {
+                    silhouette_simhash::jaccard_without(summary, theirs, |id| {
+                        f.is_frame(id) || varying.is_some_and(|v| v.is_varying(id, after))
+                    })
+                }
+                (Some(v), Some(flags), _) => v.similarity_flagged(summary, flags, theirs, after),
                 _ => silhouette_simhash::jaccard(summary, theirs),
             };
             if similarity >= min && best.is_none_or(|(b, _)| similarity > b) {

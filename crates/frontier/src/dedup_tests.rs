@@ -328,3 +328,78 @@ fn settings() {
         Err(DedupError::ClusterBudget)
     );
 }
+
+#[test]
+fn pages_that_are_mostly_frame_are_compared_on_their_own_paths() {
+    use Verdict::*;
+    // A frame 0..20 on every page; ten page kinds with a main region of 3 paths each.
+    let page = |own: &[u32]| -> Vec<u32> { (0..20).chain(own.iter().copied()).collect() };
+    let run = |kinds: u32, login: &[u32], register: &[u32]| -> (Verdict, Verdict) {
+        let config = DedupConfig {
+            threshold: 8,
+            min_similarity: Some(0.7),
+            ..DedupConfig::default()
+        };
+        let mut d = Dedup::new(config, "t").expect("valid");
+        // Each kind's fingerprint is far from the others': each starts a cluster.
+        for k in 0..kinds {
+            let own: Vec<u32> = (0..3).map(|i| 1000 + 10 * k + i).collect();
+            let bits = u64::from(k + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let v = d.judge(
+                u64::from(k) + 1,
+                "h",
+                u128::from(k),
+                fp(bits),
+                50,
+                Some(&page(&own)),
+            );
+            assert_eq!(
+                v,
+                Kept {
+                    cluster: u64::from(k) + 1
+                }
+            );
+        }
+        let a = d.judge(100, "h", 100, fp(BASE), 50, Some(&page(login)));
+        let b = d.judge(101, "h", 101, fp(BASE ^ 0b111), 50, Some(&page(register)));
+        (a, b)
+    };
+    let login: &[u32] = &[500, 501, 502];
+    let register: &[u32] = &[500, 503, 504, 505];
+    // 21 of 27 paths shared (0.78): merged while the frame is unknown (nine representatives:
+    // eight kinds and the login page)...
+    let merged = (
+        Kept { cluster: 100 },
+        NearDuplicate {
+            of: 100,
+            distance: 3,
+        },
+    );
+    assert_eq!(run(8, login, register), merged);
+    // ... apart once ten representatives teach it: 1 of 6 own paths shared.
+    let apart = (Kept { cluster: 100 }, Kept { cluster: 101 });
+    assert_eq!(run(10, login, register), apart);
+    // Pages of one kind (the same main region, a path more or less) still merge.
+    let same = (
+        Kept { cluster: 100 },
+        NearDuplicate {
+            of: 100,
+            distance: 3,
+        },
+    );
+    assert_eq!(run(10, login, &[500, 501, 502, 503]), same);
+    // A page with much of its own is compared on all its paths: 20 of 26 shared (0.77).
+    let article: Vec<u32> = (500..526).collect();
+    let longer: Vec<u32> = (500..520).chain(600..606).collect();
+    let (a, b) = run(10, &article, &longer);
+    assert_eq!(
+        (a, b),
+        (
+            Kept { cluster: 100 },
+            NearDuplicate {
+                of: 100,
+                distance: 3
+            }
+        )
+    );
+}

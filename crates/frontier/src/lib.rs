@@ -92,6 +92,7 @@
 mod canon;
 mod content;
 mod dedup;
+mod frame;
 mod frontier;
 mod queue;
 mod scope;

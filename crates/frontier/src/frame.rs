@@ -1,0 +1,124 @@
+//! The frame of a scope: the paths on nearly every cluster representative, learned per host.
+//!
+//! Web applications put most of every page in one frame (header, navigation, sidebars,
+//! footer) and tell their page kinds apart in a small main region: a login form and an
+//! account form, a short list and a short table. Two such pages share the frame's paths,
+//! so their Jaccard similarity is high (0.7 and more) although their own parts have little
+//! in common. What the frame is, the host's own pages teach: a path on at least
+//! [`FRAME_SHARE`] of the scope's representatives (one page per structure kept so far, at
+//! least [`MIN_REPRESENTATIVES`] of them) is the frame.
+//!
+//! The confirmation leaves the frame out only where both pages are mostly frame (at most
+//! [`OWN_SHARE`] of each page's paths are its own): there the frame would decide, and the
+//! pages are compared on their main regions. A page with much of its own (an article, a
+//! reference page whose content blocks vary) is compared on all its paths as before: left
+//! out there, the frame would leave only the content that varies, and one documentation
+//! template would split into many (ALGORITHM.md §3 has the measurements).
+//!
+//! Deterministic in the order pages are judged (the crawl's, which `replay` and a resume
+//! repeat); only representatives teach it, and shared backends log every one of them.
+
+use fnv::FnvHashMap;
+
+/// A path on at least this share of a scope's representatives is the frame.
+pub(crate) const FRAME_SHARE: f64 = 0.9;
+
+/// Fewer representatives than this teach no frame.
+pub(crate) const MIN_REPRESENTATIVES: u32 = 10;
+
+/// A page whose own (non-frame) paths are at most this share of its paths is mostly frame.
+pub(crate) const OWN_SHARE: f64 = 0.5;
+
+/// Distinct paths counted per scope: past this many, new paths are no longer counted (a
+/// path first met that late is on too few representatives to be the frame).
+const MAX_COUNTED: usize = 1 << 16;
+
+/// What a scope's representatives teach about its frame.
+#[derive(Debug, Default)]
+pub(crate) struct Frame {
+    /// Representatives counted.
+    representatives: u32,
+    /// On how many representatives each path is.
+    counts: FnvHashMap<u32, u32>,
+}
+
+impl Frame {
+    /// Counts the summary (sorted, distinct path ids) of a new representative.
+    pub(crate) fn learn(&mut self, summary: &[u32]) {
+        self.representatives = self.representatives.saturating_add(1);
+        for &id in summary {
+            let full = self.counts.len() >= MAX_COUNTED;
+            match self.counts.get_mut(&id) {
+                Some(n) => *n = n.saturating_add(1),
+                None if !full => {
+                    self.counts.insert(id, 1);
+                }
+                None => {}
+            }
+        }
+    }
+
+    /// Whether path `id` is the frame.
+    pub(crate) fn is_frame(&self, id: u32) -> bool {
+        self.representatives >= MIN_REPRESENTATIVES
+            && self
+                .counts
+                .get(&id)
+                .is_some_and(|&n| f64::from(n) >= FRAME_SHARE * f64::from(self.representatives))
+    }
+
+    /// Whether a page with `summary` is mostly frame (see the module docs); never before the
+    /// frame is known.
+    pub(crate) fn mostly_frame(&self, summary: &[u32]) -> bool {
+        if self.representatives < MIN_REPRESENTATIVES || summary.is_empty() {
+            return false;
+        }
+        let own = summary.iter().filter(|&&id| !self.is_frame(id)).count();
+        #[allow(clippy::cast_precision_loss, reason = "path counts far below 2^52")]
+        let mostly = own as f64 <= OWN_SHARE * summary.len() as f64;
+        mostly
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A frame learned from `representatives`; `page`'s verdict and which of `ids` are frame.
+    fn check(representatives: &[&[u32]], page: &[u32], mostly: bool, frame: &[u32]) {
+        let mut f = Frame::default();
+        for r in representatives {
+            f.learn(r);
+        }
+        assert_eq!(f.mostly_frame(page), mostly, "{page:?}");
+        let got: Vec<u32> = page.iter().copied().filter(|&id| f.is_frame(id)).collect();
+        assert_eq!(got, frame, "{page:?}");
+    }
+
+    #[test]
+    fn frame_is_what_nearly_every_representative_has() {
+        // Ten representatives share 1..=6; each has one path of its own.
+        let reps: Vec<Vec<u32>> = (0..10).map(|i| vec![1, 2, 3, 4, 5, 6, 100 + i]).collect();
+        let reps: Vec<&[u32]> = reps.iter().map(Vec::as_slice).collect();
+        check(&reps, &[1, 2, 3, 4, 5, 6, 7, 8], true, &[1, 2, 3, 4, 5, 6]);
+        // Half its paths its own: still mostly frame; more: not.
+        check(&reps, &[1, 2, 3, 7, 8, 9], true, &[1, 2, 3]);
+        check(&reps, &[1, 2, 7, 8, 9], false, &[1, 2]);
+        // A path on 9 of 10 is frame, on 8 of 10 is not.
+        let mut nine = reps.clone();
+        let missing: &[u32] = &[1, 2, 3, 4, 5];
+        nine[0] = missing;
+        check(&nine, &[6], true, &[6]);
+        nine[1] = missing;
+        check(&nine, &[6], false, &[]);
+    }
+
+    #[test]
+    fn no_frame_before_enough_representatives() {
+        let reps: Vec<&[u32]> = vec![&[1, 2, 3]; 9];
+        check(&reps, &[1, 2, 3], false, &[]);
+        let ten: Vec<&[u32]> = vec![&[1, 2, 3]; 10];
+        check(&ten, &[1, 2, 3], true, &[1, 2, 3]);
+        check(&ten, &[], false, &[]);
+    }
+}
