@@ -98,13 +98,19 @@ fn bad_configs_are_one_clear_line() {
         "",
         &["fingerprint", "--features", "fancy", "p.html"],
         2,
-        "error: fingerprint.features = \"fancy\": must be one of \"classic\", \"tag-pairs\", \"class-paths\"\n",
+        "error: --features \"fancy\": must be one of \"classic\", \"tag-pairs\", \"class-paths\"\n",
     );
     check(
         "",
         &["compare", "--threshold", "99", "p.html", "p.html"],
         2,
-        "error: dedup.threshold = 99: must be a whole number from 0 to 64\n",
+        "error: --threshold 99: must be a whole number from 0 to 8\n",
+    );
+    check(
+        "[dedup]\nthreshold = 9\n",
+        &["compare", "p.html", "p.html"],
+        2,
+        "error: dedup.threshold = 9: must be a whole number from 0 to 8\n",
     );
     let dir = scratch(&[("p.html", b"<p>")]);
     let r = run_in(

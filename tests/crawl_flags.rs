@@ -112,7 +112,7 @@ fn bad_flag_values_name_the_flag_and_what_is_allowed() {
         ),
         (
             &["--threshold", "9"],
-            "error: --threshold 9: a crawl supports a whole number from 0 to 8",
+            "error: --threshold 9: must be a whole number from 0 to 8",
         ),
     ] {
         let mut args = vec!["crawl"];

@@ -25,8 +25,9 @@ fn raising_max_pages_resumes_the_crawl() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(recorded(capped.path()).len(), 10);
     assert!(
-        r.stderr.contains("stopped by the page limit: ")
-            && r.stderr.contains("more URLs found are deferred"),
+        r.stderr.contains("stopped at the page limit: ")
+            && r.stderr
+                .contains("URLs found beyond the page limit are deferred"),
         "{}",
         r.stderr
     );
@@ -39,7 +40,7 @@ fn raising_max_pages_resumes_the_crawl() {
     let r = crawl(capped.path(), &config(keep, ""), &[&seed]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        !r.stderr.contains("stopped by the page limit"),
+        !r.stderr.contains("page limit") && r.stderr.contains("finished: every URL in scope"),
         "{}",
         r.stderr
     );

@@ -114,7 +114,7 @@ fn replay_reproduces_the_crawl_and_shows_what_other_settings_change() {
     let bad = run_in(dir.path(), &["replay", "state", "--decay", "0"], b"");
     assert_eq!(bad.code, 2);
     assert!(
-        bad.stderr.starts_with("error: fingerprint.decay = 0:"),
+        bad.stderr.starts_with("error: --decay 0:"),
         "{}",
         bad.stderr
     );

@@ -83,7 +83,7 @@ fn dedup_flags_override_the_configured_policy() {
             &["--drop-when", "content", "--content-threshold", "17"],
             (
                 2,
-                "--content-threshold 17: must be a whole number from 0 to 16",
+                "--content-threshold 17: must be a whole number from 0 to 8 (64-bit content fingerprints",
                 &[],
             ),
         ),

@@ -39,7 +39,8 @@ pub struct PolicyFlags {
     #[arg(long, value_name = "MODE")]
     pub drop_when: Option<String>,
 
-    /// Bits within which content fingerprints count as the same (0 to 16).
+    /// Bits within which content fingerprints count as the same: 0 to 8 for 64-bit content
+    /// fingerprints (the default), 0 to 16 for 128-bit ones.
     #[arg(long, value_name = "K", allow_negative_numbers = true)]
     pub content_threshold: Option<i64>,
 }
@@ -56,7 +57,8 @@ impl From<PolicyFlags> for crate::crawl::replay::ContentFlags {
 /// Output formats of `fingerprint`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// `FINGERPRINT ELEMENTS PATH`, one page a line.
+    /// `FINGERPRINT ELEMENTS PATH`, one page a line (`--content`: `FINGERPRINT ELEMENTS
+    /// CONTENT_FINGERPRINT SIGNATURE PATH`, `-` for a page with too little text).
     #[default]
     Text,
     /// RFC 4180 CSV with the header `path,fingerprint,elements` (`--content`: then
@@ -79,7 +81,8 @@ pub enum StatsFormat {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Print the structure fingerprint of HTML files.
+    /// Print the structure fingerprint (--content: and the content fingerprint) of HTML files,
+    /// pages at URLs, or text.
     ///
     /// PATH is a file, a directory (searched recursively for *.html and *.htm), `-` for
     /// standard input, or an `http://` or `https://` URL, fetched as the crawl fetches a page
@@ -96,8 +99,9 @@ pub enum Command {
         format: Format,
 
         /// Also print the content fingerprint of each page's main-content text and its
-        /// semantic signature (columns `content_fingerprint`, `signature`; empty when the page
-        /// has too little text). Settings: `[content]` of the configuration.
+        /// semantic signature (two more columns before the path in text, `content_fingerprint`
+        /// and `signature` in csv and json; `-` or empty when the page has too little text).
+        /// Settings: `[content]` of the configuration.
         #[arg(long)]
         content: bool,
 
@@ -125,15 +129,19 @@ pub enum Command {
     /// settings that change decisions. A seed without a scheme that looks like a host
     /// (example.com) is crawled as http://.
     ///
+    /// Politeness: robots.txt is obeyed and each host gets at most one request per second by
+    /// default (fetch.request-interval-ms = 1000): 300 pages of one host take 5 minutes. On
+    /// your own server, `--delay 0` crawls as fast as it answers.
+    ///
     /// Output: STATE/pages.jsonl (or --output), and every decision in STATE/decisions.jsonl.
-    /// Exit status: 0 when the crawl is done, 1 when some seeds were refused, 2 on a usage,
-    /// configuration or state error, 130 after Ctrl-C and 143 after SIGTERM (run the same
-    /// command again to resume).
+    /// Exit status: 0 when the crawl is done, 1 when some seeds were refused or could not be
+    /// crawled (the summary names each with its reason), 2 on a usage, configuration or state
+    /// error, 130 after Ctrl-C and 143 after SIGTERM (run the same command again to resume).
     Crawl {
         #[command(flatten)]
         flags: FingerprintFlags,
 
-        /// Bits within which two structures count as the same (overrides dedup.threshold).
+        /// Bits within which two structures count as the same, 0 to 8 (overrides dedup.threshold).
         #[arg(long, value_name = "K", allow_negative_numbers = true)]
         threshold: Option<i64>,
 
@@ -145,7 +153,7 @@ pub enum Command {
         state: Option<PathBuf>,
 
         /// JSONL output file (default: STATE/pages.jsonl; `-` for standard output).
-        #[arg(long, value_name = "FILE")]
+        #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
 
         /// Add SEEDS to a state that was started from other seeds (by default refused, so
@@ -172,7 +180,7 @@ pub enum Command {
         #[command(flatten)]
         flags: FingerprintFlags,
 
-        /// Bits within which two structures count as the same (overrides dedup.threshold).
+        /// Bits within which two structures count as the same, 0 to 8 (overrides dedup.threshold).
         #[arg(long, value_name = "K")]
         threshold: Option<i64>,
 
@@ -201,8 +209,8 @@ pub enum Command {
     ///
     /// Every page's decision is also in STATE/decisions.jsonl.
     Stats {
-        /// The state directory (or --redis URL --crawl NAME for a shared crawl).
-        #[arg(required_unless_present = "redis")]
+        /// The state directory (default: crawl.state-dir of the config, `silhouette-state`,
+        /// as for `crawl`), or --redis URL --crawl NAME for a shared crawl.
         state: Option<PathBuf>,
 
         #[command(flatten)]
@@ -229,8 +237,9 @@ pub enum Command {
     /// Recompute every decision of a crawl offline at another decay and threshold, or another
     /// drop-when policy and content threshold (from the recorded content fingerprints).
     Replay {
-        /// The state directory, or an export of a shared crawl (`export --redis`).
-        state: PathBuf,
+        /// The state directory, or an export of a shared crawl (`export --redis`) (default:
+        /// crawl.state-dir of the config, `silhouette-state`, as for `crawl`).
+        state: Option<PathBuf>,
 
         /// Decay to replay with (default: the one the crawl used).
         #[arg(long, value_name = "D")]
@@ -253,8 +262,9 @@ pub enum Command {
     /// threshold, a decay x threshold grid replayed offline, errors.
     Report {
         /// The state directory, or an export of a shared crawl (`export --redis`, with the
-        /// `OUT.params.json` it writes beside it).
-        state: PathBuf,
+        /// `OUT.params.json` it writes beside it) (default: crawl.state-dir of the config,
+        /// `silhouette-state`, as for `crawl`).
+        state: Option<PathBuf>,
 
         /// The HTML file to write (default: STATE/report.html, or OUT.report.html beside an
         /// export; `-` for standard output).
@@ -331,7 +341,7 @@ pub enum Command {
         #[command(subcommand)]
         command: IdfCommand,
     },
-    /// Compare the structure of two HTML pages.
+    /// Compare the structure and the content of two HTML pages (files or URLs).
     ///
     /// Prints both fingerprints, the distance and the verdict, and the distance of their
     /// content fingerprints. A page is a file, `-` (standard input) or an `http://` or
@@ -343,7 +353,7 @@ pub enum Command {
         #[command(flatten)]
         flags: FingerprintFlags,
 
-        /// Bits within which two structures count as the same (overrides dedup.threshold).
+        /// Bits within which two structures count as the same, 0 to 8 (overrides dedup.threshold).
         #[arg(long, value_name = "K")]
         threshold: Option<i64>,
 

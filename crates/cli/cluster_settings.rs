@@ -26,8 +26,9 @@ pub struct ClusterOptions {
 /// `--redis` and `--crawl`.
 #[derive(Clone, Debug, Default, clap::Args)]
 pub struct SharedFlags {
-    /// Share the crawl with other workers through Redis: redis://HOST:PORT/DB, or
-    /// redis+cluster://HOST:PORT,HOST:PORT for a Redis Cluster (overrides cluster.url).
+    /// The Redis of a shared crawl (`crawl` joins it as one of its workers, `stats` and
+    /// `export` read it): redis://HOST:PORT/DB, or redis+cluster://HOST:PORT,HOST:PORT for a
+    /// Redis Cluster (overrides cluster.url).
     #[arg(long, value_name = "URL")]
     pub redis: Option<String>,
 

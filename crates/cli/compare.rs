@@ -101,5 +101,12 @@ pub fn run(
     }
     let verdict = if same { "same" } else { "different" };
     writeln!(out, "verdict: {verdict} structure ({why})")?;
+    writeln!(
+        out,
+        "note: a crawl can decide otherwise: it compares a page with the first page it kept of \
+         its kind, not with any page, and with what it learned of the host (paths that vary \
+         from page to page, the frame all its pages share); `silhouette stats --clusters` \
+         shows what it kept"
+    )?;
     Ok(same)
 }

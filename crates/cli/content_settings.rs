@@ -120,12 +120,31 @@ pub fn resolve(
 /// 128 (the same share of the bits); 0 to 8 for 64 bits (the structure index's range), 0 to 16
 /// for 128.
 pub fn threshold(options: Option<&ContentOptions>) -> Result<u32> {
-    let wide = options.and_then(|o| o.bits) == Some(128);
-    let (default, max) = if wide { (6, 16) } else { (3, 8) };
+    let bits = if options.and_then(|o| o.bits) == Some(128) {
+        128
+    } else {
+        64
+    };
+    let default = if bits == 128 { 6 } else { 3 };
     match options.and_then(|o| o.threshold) {
         None => Ok(default),
-        Some(v) => range("content.threshold", v, 0, max),
+        Some(v) => threshold_in_range("content.threshold =", v, bits),
     }
+}
+
+/// A content threshold for fingerprints of `bits`: 0 to 8 for 64 bits (the structure index's
+/// range), 0 to 16 for 128. Every command checks it here, so every one says the same;
+/// `what` names it in the error (`content.threshold =`, `--content-threshold`).
+pub fn threshold_in_range(what: &str, value: i64, bits: u32) -> Result<u32> {
+    let max = if bits == 128 { 16 } else { 8 };
+    u32::try_from(value)
+        .ok()
+        .filter(|&k| k <= max)
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "{what} {value}: must be a whole number from 0 to {max} ({bits}-bit content fingerprints; 0 to 8 for 64 bits, 0 to 16 for 128, content.bits)"
+            )
+        })
 }
 
 /// `[content] enabled`: whether a crawl (or `silhouette dedup`) computes and records content
@@ -287,7 +306,9 @@ mod tests {
         check("[content]\nthreshold = 8", Ok(8));
         check(
             "[content]\nthreshold = 9",
-            Err("content.threshold = 9: must be a whole number from 0 to 8"),
+            Err(
+                "content.threshold = 9: must be a whole number from 0 to 8 (64-bit content fingerprints; 0 to 8 for 64 bits, 0 to 16 for 128, content.bits)",
+            ),
         );
         check("[content]\nbits = 128\nthreshold = 16", Ok(16));
     }

@@ -323,7 +323,7 @@ impl Reader {
                         counts.problems += 1;
                         problem(&format!("{name}: {message}"));
                     }
-                    Item::Skipped => {}
+                    Item::Skipped | Item::KeptOnly { .. } => {}
                 }
             }
             if full(batch) {

@@ -46,8 +46,8 @@ pub struct CrawlFlags {
     #[arg(long)]
     pub content: bool,
 
-    /// Bits within which two pages' content fingerprints count as the same
-    /// (content.threshold).
+    /// Bits within which two pages' content fingerprints count as the same: 0 to 8 for
+    /// 64-bit content fingerprints (the default), 0 to 16 for 128-bit (content.threshold).
     #[arg(long, value_name = "K", allow_negative_numbers = true)]
     pub content_threshold: Option<i64>,
 

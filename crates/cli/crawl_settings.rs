@@ -165,9 +165,6 @@ impl CrawlSettings {
         let traps = options.traps.as_ref();
         let fetch = options.fetch.as_ref();
 
-        if threshold > 8 {
-            bail!("dedup.threshold = {threshold}: a crawl supports a whole number from 0 to 8");
-        }
         let dedup_config = DedupConfig {
             threshold,
             scope: match &dedup.dedup_scope {
@@ -382,12 +379,7 @@ impl CrawlSettings {
             },
             fetch: fetch_config,
             concurrency,
-            state_dir: PathBuf::from(
-                crawl
-                    .state_dir
-                    .clone()
-                    .unwrap_or_else(|| "silhouette-state".to_owned()),
-            ),
+            state_dir: state_dir(options),
             sitemaps: crawl.sitemaps.unwrap_or(false),
         })
     }
@@ -407,6 +399,18 @@ fn clone_crawl(c: &CrawlOptions) -> CrawlOptions {
         max_requeues: c.max_requeues,
         sitemaps: c.sitemaps,
     }
+}
+
+/// The state directory of `crawl`, and of `stats`, `replay` and `report` when none is
+/// given: crawl.state-dir, else `silhouette-state`.
+pub fn state_dir(options: &Options) -> PathBuf {
+    PathBuf::from(
+        options
+            .crawl
+            .as_ref()
+            .and_then(|c| c.state_dir.clone())
+            .unwrap_or_else(|| "silhouette-state".to_owned()),
+    )
 }
 
 #[cfg(test)]
@@ -455,7 +459,7 @@ mod tests {
         );
         check(
             "[dedup]\nthreshold = 9",
-            Err("dedup.threshold = 9: a crawl supports a whole number from 0 to 8"),
+            Err("dedup.threshold = 9: must be a whole number from 0 to 8"),
         );
         check(
             "[dedup]\ncluster-budget = 0",

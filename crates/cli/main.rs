@@ -143,20 +143,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let mut options = settings::Options::find(cli.config.as_deref())?;
             let cluster =
                 cluster_settings::ClusterSettings::resolve(options.cluster.as_ref(), &shared)?;
-            let mut given = crawl_flags.apply(&mut options);
-            for (set, key, flag) in [
-                (threshold.is_some(), "dedup.threshold", "--threshold"),
-                (flags.decay.is_some(), "fingerprint.decay", "--decay"),
-                (
-                    flags.features.is_some(),
-                    "fingerprint.features",
-                    "--features",
-                ),
-            ] {
-                if set {
-                    given.push((key, flag));
-                }
-            }
+            // (Settings::resolve names --threshold, --decay and --features itself.)
+            let given = crawl_flags.apply(&mut options);
             let overrides = Overrides {
                 decay: flags.decay,
                 features: flags.features.clone(),
@@ -193,6 +181,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             for note in notes {
                 writeln!(io::stderr(), "{note}")?;
             }
+            let output_path = output.clone();
             let report = crawl::engine::run(crawl::engine::CrawlJob {
                 settings: crawl,
                 hasher,
@@ -206,19 +195,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
             })?;
             let store = silhouette_frontier::Store::open_existing(&state_dir)?;
             let summary = crawl::summary::summarize(&store, false)?;
-            crawl::summary::print(&summary, false, &mut io::stderr().lock())?;
-            if let Some(status) = report.interrupted {
-                writeln!(
-                    io::stderr(),
-                    "interrupted: run the same command again to resume"
-                )?;
-                return Ok(ExitCode::from(status));
-            }
-            Ok(if report.bad_seeds > 0 {
-                ExitCode::from(EXIT_PARTIAL)
-            } else {
-                ExitCode::SUCCESS
-            })
+            let paths = crawl::finish::Paths {
+                state: &state_dir,
+                output: output_path.as_deref(),
+            };
+            Ok(crawl::finish::report(
+                &report,
+                &summary,
+                &paths,
+                &mut io::stderr().lock(),
+            )?)
         }
         Command::Dedup {
             flags,
@@ -257,12 +243,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 crawl::shared::print_stats(&stats, &mut io::stdout().lock())?;
                 return Ok(ExitCode::SUCCESS);
             }
-            let state = state.context("give a state directory, or --redis URL --crawl NAME")?;
+            let state = state.unwrap_or_else(|| crawl_settings::state_dir(&options));
             let store = silhouette_frontier::Store::open_existing(&state)?;
             let summary = crawl::summary::summarize(&store, clusters)?;
             let mut out = io::stdout().lock();
             match format {
-                StatsFormat::Text => crawl::summary::print(&summary, clusters, &mut out)?,
+                StatsFormat::Text => {
+                    crawl::summary::print(&summary, clusters, Some(&state), &mut out)?;
+                }
                 StatsFormat::Json => {
                     serde_json::to_writer(&mut out, &summary)?;
                     writeln!(out)?;
@@ -289,6 +277,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             min_similarity,
             policy,
         } => {
+            let state = state_or_default(cli.config.as_deref(), state)?;
             // An export (`export --redis`) is read into a state of its own first.
             let imported = if state.is_file() {
                 Some(tempfile::tempdir().context("cannot make a temporary directory")?)
@@ -308,11 +297,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 min_similarity,
             )?;
             let mut dedup = dedup;
-            crawl::replay::ContentFlags::from(policy).apply(&mut dedup)?;
+            let bits = if store
+                .meta("content")?
+                .is_some_and(|c| c.contains(" bits=128 "))
+            {
+                128
+            } else {
+                64
+            };
+            crawl::replay::ContentFlags::from(policy).apply(&mut dedup, bits)?;
             crawl::replay::replay(&store, decay, dedup, &mut io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Report { state, output } => {
+            let state = state_or_default(cli.config.as_deref(), state)?;
             // An export (`export --redis`) is read into a state of its own first, as for
             // `replay`; its report goes beside it (`OUT.report.html`).
             let imported = if state.is_file() {
@@ -583,7 +581,14 @@ fn dedup_command(
     args: &[std::path::PathBuf],
 ) -> Result<ExitCode> {
     let (base, mut crawl) = crawl_settings(config, flags, threshold)?;
-    crawl::replay::ContentFlags::from(policy.clone()).apply(&mut crawl.frontier.dedup)?;
+    let bits = match settings::Options::find(config)?
+        .content
+        .and_then(|c| c.bits)
+    {
+        Some(128) => 128,
+        _ => 64,
+    };
+    crawl::replay::ContentFlags::from(policy.clone()).apply(&mut crawl.frontier.dedup, bits)?;
     let mut found = Vec::new();
     let mut warnings = Vec::new();
     for arg in args {
@@ -683,6 +688,7 @@ fn demo_command(
     }
     let server = demo::server::start(port.unwrap_or(0))?;
     let temp;
+    let kept = state.is_some();
     let (state_dir, where_) = match state {
         Some(dir) => {
             let shown = format!("state in {}", dir.display());
@@ -738,8 +744,25 @@ fn demo_command(
     let mut out = io::stdout().lock();
     demo::print_templates(&rows, &mut out)?;
     writeln!(out)?;
-    crawl::summary::print(&crawl::summary::summarize(&store, false)?, false, &mut out)?;
+    let kept_state = kept.then_some(state_dir.as_path());
+    crawl::summary::print(
+        &crawl::summary::summarize(&store, false)?,
+        false,
+        kept_state,
+        &mut out,
+    )?;
     Ok(report.interrupted.map_or(ExitCode::SUCCESS, ExitCode::from))
+}
+
+/// The state directory given, else the one `crawl` uses by default (crawl.state-dir).
+fn state_or_default(
+    config: Option<&std::path::Path>,
+    state: Option<std::path::PathBuf>,
+) -> Result<std::path::PathBuf> {
+    match state {
+        Some(dir) => Ok(dir),
+        None => Ok(crawl_settings::state_dir(&settings::Options::find(config)?)),
+    }
 }
 
 /// Whether writing the output failed because its reader went away (a closed pipe).

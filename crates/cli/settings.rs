@@ -67,7 +67,7 @@ pub struct FingerprintOptions {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct DedupOptions {
-    /// Near-duplicate threshold in bits.
+    /// Near-duplicate threshold in bits, 0 to 8 (default: the feature model's, 8 for class-paths).
     pub threshold: Option<i64>,
     /// `global` or `host`.
     pub dedup_scope: Option<String>,
@@ -90,7 +90,7 @@ pub struct DedupOptions {
 pub struct Settings {
     /// The structure hasher's configuration.
     pub hasher: HasherConfig,
-    /// Near-duplicate threshold in bits (0..=64).
+    /// Near-duplicate threshold in bits (0 to the index's [`silhouette_simhash::MAX_K`]).
     pub threshold: u32,
     /// Path-set similarity a near match must also reach (`class-paths`), 0..=1.
     pub min_similarity: f64,
@@ -161,7 +161,31 @@ pub fn range<T: TryFrom<i64>>(key: &str, value: i64, min: i64, max: i64) -> Resu
 impl Settings {
     /// Validates `options` with `overrides` on top; every error names key, value and what is
     /// allowed.
+    /// A value given by a flag is named by its flag (`--threshold 12: …`).
     pub fn resolve(options: &Options, overrides: &Overrides) -> Result<Self> {
+        let mut given = Vec::new();
+        for (set, key, flag) in [
+            (
+                overrides.threshold.is_some(),
+                "dedup.threshold",
+                "--threshold",
+            ),
+            (overrides.decay.is_some(), "fingerprint.decay", "--decay"),
+            (
+                overrides.features.is_some(),
+                "fingerprint.features",
+                "--features",
+            ),
+        ] {
+            if set {
+                given.push((key, flag));
+            }
+        }
+        Self::resolve_options(options, overrides)
+            .map_err(|e| crate::crawl_flags::name_the_flag(e, &given))
+    }
+
+    fn resolve_options(options: &Options, overrides: &Overrides) -> Result<Self> {
         let default_fp = FingerprintOptions::default();
         let fp = options.fingerprint.as_ref().unwrap_or(&default_fp);
         let default_dedup = DedupOptions::default();
@@ -233,7 +257,14 @@ impl Settings {
         };
         let threshold = match overrides.threshold.or(dedup.threshold) {
             None => features.default_threshold(),
-            Some(v) => range("dedup.threshold", v, 0, 64)?,
+            // Every command that uses it (crawl, dedup, replay, compare, demo) supports the
+            // near-duplicate index's range: one message, one range.
+            Some(v) => range(
+                "dedup.threshold",
+                v,
+                0,
+                i64::from(silhouette_simhash::MAX_K),
+            )?,
         };
         let hasher = HasherConfig {
             decay,
@@ -322,12 +353,12 @@ mod tests {
             ),
         );
         check(
-            "[dedup]\nthreshold = 65",
-            Err("dedup.threshold = 65: must be a whole number from 0 to 64"),
+            "[dedup]\nthreshold = 9",
+            Err("dedup.threshold = 9: must be a whole number from 0 to 8"),
         );
         check(
             "[dedup]\nthreshold = -1",
-            Err("dedup.threshold = -1: must be a whole number from 0 to 64"),
+            Err("dedup.threshold = -1: must be a whole number from 0 to 8"),
         );
         check(
             "[fingerprint]\nmax-depth = 0",
@@ -375,9 +406,6 @@ mod tests {
             ..Overrides::default()
         };
         let err = Settings::resolve(&Options::default(), &bad).expect_err("invalid");
-        assert!(
-            err.to_string().starts_with("fingerprint.decay = 0:"),
-            "{err}"
-        );
+        assert!(err.to_string().starts_with("--decay 0:"), "{err}");
     }
 }

@@ -21,9 +21,9 @@ use url::Url;
 
 use crate::crawl::output::Output;
 use crate::crawl::page::html_page;
-use crate::crawl::progress::Progress;
+use crate::crawl::progress::{Progress, RunCounts};
 use crate::crawl::seeds::Seed;
-use crate::crawl::warc_out::{Capture, WarcLog};
+use crate::crawl::warc_out::{Capture, WarcLog, WarcWritten};
 use crate::crawl_settings::CrawlSettings;
 use crate::warc_settings::WarcSettings;
 
@@ -55,6 +55,11 @@ pub struct RunReport {
     pub interrupted: Option<u8>,
     pub fetched: u64,
     pub bad_seeds: usize,
+    /// This run's decisions.
+    pub counts: RunCounts,
+    pub elapsed: Duration,
+    /// What this run archived, with `--warc`.
+    pub warc: Option<WarcWritten>,
 }
 
 /// The settings a resumed state must share with this run: every one that changes which URLs
@@ -209,6 +214,21 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
         )?;
     }
 
+    if let Some(interval) = settings.fetch.host_request_interval
+        && !quiet
+        && interval >= Duration::from_millis(500)
+        && frontier
+            .seeds()
+            .iter()
+            .any(|s| private_seed_host(s).is_some())
+    {
+        writeln!(
+            stderr,
+            "note: one request per {} ms to each host (fetch.request-interval-ms, polite to \
+             others' servers); on your own server --delay 0 crawls as fast as it answers",
+            interval.as_millis()
+        )?;
+    }
     let mut fetch_config = settings.fetch.clone();
     fetch_config
         .address_policy
@@ -232,7 +252,7 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
         std::thread::available_parallelism().map_or(2, |n| n.get()),
     ));
 
-    let mut progress = Progress::new(!quiet && std::io::stderr().is_terminal(), quiet);
+    let mut progress = Progress::new(!quiet && std::io::stderr().is_terminal(), quiet, &frontier);
     let mut tasks: JoinSet<(Job, Fetched, Option<Capture>)> = JoinSet::new();
     let mut pending: Vec<StoredRecord> = Vec::new();
     let mut last_commit = Instant::now();
@@ -332,8 +352,9 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
     )?;
     if let Some(w) = warc.as_mut() {
         w.close()?;
+        report.warc = Some(w.written().clone());
     }
-    progress.finish(&frontier, report.fetched);
+    (report.counts, report.elapsed) = progress.finish(&frontier);
     Ok(report)
 }
 

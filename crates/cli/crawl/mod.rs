@@ -3,6 +3,7 @@
 pub mod engine;
 pub mod export;
 pub mod export_replay;
+pub mod finish;
 pub mod output;
 pub mod page;
 pub mod progress;

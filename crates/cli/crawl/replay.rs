@@ -94,7 +94,7 @@ fn clusters(
         )?;
     }
     if sizes.len() > 10 {
-        writeln!(out, "  ... and {} more clusters", sizes.len() - 10)?;
+        writeln!(out, "  … and {} more clusters", sizes.len() - 10)?;
     }
     if let Some(min) = min_similarity {
         let borderline = pages
@@ -339,23 +339,22 @@ pub fn settings(
 }
 
 impl ContentFlags {
-    /// Writes the flags given over `dedup` (the crawl's recorded policy, see [`settings`]).
-    pub fn apply(&self, dedup: &mut DedupConfig) -> Result<()> {
+    /// Writes the flags given over `dedup` (the crawl's recorded policy, see [`settings`]);
+    /// `bits`: the width of the content fingerprints judged.
+    pub fn apply(&self, dedup: &mut DedupConfig, bits: u32) -> Result<()> {
         if let Some(mode) = self.drop_when.as_deref() {
             dedup.drop_when = mode.parse().map_err(|e| anyhow::anyhow!("--{e}"))?;
         }
         if let Some(k) = self.threshold {
-            let max = silhouette_simhash::MAX_K128;
             dedup.content_threshold =
-                u32::try_from(k).ok().filter(|&k| k <= max).ok_or_else(|| {
-                    anyhow::anyhow!(
-                        "--content-threshold {k}: must be a whole number from 0 to {max}"
-                    )
-                })?;
+                crate::content_settings::threshold_in_range("--content-threshold", k, bits)?;
         }
         Ok(())
     }
 }
+
+/// Changed decisions listed by `replay` before the rest is counted.
+const CHANGES_SHOWN: usize = 10;
 
 /// Replays the judged pages of `store` with `config` at `decay`, printing the comparison.
 pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Write) -> Result<()> {
@@ -453,6 +452,9 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
             url_of.get(c).unwrap_or(&"?")
         )?;
     }
+    if merged.len() > 5 {
+        writeln!(out, "  … and {} more", merged.len() - 5)?;
+    }
     writeln!(
         out,
         "clusters split: {} (an old cluster whose pages now fall in several)",
@@ -465,13 +467,19 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
             url_of.get(c).unwrap_or(&"?")
         )?;
     }
+    if split.len() > 5 {
+        writeln!(out, "  … and {} more", split.len() - 5)?;
+    }
     let changed: Vec<&Page> = pages
         .iter()
         .filter(|p| kept(&p.old) != kept(p.new))
         .collect();
     writeln!(out, "decisions changed: {}", changed.len())?;
-    for p in changed.iter().take(10) {
+    for p in changed.iter().take(CHANGES_SHOWN) {
         writeln!(out, "  {} -> {}  {}", p.old, p.new, p.url)?;
+    }
+    if changed.len() > CHANGES_SHOWN {
+        writeln!(out, "  … and {} more", changed.len() - CHANGES_SHOWN)?;
     }
     clusters(&pages, &new_map, &url_of, config.min_similarity, out)?;
     super::replay_gaps::Gaps::of(store)?.print(out)?;

@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
+use std::path::Path;
 
 use serde::Serialize;
 use silhouette_frontier::{StateError, Store};
@@ -39,6 +40,14 @@ pub struct Cluster {
     pub members: Vec<Member>,
 }
 
+/// A seed that was fetched but not crawled: its decision and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FailedSeed {
+    pub url: String,
+    pub decision: String,
+    pub error: Option<String>,
+}
+
 /// What a crawl state holds, summed up.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Summary {
@@ -48,6 +57,12 @@ pub struct Summary {
     pub errors: BTreeMap<String, u64>,
     /// URLs found beyond a page limit, kept for a run with a higher one.
     pub deferred: u64,
+    /// URLs queued and not yet fetched (the crawl was stopped before its end).
+    pub queued: u64,
+    /// How many seeds the crawl has.
+    pub seeds: u64,
+    /// Seeds whose fetch ended in an error, a robots.txt refusal or a redirect out of scope.
+    pub failed_seeds: Vec<FailedSeed>,
     /// Every structure cluster, largest first.
     pub clusters: Vec<Cluster>,
 }
@@ -57,8 +72,26 @@ pub fn summarize(store: &Store, members: bool) -> Result<Summary, StateError> {
     let mut s = Summary::default();
     let mut clusters: Vec<Cluster> = Vec::new();
     let mut cluster_index: HashMap<String, usize> = HashMap::new();
+    let seeds: Vec<String> = store
+        .meta("seeds")?
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    s.seeds = seeds.len() as u64;
     store.records(None, |r| {
         s.pages += 1;
+        if !matches!(
+            r.page.decision.as_str(),
+            "kept" | "near-duplicate" | "exact-duplicate" | "content-duplicate"
+        ) && seeds.contains(&r.url)
+        {
+            s.failed_seeds.push(FailedSeed {
+                url: r.url.clone(),
+                decision: r.page.decision.clone(),
+                error: r.page.error.clone(),
+            });
+        }
         let d = r.page.decision.clone();
         *s.per_decision.entry(d.clone()).or_insert(0) += 1;
         let host = s.per_host.entry(r.host.clone()).or_default();
@@ -103,22 +136,56 @@ pub fn summarize(store: &Store, members: bool) -> Result<Summary, StateError> {
     clusters.sort_by(|a, b| b.pages.cmp(&a.pages).then_with(|| a.first.cmp(&b.first)));
     s.clusters = clusters;
     s.deferred = store.deferred_count()?;
+    s.queued = store.queued_count()?;
     Ok(s)
 }
 
-/// Prints the summary; `all_clusters`: every cluster with its pages, else the largest.
-pub fn print(s: &Summary, all_clusters: bool, out: &mut dyn Write) -> io::Result<()> {
+impl Summary {
+    /// Every seed was fetched and none could be crawled.
+    pub fn no_seed_crawled(&self) -> bool {
+        self.seeds > 0 && self.failed_seeds.len() as u64 == self.seeds
+    }
+}
+
+/// Prints the summary; `all_clusters`: every cluster with its pages, else the largest;
+/// `state`: the state directory the hints name (none: a temporary one).
+pub fn print(
+    s: &Summary,
+    all_clusters: bool,
+    state: Option<&Path>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     writeln!(out, "{} URLs recorded", s.pages)?;
     for (decision, n) in &s.per_decision {
         writeln!(out, "  {decision:<18} {n:>8}")?;
     }
+    if s.queued > 0 {
+        writeln!(
+            out,
+            "{} URLs queued, not yet fetched: the crawl was stopped before its end; run it \
+             again with the same state to fetch them",
+            s.queued
+        )?;
+    }
     if s.deferred > 0 {
         writeln!(
             out,
-            "stopped by the page limit: {} more URLs found are deferred; raise crawl.max-pages \
+            "{} URLs found beyond the page limit are deferred: raise crawl.max-pages \
              (--max-pages) or max-pages-per-host and run the same command again to crawl them",
             s.deferred
         )?;
+    }
+    if !s.failed_seeds.is_empty() {
+        writeln!(
+            out,
+            "seeds not crawled ({} of {}):",
+            s.failed_seeds.len(),
+            s.seeds
+        )?;
+        for f in &s.failed_seeds {
+            let why = f.error.as_deref().unwrap_or("");
+            writeln!(out, "  {}  {}: {why}", f.url, f.decision)?;
+        }
     }
     if !s.per_host.is_empty() {
         writeln!(out, "hosts:")?;
@@ -164,13 +231,30 @@ pub fn print(s: &Summary, all_clusters: bool, out: &mut dyn Write) -> io::Result
         writeln!(out, "  {:>7}  {}", c.pages, c.first)?;
     }
     if s.clusters.len() > CLUSTERS_SHOWN {
-        writeln!(
-            out,
-            "  … and {} more clusters (`silhouette stats --clusters STATE` lists them all)",
-            s.clusters.len() - CLUSTERS_SHOWN
-        )?;
+        let more = s.clusters.len() - CLUSTERS_SHOWN;
+        match state {
+            Some(dir) => writeln!(
+                out,
+                "  … and {more} more clusters (`silhouette stats --clusters {}` lists them all)",
+                shell_word(&dir.display().to_string())
+            )?,
+            None => writeln!(out, "  … and {more} more clusters")?,
+        }
     }
     Ok(())
+}
+
+/// `word` as one shell word: quoted when it holds anything but plain characters.
+pub fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@%+,".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
 }
 
 #[cfg(test)]
@@ -194,7 +278,13 @@ mod tests {
 
     fn check(clusters: u64, expected_tail: &str) {
         let mut out = Vec::new();
-        print(&with_clusters(clusters), false, &mut out).expect("prints");
+        print(
+            &with_clusters(clusters),
+            false,
+            Some(Path::new("my state")),
+            &mut out,
+        )
+        .expect("prints");
         let text = String::from_utf8(out).expect("UTF-8");
         assert!(text.ends_with(expected_tail), "{text}");
     }
@@ -205,7 +295,7 @@ mod tests {
         check(10, "       90  http://t/10\n");
         check(
             12,
-            "       90  http://t/10\n  … and 2 more clusters (`silhouette stats --clusters STATE` lists them all)\n",
+            "       90  http://t/10\n  … and 2 more clusters (`silhouette stats --clusters 'my state'` lists them all)\n",
         );
     }
 }

@@ -101,6 +101,16 @@ struct Current {
     cdxj: Option<BufWriter<File>>,
 }
 
+/// What one run wrote to the WARC files, for its summary.
+#[derive(Clone, Debug, Default)]
+pub struct WarcWritten {
+    pub dir: PathBuf,
+    /// The files this run wrote to, in order.
+    pub files: Vec<String>,
+    /// Pages archived (a request and a response or revisit record each).
+    pub pages: u64,
+}
+
 /// The crawl's WARC files.
 pub struct WarcLog {
     settings: WarcSettings,
@@ -108,6 +118,7 @@ pub struct WarcLog {
     host: String,
     current: Option<Current>,
     next_serial: u64,
+    written: WarcWritten,
 }
 
 impl std::fmt::Debug for WarcLog {
@@ -203,6 +214,10 @@ impl WarcLog {
             host: host_name(),
             current: None,
             next_serial: files.last().map_or(0, |f| f.serial + 1),
+            written: WarcWritten {
+                dir: settings.dir.clone(),
+                ..WarcWritten::default()
+            },
             settings,
         };
         for (i, f) in files.iter().enumerate() {
@@ -383,7 +398,16 @@ impl WarcLog {
             uri: capture.url.clone(),
         };
         store.set_warc_location(rec.page.id, &at)?;
+        if self.written.files.last() != Some(&current.name) {
+            self.written.files.push(current.name.clone());
+        }
+        self.written.pages += 1;
         Ok(Some(at))
+    }
+
+    /// What this run wrote.
+    pub fn written(&self) -> &WarcWritten {
+        &self.written
     }
 
     /// Flushes what was written to the OS: call before committing the state.

@@ -216,6 +216,7 @@ pub fn run(job: &DedupJob, err: &mut dyn Write) -> Result<Report> {
         report: Report::default(),
         err,
         state: None,
+        noted_kept_only: false,
     };
     let (mut from, mut skip) = (Position { file: 0, offset: 0 }, 0);
     if let Some(s) = state.as_mut() {
@@ -306,6 +307,8 @@ struct Judging<'a> {
     report: Report,
     err: &'a mut dyn Write,
     state: Option<DedupState>,
+    /// The note on WARC files of kept pages only was printed.
+    noted_kept_only: bool,
 }
 
 impl Judging<'_> {
@@ -331,6 +334,22 @@ impl Judging<'_> {
             Item::Response(c) => c,
             Item::Skipped => {
                 report.skipped += 1;
+                return Ok(());
+            }
+            Item::KeptOnly { file } => {
+                report.skipped += 1;
+                if !self.noted_kept_only {
+                    self.noted_kept_only = true;
+                    writeln!(
+                        self.err,
+                        "note: {} holds only the pages a silhouette crawl kept (warc-records = \"kept\"): \
+                         dedup judges them without the duplicates that crawl saw and learned from on each \
+                         host (the paths that vary from page to page, the frame its pages share), so it can \
+                         call some of them duplicates; a crawl with warc-records = \"all\" archives every \
+                         page it judged",
+                        self.names[file]
+                    )?;
+                }
                 return Ok(());
             }
             Item::Error { file, message } => {

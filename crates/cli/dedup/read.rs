@@ -57,6 +57,22 @@ pub enum Item {
     Error { file: usize, message: String },
     /// A record of another type (or a response too large to read): not judged.
     Skipped,
+    /// The warcinfo record of a file a silhouette crawl wrote with `warc-records = "kept"`:
+    /// it holds the pages that crawl kept, not the duplicates it learned from.
+    KeptOnly { file: usize },
+}
+
+/// Whether a warcinfo block says a silhouette crawl wrote only the pages it kept.
+fn kept_only(block: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(block);
+    let field = |name: &str| {
+        text.lines()
+            .filter_map(|l| l.split_once(':'))
+            .find(|(k, _)| k.trim().eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.trim().to_owned())
+    };
+    field("software").is_some_and(|s| s.starts_with("silhouette/"))
+        && field("warc-records").as_deref() == Some("kept")
 }
 
 /// Starts reading `files` at `from`; batches arrive on the receiver, in order.
@@ -135,6 +151,12 @@ fn read_file(
         };
         let item = match next {
             Err(e) => error(e.to_string()),
+            Ok(mut rec) if rec.header().record_type() == RecordType::Warcinfo => {
+                match rec.read_block(max_block) {
+                    Ok(block) if kept_only(&block) => Item::KeptOnly { file: index },
+                    _ => Item::Skipped,
+                }
+            }
             Ok(rec) if rec.header().record_type() != RecordType::Response => Item::Skipped,
             Ok(mut rec) => match rec.read_block(max_block) {
                 Ok(block) => Item::Response(Candidate {

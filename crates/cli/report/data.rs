@@ -103,12 +103,13 @@ impl Histogram {
         Ok(any.then_some(h))
     }
 
-    /// The bars to draw: bucket 0 holds the exact duplicates too; up to the farthest distance
-    /// seen or twice the threshold, whichever is more.
+    /// The bars to draw: bucket 0 holds the exact duplicates too; up to the threshold (no
+    /// duplicate is farther: the axis ends where the judgement does), or the farthest
+    /// distance seen if a crawl at another threshold recorded one.
     pub fn bars(&self) -> Vec<u64> {
         let last = self.near.iter().rposition(|&n| n > 0).unwrap_or(0);
         let len = (last + 1)
-            .max(2 * self.threshold as usize + 2)
+            .max(self.threshold as usize + 1)
             .min(self.near.len());
         let mut bars = self.near[..len].to_vec();
         bars[0] += self.exact;
@@ -208,9 +209,10 @@ mod tests {
     }
 
     #[test]
-    fn bars_reach_the_farthest_page_or_twice_the_threshold() {
-        check(&[], 0, 2, &[0, 0, 0, 0, 0, 0]);
-        check(&[(1, 4)], 2, 1, &[2, 4, 0, 0]);
+    fn bars_reach_the_farthest_page_or_the_threshold() {
+        check(&[], 0, 2, &[0, 0, 0]);
+        check(&[(1, 4)], 2, 1, &[2, 4]);
+        check(&[(1, 4)], 2, 3, &[2, 4, 0, 0]);
         check(&[(7, 1)], 0, 1, &[0, 0, 0, 0, 0, 0, 0, 1]);
         check(&[(64, 1)], 0, 8, &{
             let mut v = vec![0; 65];
@@ -226,6 +228,6 @@ mod tests {
         h.near[100] = 2;
         assert_eq!(h.bars().len(), 101);
         h.near[100] = 0;
-        assert_eq!(h.bars(), vec![0; 14]);
+        assert_eq!(h.bars(), vec![0; 7]);
     }
 }

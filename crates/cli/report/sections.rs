@@ -42,10 +42,18 @@ fn totals(r: &Report, out: &mut String) {
         "<tr class=\"sum\"><td>all</td><td class=\"n\">{}</td></tr>\n</table>",
         r.summary.pages
     );
+    if r.summary.queued > 0 {
+        let _ = writeln!(
+            out,
+            "<p class=\"note\">{} URLs are queued, not yet fetched: the crawl was stopped \
+             before its end (run it again with the same state to fetch them).</p>",
+            r.summary.queued
+        );
+    }
     if r.summary.deferred > 0 {
         let _ = writeln!(
             out,
-            "<p class=\"note\">Stopped by the page limit: {} more URLs found are deferred \
+            "<p class=\"note\">{} URLs found beyond the page limit are deferred \
              (raise <code>--max-pages</code> and run the crawl again to fetch them).</p>",
             r.summary.deferred
         );
@@ -120,8 +128,9 @@ fn grid(r: &Report, out: &mut String) {
     let _ = write!(
         out,
         "<p class=\"note\">Each of the {} judged pages judged again offline at every decay \
-         and threshold: <b>pages kept</b> / clusters. The marked cell is the crawl's own \
-         setting.",
+         and threshold: <b>pages kept</b> (then / clusters where they differ: a cluster \
+         keeps more than one page when its budget allows). The marked cell is the crawl's \
+         own setting.",
         g.pages
     );
     let unjudged: u64 = r.gaps.unjudged.values().sum();
@@ -164,12 +173,16 @@ fn grid(r: &Report, out: &mut String) {
             let _ = write!(
                 out,
                 "<td{} style=\"background:rgba(46,125,200,{alpha:.2})\" title=\"decay {decay}, \
-                 threshold {t}: {} kept, {} clusters\"><b>{}</b> / {}{}</td>",
+                 threshold {t}: {} kept, {} clusters\"><b>{}</b>{}{}</td>",
                 if current { " class=\"current\"" } else { "" },
                 c.kept,
                 c.clusters,
                 c.kept,
-                c.clusters,
+                if c.clusters == c.kept {
+                    String::new()
+                } else {
+                    format!(" / {}", c.clusters)
+                },
                 if current { " ◆" } else { "" }
             );
         }
@@ -178,14 +191,35 @@ fn grid(r: &Report, out: &mut String) {
     out.push_str("</table>\n");
 }
 
-/// Bits between a cluster's pages and its first one: `min–median–max` of its near-duplicates.
-fn spread(c: &Cluster) -> String {
-    let mut d: Vec<u32> = c.members.iter().filter_map(|m| m.distance).collect();
-    if d.is_empty() {
-        return "–".into();
+/// What a cluster's summary line says before its first page: its size, what it kept, and
+/// the bits between its pages and its first one (`min–median–max` of its near-duplicates),
+/// each only when there is something to say.
+fn cluster_head(c: &Cluster) -> String {
+    if c.pages == 1 {
+        return format!("<span class=\"size\">1</span> page, {}", one_decision(c));
     }
-    d.sort_unstable();
-    format!("{}–{}–{} bits", d[0], d[d.len() / 2], d[d.len() - 1])
+    let mut head = format!(
+        "<span class=\"size\">{}</span> pages, {} kept",
+        c.pages, c.kept
+    );
+    let mut d: Vec<u32> = c.members.iter().filter_map(|m| m.distance).collect();
+    if !d.is_empty() {
+        d.sort_unstable();
+        let _ = write!(
+            head,
+            ", spread {}–{}–{} bits",
+            d[0],
+            d[d.len() / 2],
+            d[d.len() - 1]
+        );
+    }
+    head
+}
+
+fn one_decision(c: &Cluster) -> String {
+    c.members
+        .first()
+        .map_or_else(|| "kept".to_owned(), |m| esc(&m.decision))
 }
 
 fn clusters(r: &Report, out: &mut String) {
@@ -201,12 +235,9 @@ fn clusters(r: &Report, out: &mut String) {
     for (i, c) in all.iter().take(CLUSTERS_SHOWN).enumerate() {
         let _ = writeln!(
             out,
-            "<details class=\"cluster\"{}>\n<summary><span class=\"size\">{}</span> pages, {} \
-             kept, spread {} — {}</summary>\n<ul>",
+            "<details class=\"cluster\"{}>\n<summary>{} — {}</summary>\n<ul>",
             if i < CLUSTERS_OPEN { " open" } else { "" },
-            c.pages,
-            c.kept,
-            spread(c),
+            cluster_head(c),
             url_link(&c.first)
         );
         for m in c.members.iter().take(MEMBERS_SHOWN) {
@@ -231,8 +262,9 @@ fn clusters(r: &Report, out: &mut String) {
         let _ = writeln!(
             out,
             "<p class=\"note more\">… and {} more clusters (<code>silhouette stats --clusters \
-             STATE</code> lists them all).</p>",
-            all.len() - CLUSTERS_SHOWN
+             {}</code> lists them all).</p>",
+            all.len() - CLUSTERS_SHOWN,
+            esc(&crate::crawl::summary::shell_word(&r.state))
         );
     }
 }

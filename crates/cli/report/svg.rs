@@ -48,10 +48,11 @@ pub fn histogram(h: &Histogram, prefix: &str) -> String {
         let _ = writeln!(
             out,
             "<rect class=\"{class}\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{height:.1}\">\
-             <title>{i} bits: {n} pages</title></rect>",
+             <title>{i} bits: {n} page{}</title></rect>",
             x + 1.0,
             base - height,
-            (step - 2.0).max(1.0)
+            (step - 2.0).max(1.0),
+            if n == 1 { "" } else { "s" }
         );
         if i % label_every == 0 {
             let _ = writeln!(
@@ -66,8 +67,9 @@ pub fn histogram(h: &Histogram, prefix: &str) -> String {
     let _ = writeln!(
         out,
         "<line id=\"{prefix}threshold\" class=\"threshold\" x1=\"{tx:.1}\" y1=\"{TOP}\" x2=\"{tx:.1}\" \
-         y2=\"{base}\"/><text class=\"threshold\" x=\"{:.1}\" y=\"{}\">threshold {}</text>",
-        tx + 4.0,
+         y2=\"{base}\"/><text class=\"threshold\" x=\"{:.1}\" y=\"{}\" \
+         text-anchor=\"end\">threshold {}</text>",
+        tx - 4.0,
         TOP + 10.0,
         h.threshold
     );
@@ -101,11 +103,12 @@ pub fn rate(r: &Rate) -> String {
         let _ = writeln!(
             out,
             "<rect class=\"bar\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{height:.1}\">\
-             <title>from {} s: {n} pages</title></rect>",
+             <title>from {} s: {n} page{}</title></rect>",
             LEFT + i as f64 * step,
             base - height,
             step.max(1.0),
-            i as u64 * r.bucket_secs
+            i as u64 * r.bucket_secs,
+            if n == 1 { "" } else { "s" }
         );
     }
     let _ = writeln!(

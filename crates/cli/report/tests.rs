@@ -97,7 +97,7 @@ fn content_distances_are_drawn_when_present() {
         "<svg id=\"content-histogram-svg\"",
         "<line id=\"content-threshold\"",
         "<title>2 bits: 3 pages</title>",
-        "<title>40 bits: 1 pages</title>",
+        "<title>40 bits: 1 page</title>",
         "5 content duplicates by the distance in bits",
         "the content threshold, 6 bits",
     ] {

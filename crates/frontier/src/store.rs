@@ -464,8 +464,21 @@ impl Store {
     /// # Errors
     /// SQLite failed.
     pub fn deferred_count(&self) -> Result<u64, StateError> {
+        self.count_where(2)
+    }
+
+    /// How many URLs are queued: found, in scope, not yet recorded (a crawl stopped before
+    /// its end fetches them when resumed).
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn queued_count(&self) -> Result<u64, StateError> {
+        self.count_where(0)
+    }
+
+    fn count_where(&self, done: i64) -> Result<u64, StateError> {
         self.conn
-            .query_row("SELECT COUNT(*) FROM urls WHERE done = 2", [], |r| {
+            .query_row("SELECT COUNT(*) FROM urls WHERE done = ?1", [done], |r| {
                 r.get::<_, i64>(0)
             })
             .map(to_u64)

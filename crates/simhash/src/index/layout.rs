@@ -10,7 +10,8 @@
 use std::ops::ControlFlow;
 
 /// The largest `k` a [`Layout`] exists for.
-pub(crate) const MAX_K: u32 = 8;
+/// The largest threshold `k` a [`NearIndex`](crate::NearIndex) supports.
+pub const MAX_K: u32 = 8;
 
 /// One table: bits `offset..offset + width` of the fingerprint, probed at `radius`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -22,7 +22,8 @@ pub use error::IndexError;
 pub use shared::SharedNearIndex;
 
 use delta::Delta;
-use layout::{Layout, MAX_K};
+use layout::Layout;
+pub use layout::MAX_K;
 use search::{AllSink, AnySink, NearestSink, OrderKey};
 use segment::Segment;
 
