@@ -15,7 +15,7 @@ use crate::cli_idf::{archived, idf_documents};
 use crate::crawl_support::{
     check_consistent, config, crawl, field, jsonl, run_or_kill, state_rows,
 };
-use crate::dedup_warc::tool;
+use crate::dedup_warc::{tool, warcio_check};
 use crate::sites::{Rng, Server, tree_site};
 
 /// One record of a WARC file.
@@ -130,16 +130,9 @@ fn check_warc(dir: &Path, max_bytes: u64, all: bool) -> (usize, usize) {
                 .into_owned()
         })
         .collect();
-    let mut args = vec!["check", "-v"];
-    args.extend(names.iter().map(String::as_str));
-    let check = tool(&w, "warcio", &args);
-    let report = String::from_utf8_lossy(&check.stdout).into_owned();
-    assert!(
-        check.status.success() && !report.contains("fail"),
-        "warcio check:\n{report}{}",
-        String::from_utf8_lossy(&check.stderr)
-    );
-    let index = tool(&w, "cdxj-indexer", &args[2..]);
+    warcio_check(&w, &names);
+    let args: Vec<&str> = names.iter().map(String::as_str).collect();
+    let index = tool(&w, "cdxj-indexer", &args);
     assert!(index.status.success(), "cdxj-indexer");
     let mut ours = String::new();
     for name in &names {

@@ -27,6 +27,20 @@ pub fn tool(dir: &Path, program: &str, args: &[&str]) -> std::process::Output {
         })
 }
 
+/// `warcio check -v` over the files `names` of `dir`, in one run (each start costs Python's
+/// start-up): every record must pass.
+pub fn warcio_check(dir: &Path, names: &[String]) {
+    let mut args = vec!["check", "-v"];
+    args.extend(names.iter().map(String::as_str));
+    let check = tool(dir, "warcio", &args);
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        check.status.success() && !report.contains("fail"),
+        "warcio check:\n{report}{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+}
+
 /// `wget --recursive --warc-file=site` of the tree site; the path of the WARC.
 pub fn wget_site(dir: &Path, seed: &str) -> std::path::PathBuf {
     let out = tool(

@@ -158,12 +158,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let hasher = crawl_hasher(&base, content.as_deref())?;
             let warc = warc_settings::WarcSettings::resolve(&options).map_err(named)?;
             if let Some(cluster) = cluster {
-                if warc.is_some() {
+                if warc.as_ref().is_some_and(|w| w.cdxj) {
                     anyhow::bail!(
-                        "--warc (output.warc-dir) is not supported by shared crawls (--redis) yet"
+                        "--warc-cdxj (output.warc-cdxj) is not supported by shared crawls (--redis) yet: index the workers' files with cdxj-indexer"
                     );
                 }
-                return crawl::shared::command(crawl, hasher, content, cluster, &seeds);
+                return crawl::shared::command(crawl, hasher, content, cluster, &seeds, warc);
             }
             let state_dir = state.unwrap_or_else(|| crawl.state_dir.clone());
             let output = match output {

@@ -13,6 +13,7 @@ pub mod seeds;
 pub mod shared;
 pub mod shared_judge;
 pub mod shared_robots;
+pub mod shared_warc;
 pub mod sitemaps;
 pub mod summary;
 pub mod warc_out;

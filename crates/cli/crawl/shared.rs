@@ -27,7 +27,13 @@ use crate::crawl::engine::{
 use crate::crawl::seeds::Seed;
 use crate::crawl::shared_judge::Judge;
 use crate::crawl::shared_robots::RobotsShare;
+use crate::crawl::shared_warc::SharedWarc;
+use crate::crawl::warc_out::Capture;
 use crate::crawl_settings::CrawlSettings;
+use crate::warc_settings::{WarcRecords, WarcSettings};
+
+/// A worker's WARC files, shared by its page tasks (one page written at a time).
+type Warc = Arc<tokio::sync::Mutex<SharedWarc>>;
 
 /// What a worker needs.
 #[derive(Debug)]
@@ -37,6 +43,8 @@ pub struct WorkerJob {
     pub content: Option<Arc<ContentHasher>>,
     pub cluster: ClusterSettings,
     pub seeds: Vec<Seed>,
+    /// `--warc DIR`: this worker's pages as WARC files of its own.
+    pub warc: Option<WarcSettings>,
 }
 
 /// Runs a worker until the shared crawl has nothing left (or Ctrl-C).
@@ -55,6 +63,7 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
         content,
         cluster,
         seeds,
+        warc,
     } = job;
     let params = state_params(&settings, &hasher, content.as_ref());
     let cluster = cluster.with_crawl(&settings);
@@ -67,6 +76,18 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
     .await?;
     let mut report = RunReport::default();
     let mut stderr = std::io::stderr();
+    let warc_records = warc.as_ref().map_or(WarcRecords::Kept, |w| w.records);
+    let warc: Option<Warc> = match warc {
+        Some(w) => {
+            let records = w.records;
+            let mut info = crate::crawl::warc_out::info(&settings, records, &params);
+            info.push(("worker".to_owned(), shared.worker().to_owned()));
+            let opened =
+                SharedWarc::open(w, info, &cluster.crawl, &mut shared, &mut stderr).await?;
+            Some(Arc::new(tokio::sync::Mutex::new(opened)))
+        }
+        None => None,
+    };
     let mut canonical = Vec::new();
     for seed in &seeds {
         match parse_canonical(seed.url.trim(), &settings.frontier.canon) {
@@ -102,6 +123,7 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
         settings: settings.clone(),
         scope,
         traps,
+        warc_records,
     });
     if settings.sitemaps && shared.take_once("sitemaps").await? {
         worker
@@ -165,6 +187,7 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
                     seeds: Arc::clone(&seeds_now),
                     fetching: Arc::clone(&fetching),
                     cancelled: cancelled.clone(),
+                    warc: warc.clone(),
                 };
                 tasks.spawn(page.run(lease));
             }
@@ -227,6 +250,19 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
             )?;
         }
     }
+    if let Some(w) = &warc {
+        let mut w = w.lock().await;
+        w.close(&mut shared).await?;
+        let written = w.written().clone();
+        writeln!(
+            stderr,
+            "WARC: {} pages archived in {} files of this worker in {}",
+            written.pages,
+            written.files.len(),
+            written.dir.display()
+        )?;
+        report.warc = Some(written);
+    }
     shared.leave().await?;
     let (judge_trips, retries) = judge.counts().await;
     if report.fetched > 0 {
@@ -265,6 +301,7 @@ struct PageTask {
     seeds: Arc<[Url]>,
     fetching: Arc<std::sync::Mutex<HashMap<u64, Lease>>>,
     cancelled: tokio::sync::watch::Receiver<bool>,
+    warc: Option<Warc>,
 }
 
 impl PageTask {
@@ -280,28 +317,29 @@ impl PageTask {
             self.robots
                 .ensure(&self.fetcher, &job.url, &lease.host)
                 .await?;
-            let (fetched, _) = fetch_one(
+            let fetched = fetch_one(
                 &self.fetcher,
                 &self.hasher,
                 self.content.as_ref(),
                 &self.ctx,
                 &self.cpu,
                 &job,
-                false,
+                self.warc.is_some(),
             )
             .await;
             Ok::<_, SharedError>(fetched)
         };
         let mut cancelled = self.cancelled.clone();
-        let fetched = tokio::select! {
+        let (fetched, capture) = tokio::select! {
             fetched = fetch => fetched?,
             _ = cancelled.wait_for(|c| *c) => return Ok(false),
         };
         if lock(&self.fetching).remove(&lease.id).is_none() {
             return Ok(false);
         }
+        let archive = self.warc.zip(capture);
         self.worker
-            .finish(self.shared, self.judge, self.seeds, lease, fetched)
+            .finish(self.shared, self.judge, self.seeds, lease, fetched, archive)
             .await?;
         Ok(true)
     }
@@ -312,6 +350,10 @@ struct Worker {
     settings: CrawlSettings,
     scope: Scope,
     traps: TrapGuard,
+    /// Which pages go to the WARC files (with `--warc`): a shared crawl writes no revisits
+    /// (the page an exact duplicate repeats may be in another worker's file), so exact
+    /// duplicates are archived only with `all`, as responses.
+    warc_records: WarcRecords,
 }
 
 impl Worker {
@@ -323,6 +365,7 @@ impl Worker {
         seeds: Arc<[Url]>,
         lease: Lease,
         fetched: Fetched,
+        archive: Option<(Warc, Capture)>,
     ) -> Result<()> {
         let (shared, seeds, lease) = (&mut shared, &*seeds, &lease);
         let fetched = match fetched {
@@ -406,9 +449,27 @@ impl Worker {
             crate::crawl::output::json(&stored),
             &stored.page,
         );
-        shared
+        // The page's records reach its worker's file before Redis records the page, one
+        // page at a time per worker (`shared_warc`).
+        let archive = archive
+            .filter(|_| self.warc_records == WarcRecords::All || stored.page.decision == "kept");
+        let Some((warc, capture)) = archive else {
+            shared
+                .complete_failing(lease, &json, &stored.page.decision, backoff)
+                .await?;
+            return Ok(());
+        };
+        let mut warc = warc.lock().await;
+        let at = warc.write(&capture, shared).await?;
+        let json = at.with_place(&json);
+        let written = shared
             .complete_failing(lease, &json, &stored.page.decision, backoff)
             .await?;
+        if !written {
+            // Another worker recorded the page first (this lease had run out): its
+            // records are the page's.
+            warc.undo(&at)?;
+        }
         Ok(())
     }
 
@@ -565,6 +626,7 @@ pub fn command(
     content: Option<Arc<ContentHasher>>,
     cluster: ClusterSettings,
     seeds: &[String],
+    warc: Option<WarcSettings>,
 ) -> Result<std::process::ExitCode> {
     let (seeds, notes) = crate::crawl::seeds::from_args(seeds)?;
     let mut stderr = std::io::stderr();
@@ -577,6 +639,7 @@ pub fn command(
         content,
         cluster,
         seeds,
+        warc,
     })?;
     print_stats(&stats, &mut stderr.lock())?;
     if let Some(status) = report.interrupted {

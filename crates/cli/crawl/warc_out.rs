@@ -39,6 +39,16 @@ pub struct Capture {
     body: bytes::Bytes,
 }
 
+impl Capture {
+    /// The request and the response record, each a gzip member (deflate level 1, as the
+    /// crawl's own files): what a worker of a shared crawl archives for a page.
+    pub fn members(&self) -> std::io::Result<(Vec<u8>, Vec<u8>)> {
+        let built = self.build()?;
+        let response = gzip_member(&built.index.fields, &[&self.head, &self.body], true)?;
+        Ok((built.request, response))
+    }
+}
+
 /// A capture's request record (a gzip member) and its response's fields.
 struct Built {
     payload_digest: String,

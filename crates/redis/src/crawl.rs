@@ -488,6 +488,36 @@ impl SharedCrawl {
         Ok(())
     }
 
+    /// Records what a worker says of one of its WARC files (`NAME`: file name, unique to the
+    /// worker; `note`: the worker's own words, e.g. `open WARCINFO_END` or `closed LENGTH`),
+    /// so that a worker that finds the file abandoned can repair it.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn note_warc_file(&mut self, name: &str, note: &str) -> Result<(), SharedError> {
+        self.trips(1);
+        let key = self.keys.warc_files();
+        let _: () = self
+            .conn
+            .hset(key, name, note)
+            .await
+            .map_err(doing("noting a WARC file"))?;
+        Ok(())
+    }
+
+    /// Every WARC file a worker noted, with its last note.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn warc_files(&mut self) -> Result<BTreeMap<String, String>, SharedError> {
+        self.trips(1);
+        let key = self.keys.warc_files();
+        self.conn
+            .hgetall(key)
+            .await
+            .map_err(doing("reading the WARC files"))
+    }
+
     /// Marks a canonical URL seen without queueing it (the target of a redirect, which was
     /// just fetched): a link to it is not queued again. Returns whether it was new.
     ///

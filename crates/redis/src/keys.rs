@@ -65,6 +65,10 @@ impl Keys {
     pub(crate) fn workers(&self) -> String {
         self.key("workers")
     }
+    /// The workers' WARC files by name: what each worker says of its files (hash).
+    pub(crate) fn warc_files(&self) -> String {
+        self.key("warc-files")
+    }
 
     /// A host's keys.
     pub(crate) fn host(&self, host: &str) -> HostKeys {

@@ -2,7 +2,7 @@
 //!
 //! `flate2`'s `GzEncoder` allocates and clears a fresh deflate state (window, hash chains:
 //! about 300 KB) for every member; a crawl writes two members per page, and that set-up
-//! cost as much CPU as compressing the page (BENCHMARKS.md, "`crawl --warc`"). Here each
+//! cost as much CPU as compressing the page (docs/benchmark-history.md, "`crawl --warc`", session 6). Here each
 //! thread keeps one state per level and resets it: the bytes are those `GzEncoder` writes
 //! (a test checks), only cheaper to make.
 
