@@ -217,6 +217,7 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
     if let Some(interval) = settings.fetch.host_request_interval
         && !quiet
         && interval >= Duration::from_millis(500)
+        && frontier.queued() > 0
         && frontier
             .seeds()
             .iter()

@@ -256,9 +256,10 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
         let written = w.written().clone();
         writeln!(
             stderr,
-            "WARC: {} pages archived in {} files of this worker in {}",
+            "WARC: {} pages archived in {} file{} of this worker in {}",
             written.pages,
             written.files.len(),
+            if written.files.len() == 1 { "" } else { "s" },
             written.dir.display()
         )?;
         report.warc = Some(written);
