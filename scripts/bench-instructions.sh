@@ -13,7 +13,8 @@
 #   SITE: python (default; python3.11-doc, 528 pages, ~1 minute per crawl) or cppreference
 #         (4,390 pages, ~10 minutes per crawl)
 #   FLAGS: default --content; e.g. "--warc /tmp/w --warc-cdxj"
-# Env:   BIN (default target/release/silhouette, built when missing)
+# Env:   BIN (default target/release/silhouette, built when missing); BASE_BIN: compare two
+#        builds instead (BASE_BIN without FLAGS against BIN without FLAGS; FLAGS unused)
 set -euo pipefail
 
 main() {
@@ -38,7 +39,9 @@ bench_crawl_config "$W/c.toml"
 count() {
     local state="$W/state-$1"
     shift
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$BIN" --config "$W/c.toml" crawl \
+    local bin="$BIN"
+    if [ -n "${BASE_BIN:-}" ] && [ "$state" = "$W/state-off" ]; then bin="$BASE_BIN"; fi
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" --config "$W/c.toml" crawl \
         "$@" --state "$state" "$seed" > /dev/null 2> "$W/valgrind"
     local n pages
     n="$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$W/valgrind")"
@@ -46,7 +49,12 @@ count() {
     echo "$n $pages"
 }
 read -r off pages_off < <(count off)
-read -r on pages_on < <(count on "${FLAGS[@]}")
+if [ -n "${BASE_BIN:-}" ]; then
+    FLAGS=("(BIN against BASE_BIN)")
+    read -r on pages_on < <(count on)
+else
+    read -r on pages_on < <(count on "${FLAGS[@]}")
+fi
 python3 -c 'import sys
 site, flags, off, po, on, pn = sys.argv[1:]
 a, b = int(off) / int(po), int(on) / int(pn)

@@ -156,10 +156,11 @@ fn check_warc(dir: &Path, max_bytes: u64, all: bool) -> (usize, usize) {
         assert!(info.contains(&("WARC-Filename".to_owned(), name.clone())));
         assert_eq!(recs.iter().filter(|r| r.kind == "warcinfo").count(), 1);
         if i + 1 < files.len() {
-            // Rotated once the size limit was crossed, after the page that crossed it.
-            // The last page's records start before the limit.
-            let last = recs.iter().rfind(|r| r.kind == "request").expect("a page");
-            assert!(last.offset < max_bytes, "{name}: went on past the limit");
+            // Rotated once the size limit was crossed, after the pages judged together with
+            // the one that crossed it (pages are judged in order: a page that ended early is
+            // judged with the one it waited for): the first page's records start before it.
+            let first = recs.iter().find(|r| r.kind == "request").expect("a page");
+            assert!(first.offset < max_bytes, "{name}: went on past the limit");
             let size = std::fs::metadata(path).expect("a size").len();
             assert!(size >= max_bytes, "{name}: rotated early ({size} bytes)");
         }

@@ -17,6 +17,7 @@ mod crawl_flags;
 mod crawl_input;
 mod crawl_interrupt;
 mod crawl_limits;
+mod crawl_order;
 mod crawl_origin;
 mod crawl_redis;
 mod crawl_redis_polite;

@@ -40,6 +40,11 @@ pub struct CrawlOptions {
     pub max_requeues: Option<i64>,
     /// Seeds from the seeds' sitemaps too (robots.txt `Sitemap:` lines, `/sitemap.xml`).
     pub sitemaps: Option<bool>,
+    /// Pages are judged in the order their URLs were found: URLs fetched ahead of the
+    /// oldest one not yet judged, at most.
+    pub reorder_window: Option<i64>,
+    /// Seconds pages wait behind a stuck fetch before it is judged out of order.
+    pub reorder_timeout_secs: Option<i64>,
 }
 
 /// `[traps]`.
@@ -376,6 +381,16 @@ impl CrawlSettings {
                 max_requeues: crawl
                     .max_requeues
                     .map_or(Ok(3), |v| range("crawl.max-requeues", v, 0, 1000))?,
+                reorder_window: crawl
+                    .reorder_window
+                    .map_or(Ok(silhouette_frontier::DEFAULT_REORDER_WINDOW), |v| {
+                        range("crawl.reorder-window", v, 1, 1_000_000)
+                    })?,
+                reorder_timeout: crawl
+                    .reorder_timeout_secs
+                    .map_or(Ok(silhouette_frontier::DEFAULT_REORDER_TIMEOUT), |v| {
+                        range("crawl.reorder-timeout-secs", v, 1, 86_400).map(Duration::from_secs)
+                    })?,
             },
             fetch: fetch_config,
             concurrency,
@@ -398,6 +413,8 @@ fn clone_crawl(c: &CrawlOptions) -> CrawlOptions {
         strip_params: c.strip_params.clone(),
         max_requeues: c.max_requeues,
         sitemaps: c.sitemaps,
+        reorder_window: c.reorder_window,
+        reorder_timeout_secs: c.reorder_timeout_secs,
     }
 }
 

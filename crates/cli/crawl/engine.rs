@@ -1,6 +1,7 @@
 //! The crawl loop: the frontier decides, tasks fetch and fingerprint, records are committed
 //! then written.
 
+use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
@@ -256,6 +257,8 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
     let mut progress = Progress::new(!quiet && std::io::stderr().is_terminal(), quiet, &frontier);
     let mut tasks: JoinSet<(Job, Fetched, Option<Capture>)> = JoinSet::new();
     let mut pending: Vec<StoredRecord> = Vec::new();
+    // The captures of pages whose fetch ended and that wait for their turn to be judged.
+    let mut captures: HashMap<u64, Capture> = HashMap::new();
     let mut last_commit = Instant::now();
     let mut signals = Signals::install()?;
 
@@ -288,11 +291,39 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
             });
         }
         if tasks.is_empty() {
-            let Some(at) = frontier
-                .next_ready_at(Instant::now())
-                .filter(|_| report.interrupted.is_none())
-            else {
+            if report.interrupted.is_some() {
                 break;
+            }
+            let Some(at) = frontier.next_ready_at(Instant::now()) else {
+                // Nothing to fetch and nothing in flight, yet pages not judged: they wait
+                // for a URL the reorder window keeps from being fetched. Judge them now.
+                if frontier.unjudged() == 0 {
+                    break;
+                }
+                if let Some(w) = warc
+                    .as_mut()
+                    .filter(|w| w.needs_file() && frontier.waiting() > 0)
+                {
+                    flush(
+                        &mut frontier,
+                        [&mut out, &mut decisions],
+                        &mut pending,
+                        Some(&mut *w),
+                    )?;
+                    w.open_next(frontier.store_mut())?;
+                }
+                let done = frontier.release_stuck(Instant::now(), true)?;
+                if done.records.is_empty() && frontier.queued() == 0 && frontier.waiting() == 0 {
+                    break;
+                }
+                let judged = Judged {
+                    warc: warc.as_mut(),
+                    captures: &mut captures,
+                    out: &mut out,
+                    pending: &mut pending,
+                };
+                judged.keep(done.records, &mut frontier)?;
+                continue;
             };
             tokio::select! {
                 () = tokio::time::sleep_until(at.into()) => {}
@@ -309,13 +340,12 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
                         flush(&mut frontier, [&mut out, &mut decisions], &mut pending, Some(&mut *w))?;
                         w.open_next(frontier.store_mut())?;
                     }
-                    let done = frontier.complete(job, fetched, Instant::now())?;
-                    if let (Some(w), Some(rec), Some(capture)) = (warc.as_mut(), &done.record, &capture)
-                        && let Some(at) = w.write(rec, capture, frontier.store_mut())?
-                    {
-                        out.note_warc(rec.page.id, &at);
+                    if let Some(capture) = capture {
+                        captures.insert(job.id, capture);
                     }
-                    pending.extend(done.record);
+                    let done = frontier.complete(job, fetched, Instant::now())?;
+                    let judged = Judged { warc: warc.as_mut(), captures: &mut captures, out: &mut out, pending: &mut pending };
+                    judged.keep(done.records, &mut frontier)?;
                 }
                 // Tasks aborted on Ctrl-C end cancelled: their URLs stay queued, no error.
                 Some(Err(e)) if e.is_cancelled() => {}
@@ -334,6 +364,27 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
             }
             () = tokio::time::sleep(Duration::from_millis(250)) => {}
         }
+        // Pages that waited too long behind a stuck fetch are judged without it.
+        if let Some(w) = warc
+            .as_mut()
+            .filter(|w| w.needs_file() && frontier.waiting() > 0)
+        {
+            flush(
+                &mut frontier,
+                [&mut out, &mut decisions],
+                &mut pending,
+                Some(&mut *w),
+            )?;
+            w.open_next(frontier.store_mut())?;
+        }
+        let done = frontier.release_stuck(Instant::now(), false)?;
+        let judged = Judged {
+            warc: warc.as_mut(),
+            captures: &mut captures,
+            out: &mut out,
+            pending: &mut pending,
+        };
+        judged.keep(done.records, &mut frontier)?;
         if pending.len() >= 512 || last_commit.elapsed() >= Duration::from_millis(200) {
             flush(
                 &mut frontier,
@@ -407,6 +458,30 @@ impl Signals {
                 None => std::future::pending().await,
             }
         }
+    }
+}
+
+/// Where the records of pages just judged go: their WARC records first (while the state
+/// that records them is not committed), then the records wait for the next commit.
+struct Judged<'a> {
+    warc: Option<&'a mut WarcLog>,
+    captures: &'a mut HashMap<u64, Capture>,
+    out: &'a mut Output,
+    pending: &'a mut Vec<StoredRecord>,
+}
+
+impl Judged<'_> {
+    fn keep(mut self, records: Vec<StoredRecord>, frontier: &mut Frontier) -> Result<()> {
+        for rec in records {
+            let capture = self.captures.remove(&rec.page.id);
+            if let (Some(w), Some(capture)) = (self.warc.as_deref_mut(), &capture)
+                && let Some(at) = w.write(&rec, capture, frontier.store_mut())?
+            {
+                self.out.note_warc(rec.page.id, &at);
+            }
+            self.pending.push(rec);
+        }
+        Ok(())
     }
 }
 

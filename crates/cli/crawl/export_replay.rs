@@ -107,6 +107,7 @@ pub fn import(export: &Path, dir: &Path) -> Result<Store> {
     let num = |r: &Value, key: &str| r.get(key).and_then(Value::as_u64);
     for (url, r) in &records {
         let page = PageRecord {
+            out_of_order: r.get("out_of_order").and_then(Value::as_bool) == Some(true),
             id: ids[url.as_str()],
             final_url: text_of(r, "final_url"),
             status: num(r, "status").and_then(|s| u16::try_from(s).ok()),

@@ -178,6 +178,9 @@ struct JsonRecord<'a> {
     distance: Option<u32>,
     cluster: Option<&'a str>,
     error: Option<&'a str>,
+    /// Judged out of the order its URL was found in (only when it was).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    out_of_order: bool,
     #[serde(flatten)]
     content: ContentFields<'a>,
 }
@@ -223,6 +226,9 @@ struct DecisionRecord<'a> {
     truncated: Option<&'a str>,
     error: Option<&'a str>,
     in_output: bool,
+    /// Judged out of the order its URL was found in (only when it was).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    out_of_order: bool,
     #[serde(flatten)]
     content: ContentFields<'a>,
 }
@@ -251,6 +257,7 @@ pub fn decision_json(r: &StoredRecord) -> String {
         truncated: p.truncated.as_deref(),
         error: p.error.as_deref(),
         in_output: r.out_seq.is_some(),
+        out_of_order: p.out_of_order,
         content: ContentFields::of(r),
     };
     serde_json::to_string(&line).unwrap_or_else(|e| {
@@ -295,6 +302,7 @@ pub fn json(r: &StoredRecord) -> String {
         distance: p.distance,
         cluster: r.cluster_url.as_deref(),
         error: p.error.as_deref(),
+        out_of_order: p.out_of_order,
         content: ContentFields::of(r),
     };
     serde_json::to_string(&line).unwrap_or_else(|e| {

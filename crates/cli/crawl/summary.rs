@@ -63,6 +63,8 @@ pub struct Summary {
     pub seeds: u64,
     /// Seeds whose fetch ended in an error, a robots.txt refusal or a redirect out of scope.
     pub failed_seeds: Vec<FailedSeed>,
+    /// Pages judged out of the order their URLs were found in (a stuck fetch).
+    pub out_of_order: u64,
     /// Every structure cluster, largest first.
     pub clusters: Vec<Cluster>,
 }
@@ -81,6 +83,7 @@ pub fn summarize(store: &Store, members: bool) -> Result<Summary, StateError> {
     s.seeds = seeds.len() as u64;
     store.records(None, |r| {
         s.pages += 1;
+        s.out_of_order += u64::from(r.page.out_of_order);
         if !matches!(
             r.page.decision.as_str(),
             "kept" | "near-duplicate" | "exact-duplicate" | "content-duplicate"
@@ -158,6 +161,15 @@ pub fn print(
     writeln!(out, "{} URLs recorded", s.pages)?;
     for (decision, n) in &s.per_decision {
         writeln!(out, "  {decision:<18} {n:>8}")?;
+    }
+    if s.out_of_order > 0 {
+        writeln!(
+            out,
+            "{} pages judged out of order: their fetch was stuck while the pages found after \
+             them waited (crawl.reorder-timeout-secs); a rerun may decide them otherwise \
+             (`out_of_order` in decisions.jsonl)",
+            s.out_of_order
+        )?;
     }
     if s.queued > 0 {
         writeln!(

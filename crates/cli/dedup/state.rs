@@ -214,6 +214,7 @@ impl DedupState {
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
         let (seq, _) = self.store.record(&PageRecord {
+            out_of_order: false,
             id: j.id,
             final_url: None,
             status: Some(j.status),

@@ -9,6 +9,7 @@ use silhouette_simhash::Fingerprint;
 use siphasher::sip128::{Hasher128, SipHasher13};
 use url::Url;
 
+use crate::order::Order;
 use crate::{
     Budget, CanonConfig, CanonError, Dedup, DedupConfig, DedupError, HostQueues, OnDuplicate,
     PageContent, PageRecord, QueueEntry, Scope, ScopeConfig, ScopeError, SeenSet, StateError,
@@ -20,7 +21,7 @@ use crate::{
 pub type SummaryOf = fn(&[u8]) -> Option<Vec<u32>>;
 
 /// Everything the frontier needs to know, as plain values.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct FrontierConfig {
     /// URL canonicalisation.
     pub canon: CanonConfig,
@@ -38,6 +39,27 @@ pub struct FrontierConfig {
     /// whose dedup confirms near matches ([`DedupConfig::min_similarity`]); the crawl sets it
     /// to what its structure model writes.
     pub summary_of: Option<SummaryOf>,
+    /// URLs fetched ahead of the oldest one not yet judged (pages are judged in the order
+    /// their URLs were found; see [`Frontier::complete`]).
+    pub reorder_window: u64,
+    /// How long pages wait behind a stuck fetch before it is judged out of order.
+    pub reorder_timeout: Duration,
+}
+
+impl Default for FrontierConfig {
+    fn default() -> Self {
+        Self {
+            canon: CanonConfig::default(),
+            scope: ScopeConfig::default(),
+            traps: TrapConfig::default(),
+            dedup: DedupConfig::default(),
+            per_host_in_flight: 0,
+            max_requeues: 0,
+            summary_of: None,
+            reorder_window: crate::DEFAULT_REORDER_WINDOW,
+            reorder_timeout: crate::DEFAULT_REORDER_TIMEOUT,
+        }
+    }
 }
 
 /// The frontier could not start.
@@ -133,9 +155,11 @@ pub enum Fetched {
 /// What [`Frontier::complete`] did.
 #[derive(Clone, Debug)]
 pub struct Completed {
-    /// The record, if the URL was recorded (`None` when it was put back).
-    pub record: Option<StoredRecord>,
-    /// New URLs queued from its links.
+    /// The records of the pages judged now, in order: none while the page waits for the
+    /// pages found before it (or when it was put back), it and the pages that waited for it
+    /// once it is its turn.
+    pub records: Vec<StoredRecord>,
+    /// New URLs queued from their links.
     pub queued: usize,
 }
 
@@ -163,6 +187,7 @@ pub struct Frontier {
     in_flight_total: usize,
     requeues: HashMap<u64, u32>,
     stats: HashMap<&'static str, u64>,
+    order: Order,
 }
 
 impl Frontier {
@@ -186,6 +211,7 @@ impl Frontier {
         let mut frontier = Self {
             traps: TrapGuard::new(config.traps.clone()),
             budget: Budget::new(&config.scope),
+            order: Order::new(config.reorder_window, config.reorder_timeout),
             config,
             store,
             queues: HostQueues::new(),
@@ -273,7 +299,7 @@ impl Frontier {
         self.store.commit()?;
         for q in self.store.queued()? {
             if let Ok(url) = Url::parse(&q.url) {
-                self.queues.push(QueueEntry {
+                self.enqueue(QueueEntry {
                     url,
                     depth: q.depth,
                     referrer: None,
@@ -344,7 +370,7 @@ impl Frontier {
     fn queue_start(&mut self, url: Url) -> Result<(), StateError> {
         let host = host_port(&url).unwrap_or_default();
         if let Some(id) = self.store.add_url(url.as_str(), &host, 0, None)? {
-            self.queues.push(QueueEntry {
+            self.enqueue(QueueEntry {
                 url,
                 depth: 0,
                 referrer: None,
@@ -360,9 +386,15 @@ impl Frontier {
         &self.seeds
     }
 
-    /// The next URL to fetch, if a host is ready.
+    fn enqueue(&mut self, entry: QueueEntry<u64>) {
+        self.order.queued(entry.payload);
+        self.queues.push(entry);
+    }
+
+    /// The next URL to fetch, if a host is ready (and the URL within the reorder window).
     pub fn next_job(&mut self, now: Instant) -> Option<Job> {
-        let entry = self.queues.pop_ready(now)?;
+        let order = &self.order;
+        let entry = self.queues.pop_ready_where(now, |id| order.admits(*id))?;
         let host = host_port(&entry.url).unwrap_or_default();
         let n = self.in_flight.entry(host.clone()).or_insert(0);
         *n += 1;
@@ -438,14 +470,14 @@ impl Frontier {
                     .saturating_add(u64::try_from(after.as_millis()).unwrap_or(u64::MAX));
                 self.store.set_host_backoff(&host, until)?;
                 self.release(&host, now + *after);
-                self.queues.push(QueueEntry {
+                self.enqueue(QueueEntry {
                     url: job.url,
                     depth: job.depth,
                     referrer: None,
                     payload: job.id,
                 });
                 return Ok(Completed {
-                    record: None,
+                    records: Vec::new(),
                     queued: 0,
                 });
             }
@@ -457,17 +489,100 @@ impl Frontier {
                 error: format!("gave up after {n} waits: {error}"),
             };
             self.release(&host, now);
-            return self.record(job, fetched);
+            return self.judge_in_order(job, fetched, now);
         }
         self.release(&host, now);
-        self.record(job, fetched)
+        self.judge_in_order(job, fetched, now)
     }
 
-    fn record(&mut self, job: Job, fetched: Fetched) -> Result<Completed, StateError> {
+    /// Judges `job` when its turn comes: now, with the pages that waited for it, or later.
+    fn judge_in_order(
+        &mut self,
+        job: Job,
+        fetched: Fetched,
+        now: Instant,
+    ) -> Result<Completed, StateError> {
+        let before = self.order.head();
+        let mut done = Completed {
+            records: Vec::new(),
+            queued: 0,
+        };
+        if let Some((job, fetched)) = self.order.arrived(job, fetched) {
+            self.record_into(job, fetched, true, &mut done)?;
+        }
+        self.judge_waiting(before, now, &mut done)?;
+        Ok(done)
+    }
+
+    fn judge_waiting(
+        &mut self,
+        before: Option<u64>,
+        now: Instant,
+        done: &mut Completed,
+    ) -> Result<(), StateError> {
+        while let Some((job, fetched)) = self.order.next() {
+            self.record_into(job, fetched, false, done)?;
+        }
+        if self.order.moved(before, now) {
+            self.queues.unblock();
+        }
+        Ok(())
+    }
+
+    fn record_into(
+        &mut self,
+        job: Job,
+        fetched: Fetched,
+        out_of_order: bool,
+        done: &mut Completed,
+    ) -> Result<(), StateError> {
+        let (record, queued) = self.record(job, fetched, out_of_order)?;
+        done.records.push(record);
+        done.queued += queued;
+        Ok(())
+    }
+
+    /// Judges the pages that waited behind a fetch stuck for longer than the reorder timeout
+    /// (`force`: at once, whatever the time: nothing else can move); the stuck one is judged
+    /// out of order when its fetch ends. Call it from time to time.
+    ///
+    /// # Errors
+    /// The state cannot be written.
+    pub fn release_stuck(&mut self, now: Instant, force: bool) -> Result<Completed, StateError> {
+        let mut done = Completed {
+            records: Vec::new(),
+            queued: 0,
+        };
+        let before = self.order.head();
+        if self.order.release_head(now, force) {
+            self.judge_waiting(before, now, &mut done)?;
+        }
+        Ok(done)
+    }
+
+    /// URLs queued, in flight or waiting for their turn: not yet judged.
+    #[must_use]
+    pub fn unjudged(&self) -> usize {
+        self.order.pending()
+    }
+
+    /// Fetches that ended and wait for the pages found before theirs.
+    #[must_use]
+    pub fn waiting(&self) -> usize {
+        self.order.waiting()
+    }
+
+    fn record(
+        &mut self,
+        job: Job,
+        fetched: Fetched,
+        out_of_order: bool,
+    ) -> Result<(StoredRecord, usize), StateError> {
         self.requeues.remove(&job.id);
         let mut rec = PageRecord {
             id: job.id,
             recorded_ms: Some(unix_ms(std::time::SystemTime::now())),
+            out_of_order,
             ..PageRecord::default()
         };
         let mut follow: Option<(Url, HtmlPage)> = None;
@@ -544,10 +659,7 @@ impl Frontier {
             None => 0,
         };
         let record = self.stored(job, rec, seq, out_seq)?;
-        Ok(Completed {
-            record: Some(record),
-            queued,
-        })
+        Ok((record, queued))
     }
 
     /// The final URL of a redirect is known too: never fetch it again as a link.
@@ -608,7 +720,7 @@ impl Frontier {
                 .store
                 .add_url(url.as_str(), &host, depth, Some(job.id))?
             {
-                self.queues.push(QueueEntry {
+                self.enqueue(QueueEntry {
                     url,
                     depth,
                     referrer: None,

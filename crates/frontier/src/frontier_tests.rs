@@ -50,8 +50,9 @@ fn crawl(
         let done = f
             .complete(job.clone(), page(&job, fp, body, &links), Instant::now())
             .expect("records");
-        let r = done.record.expect("recorded");
-        out.push((r.url, r.page.decision, r.duplicate_of_url));
+        for r in done.records {
+            out.push((r.url, r.page.decision, r.duplicate_of_url));
+        }
     }
     f.commit().expect("commits");
     out
@@ -188,15 +189,16 @@ fn waits_put_the_url_back_then_give_up() {
         assert!(
             f.complete(job, later(), Instant::now())
                 .expect("ok")
-                .record
-                .is_none()
+                .records
+                .is_empty()
         );
     }
     let job = f.next_job(Instant::now()).expect("queued again");
     let r = f
         .complete(job, later(), Instant::now())
         .expect("ok")
-        .record
+        .records
+        .pop()
         .expect("recorded");
     assert_eq!(r.page.decision, "error");
     assert!(
@@ -249,8 +251,8 @@ fn host_backoff_survives_a_restart() {
         assert!(
             f.complete(job, wait, Instant::now())
                 .expect("ok")
-                .record
-                .is_none()
+                .records
+                .is_empty()
         );
         f.commit().expect("commits");
         assert!(f.next_job(Instant::now()).is_none(), "the host waits");

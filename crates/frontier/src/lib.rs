@@ -94,6 +94,7 @@ mod content;
 mod dedup;
 mod frame;
 mod frontier;
+mod order;
 mod queue;
 mod scope;
 mod seen;
@@ -112,6 +113,7 @@ pub use frontier::{
     Completed, Fetched, Frontier, FrontierConfig, FrontierError, HtmlPage, Job, SeedError,
     SummaryOf, body_hash,
 };
+pub use order::{DEFAULT_REORDER_TIMEOUT, DEFAULT_REORDER_WINDOW};
 pub use queue::{HostQueues, QueueEntry};
 pub use scope::{
     Budget, OutOfScope, Scope, ScopeConfig, ScopeError, ScopeMode, host_port, registrable_domain,

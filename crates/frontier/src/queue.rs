@@ -86,6 +86,9 @@ enum Place {
     Waiting(u64),
     /// Work queued but held by the caller.
     Parked,
+    /// Work queued, but its next entry is not admitted yet
+    /// ([`HostQueues::pop_ready_where`]); back in the ring at [`HostQueues::unblock`].
+    Blocked,
 }
 
 #[derive(Debug)]
@@ -129,6 +132,7 @@ pub struct HostQueues<P = ()> {
     generation: u64,
     seq: u64,
     len: usize,
+    blocked: Vec<usize>,
 }
 
 impl<P> Default for HostQueues<P> {
@@ -141,6 +145,7 @@ impl<P> Default for HostQueues<P> {
             generation: 0,
             seq: 0,
             len: 0,
+            blocked: Vec::new(),
         }
     }
 }
@@ -197,6 +202,17 @@ impl<P> HostQueues<P> {
     /// Skipping a host that is not ready costs `O(log hosts)` once, not at
     /// every call.
     pub fn pop_ready(&mut self, now: Instant) -> Option<QueueEntry<P>> {
+        self.pop_ready_where(now, |_| true)
+    }
+
+    /// As [`HostQueues::pop_ready`], but only an entry whose payload `admit` accepts: a
+    /// ready host whose next entry it refuses is blocked (skipped, not polled again) until
+    /// [`HostQueues::unblock`].
+    pub fn pop_ready_where(
+        &mut self,
+        now: Instant,
+        admit: impl Fn(&P) -> bool,
+    ) -> Option<QueueEntry<P>> {
         while let Some(Reverse((at, generation, id))) = self.waiting.peek().copied() {
             if at > now {
                 break;
@@ -225,6 +241,11 @@ impl<P> HostQueues<P> {
                 self.waiting.push(Reverse((at, self.generation, id)));
                 continue;
             }
+            if host.queue.peek().is_some_and(|q| !admit(&q.entry.payload)) {
+                host.place = Place::Blocked;
+                self.blocked.push(id);
+                continue;
+            }
             let Some(queued) = host.queue.pop() else {
                 host.place = Place::Idle;
                 continue;
@@ -238,6 +259,19 @@ impl<P> HostQueues<P> {
             return Some(queued.entry);
         }
         None
+    }
+
+    /// Puts the blocked hosts back in turn: what [`HostQueues::pop_ready_where`] admits has
+    /// changed.
+    pub fn unblock(&mut self) {
+        for id in std::mem::take(&mut self.blocked) {
+            if let Some(host) = self.hosts.get_mut(id)
+                && host.place == Place::Blocked
+            {
+                host.place = Place::Ring;
+                self.ring.push_back(id);
+            }
+        }
     }
 
     /// `host` may not be fetched before `at` (a rate limit, a crawl-delay,

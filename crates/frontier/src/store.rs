@@ -62,6 +62,9 @@ CREATE TABLE IF NOT EXISTS content (
     distance INTEGER
 );
 CREATE TABLE IF NOT EXISTS hosts (host TEXT PRIMARY KEY, not_before_ms INTEGER NOT NULL);
+-- pages judged out of the order their URLs were found in (their fetch was stuck while the
+-- pages found after them waited)
+CREATE TABLE IF NOT EXISTS late (id INTEGER PRIMARY KEY REFERENCES pages (id));
 ";
 
 /// The state database could not be used.
@@ -175,6 +178,9 @@ pub struct PageRecord {
     pub profile: Option<Vec<u8>>,
     /// Whether the record goes to the JSONL output.
     pub emitted: bool,
+    /// Judged out of the order its URL was found in (its fetch was stuck while the pages
+    /// found after it waited): the one kind of decision a rerun may not repeat.
+    pub out_of_order: bool,
     /// The id of the first page of its structure cluster (kept and duplicate HTML pages).
     pub cluster: Option<u64>,
     /// When the record was made, in milliseconds since the Unix epoch.
@@ -540,6 +546,12 @@ impl Store {
         .map_err(|e| self.err(e))?;
         drop(stmt);
         self.record_content(page)?;
+        if page.out_of_order {
+            self.conn
+                .prepare_cached("INSERT INTO late (id) VALUES (?1)")
+                .and_then(|mut s| s.execute([to_i64(page.id)]))
+                .map_err(|e| self.err(e))?;
+        }
         self.conn
             .prepare_cached("UPDATE urls SET done = 1 WHERE id = ?1")
             .and_then(|mut s| s.execute([to_i64(page.id)]))
@@ -659,10 +671,11 @@ impl Store {
         let base = "SELECT p.id, p.seq, p.out_seq, p.final_url, p.status, p.content_type, p.bytes, p.fetch_ms, \
                     p.fingerprint, p.elements, p.truncated, p.decision, p.duplicate_of, p.distance, p.error, \
                     p.body_hash, p.profile, u.url, u.host, u.depth, r.url, d.url, p.cluster, c.url, \
-                    p.recorded_ms, x.fingerprint, x.signature, x.duplicate_of, x.distance, xd.url \
+                    p.recorded_ms, x.fingerprint, x.signature, x.duplicate_of, x.distance, xd.url, l.id \
                     FROM pages p JOIN urls u ON u.id = p.id LEFT JOIN urls r ON r.id = u.referrer \
                     LEFT JOIN urls d ON d.id = p.duplicate_of LEFT JOIN urls c ON c.id = p.cluster \
-                    LEFT JOIN content x ON x.id = p.id LEFT JOIN urls xd ON xd.id = x.duplicate_of";
+                    LEFT JOIN content x ON x.id = p.id LEFT JOIN urls xd ON xd.id = x.duplicate_of \
+                    LEFT JOIN late l ON l.id = p.id";
         let sql = match after_out_seq {
             None => format!("{base} ORDER BY p.seq"),
             Some(_) => format!("{base} WHERE p.out_seq > ?1 ORDER BY p.out_seq"),
@@ -708,6 +721,7 @@ impl Store {
                         },
                         content_duplicate_of: r.get::<_, Option<i64>>(27)?.map(to_u64),
                         content_distance: r.get(28)?,
+                        out_of_order: r.get::<_, Option<i64>>(30)?.is_some(),
                     },
                     content_duplicate_of_url: r.get(29)?,
                     seq: to_u64(r.get(1)?),
