@@ -112,3 +112,34 @@ fn decisions_are_the_same_at_any_concurrency_and_across_kill_9() {
         "the killed and resumed crawl decided otherwise"
     );
 }
+
+#[test]
+fn a_fetch_stuck_past_the_timeout_is_judged_out_of_order_and_counted() {
+    // /n/1 answers after 5 s; the pages found after it wait 1 s at most.
+    let site = Server::start(|_| {
+        |target: &str| {
+            if target == "/n/1" {
+                std::thread::sleep(Duration::from_millis(5000));
+            }
+            tree_site(40, target)
+        }
+    });
+    let dir = tempfile::tempdir().expect("tempdir");
+    let toml = config(
+        "on-duplicate = \"follow-links\"",
+        "concurrency = 4\nreorder-timeout-secs = 1",
+    );
+    let r = crawl(dir.path(), &toml, &[&site.url("/")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let late: Vec<String> = jsonl(&dir.path().join("state/decisions.jsonl"))
+        .iter()
+        .filter(|l| l.get("out_of_order").and_then(Value::as_bool) == Some(true))
+        .filter_map(|l| l.get("url").and_then(Value::as_str).map(str::to_owned))
+        .collect();
+    assert_eq!(late, [site.url("/n/1")], "{}", r.stderr);
+    assert!(
+        r.stderr.contains("1 pages judged out of order"),
+        "{}",
+        r.stderr
+    );
+}

@@ -300,29 +300,17 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
                 if frontier.unjudged() == 0 {
                     break;
                 }
-                if let Some(w) = warc
-                    .as_mut()
-                    .filter(|w| w.needs_file() && frontier.waiting() > 0)
-                {
-                    flush(
-                        &mut frontier,
-                        [&mut out, &mut decisions],
-                        &mut pending,
-                        Some(&mut *w),
-                    )?;
-                    w.open_next(frontier.store_mut())?;
-                }
-                let done = frontier.release_stuck(Instant::now(), true)?;
-                if done.records.is_empty() && frontier.queued() == 0 && frontier.waiting() == 0 {
+                let released = release(
+                    true,
+                    &mut frontier,
+                    warc.as_mut(),
+                    [&mut out, &mut decisions],
+                    &mut pending,
+                    &mut captures,
+                )?;
+                if released == 0 && frontier.queued() == 0 && frontier.waiting() == 0 {
                     break;
                 }
-                let judged = Judged {
-                    warc: warc.as_mut(),
-                    captures: &mut captures,
-                    out: &mut out,
-                    pending: &mut pending,
-                };
-                judged.keep(done.records, &mut frontier)?;
                 continue;
             };
             tokio::select! {
@@ -365,26 +353,14 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
             () = tokio::time::sleep(Duration::from_millis(250)) => {}
         }
         // Pages that waited too long behind a stuck fetch are judged without it.
-        if let Some(w) = warc
-            .as_mut()
-            .filter(|w| w.needs_file() && frontier.waiting() > 0)
-        {
-            flush(
-                &mut frontier,
-                [&mut out, &mut decisions],
-                &mut pending,
-                Some(&mut *w),
-            )?;
-            w.open_next(frontier.store_mut())?;
-        }
-        let done = frontier.release_stuck(Instant::now(), false)?;
-        let judged = Judged {
-            warc: warc.as_mut(),
-            captures: &mut captures,
-            out: &mut out,
-            pending: &mut pending,
-        };
-        judged.keep(done.records, &mut frontier)?;
+        release(
+            false,
+            &mut frontier,
+            warc.as_mut(),
+            [&mut out, &mut decisions],
+            &mut pending,
+            &mut captures,
+        )?;
         if pending.len() >= 512 || last_commit.elapsed() >= Duration::from_millis(200) {
             flush(
                 &mut frontier,
@@ -483,6 +459,39 @@ impl Judged<'_> {
         }
         Ok(())
     }
+}
+
+/// Judges the pages that waited behind a fetch stuck past the reorder timeout (`force`:
+/// whatever the time, nothing else can move); returns how many were judged.
+fn release(
+    force: bool,
+    frontier: &mut Frontier,
+    mut warc: Option<&mut WarcLog>,
+    [out, decisions]: [&mut Output; 2],
+    pending: &mut Vec<StoredRecord>,
+    captures: &mut HashMap<u64, Capture>,
+) -> Result<usize> {
+    if frontier.waiting() == 0 && !force {
+        return Ok(0);
+    }
+    if let Some(w) = warc
+        .as_deref_mut()
+        .filter(|w| w.needs_file() && frontier.waiting() > 0)
+    {
+        // A new file is registered in a state with nothing uncommitted.
+        flush(frontier, [&mut *out, decisions], pending, Some(&mut *w))?;
+        w.open_next(frontier.store_mut())?;
+    }
+    let done = frontier.release_stuck(Instant::now(), force)?;
+    let n = done.records.len();
+    let judged = Judged {
+        warc,
+        captures,
+        out,
+        pending,
+    };
+    judged.keep(done.records, frontier)?;
+    Ok(n)
 }
 
 /// Commits the state, then writes the records it made durable to the output and to
