@@ -334,3 +334,29 @@ fn dedup_warc_out_compresses_at_least_as_well_as_the_crawl() {
         "dedup {dedup:.0} bytes a page, crawl {crawl:.0}"
     );
 }
+
+#[test]
+fn verbose_shows_what_the_fetcher_notices() {
+    let site = Server::start(|_| |target: &str| tree_site(1, target));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    std::fs::write(d.join("c.toml"), config("", "")).expect("config");
+    let missing = site.url("/missing-page");
+    let quiet = silhouette(
+        d,
+        &["--config", "c.toml", "crawl", "--state", "q", &missing],
+    );
+    assert!(!quiet.stderr.contains("DEBUG"), "{}", quiet.stderr);
+    let loud = silhouette(
+        d,
+        &[
+            "--config", "c.toml", "-vv", "crawl", "--state", "l", &missing,
+        ],
+    );
+    let line = loud
+        .stderr
+        .lines()
+        .find(|l| l.contains("DEBUG") && l.contains("fetch failed"))
+        .unwrap_or_else(|| panic!("{}", loud.stderr));
+    assert!(line.contains(&missing) && !line.contains('\x1b'), "{line}");
+}

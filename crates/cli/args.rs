@@ -12,6 +12,11 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
+    /// Also print what the fetcher notices on stderr (-v: slow-downs, robots.txt problems,
+    /// refused addresses; -vv: every retry and failed fetch). RUST_LOG, if set, decides.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+
     #[command(subcommand)]
     pub command: Command,
 }

@@ -39,6 +39,7 @@ const EXIT_USAGE: u8 = 2;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    log_to_stderr(cli.verbose);
     match run(cli) {
         Ok(code) => code,
         // `silhouette fingerprint … | head`: the reader has gone, stop quietly (like cat).
@@ -763,6 +764,24 @@ fn state_or_default(
         Some(dir) => Ok(dir),
         None => Ok(crawl_settings::state_dir(&settings::Options::find(config)?)),
     }
+}
+
+/// The libraries' `tracing` events on stderr: none by default, `-v` info and warnings, `-vv`
+/// debug; `RUST_LOG` (e.g. `silhouette_fetch=debug`) wins when set.
+fn log_to_stderr(verbose: u8) {
+    let level = match verbose {
+        0 if std::env::var_os("RUST_LOG").is_none() => return,
+        0 | 1 => "warn,silhouette_fetch=info",
+        _ => "warn,silhouette_fetch=debug",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(io::stderr)
+        .with_ansi(io::IsTerminal::is_terminal(&io::stderr()))
+        .with_target(false)
+        .try_init();
 }
 
 /// Whether writing the output failed because its reader went away (a closed pipe).
