@@ -153,13 +153,9 @@ fn same_seeds(
 pub(crate) fn private_seed_host(url: &Url) -> Option<String> {
     let host = url.host_str()?;
     let bare = host.trim_start_matches('[').trim_end_matches(']');
+    // The fetcher's own test: a seed it would refuse is the one to allow.
     let private = match bare.parse::<IpAddr>() {
-        Ok(IpAddr::V4(a)) => {
-            a.is_loopback() || a.is_private() || a.is_link_local() || a.is_unspecified()
-        }
-        Ok(IpAddr::V6(a)) => {
-            a.is_loopback() || a.is_unspecified() || (a.segments()[0] & 0xfe00) == 0xfc00
-        }
+        Ok(ip) => silhouette_fetch::is_non_public(ip),
         Err(_) => bare.eq_ignore_ascii_case("localhost"),
     };
     private.then(|| host.to_owned())

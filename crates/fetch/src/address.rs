@@ -13,7 +13,7 @@ use crate::{AddressPolicy, FetchError};
 /// `true` for addresses a crawler reached from the public web must not dial:
 /// loopback, private, link-local, shared (CGNAT), unspecified, broadcast,
 /// multicast, and their IPv4-mapped / NAT64 IPv6 forms.
-pub(crate) fn is_non_public(ip: IpAddr) -> bool {
+pub fn is_non_public(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => is_non_public_v4(v4),
         IpAddr::V6(v6) => is_non_public_v6(v6),

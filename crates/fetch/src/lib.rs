@@ -70,6 +70,7 @@ mod outcome;
 mod robots;
 mod tls;
 
+pub use address::is_non_public;
 pub use config::{AddressPolicy, ConfigError, FetchConfig};
 pub use content::sniff_html;
 pub use error::{FetchError, TimeoutKind};
