@@ -3,8 +3,8 @@
 //!
 //! Each page is parsed with html5ever's full WHATWG tree construction into a lean arena
 //! (elements only, `u32` handles), fed by html5gum's WHATWG tokenizer with only what the tree
-//! builder can observe (the same tree as html5ever's own tokenizer gives, at about half the
-//! cost; checked against it in the tests), the final tree is walked once, iteratively, and the
+//! builder can observe (the same tree as html5ever's own tokenizer gives, for less work;
+//! checked against it in the tests), the final tree is walked once, iteratively, and the
 //! features a model names there, weighted by `decay^depth`, are folded into a 64-bit simhash
 //! ([`silhouette_simhash`]). Two models:
 //!

@@ -1,6 +1,7 @@
 //! The crawl frontier of silhouette: which URLs to fetch, and in what order.
 //!
-//! This is the URL layer, pure and without IO. A link found on a page goes
+//! Its URL layer is pure, without IO (the crawl state, [`Store`], is the one place that
+//! touches a file: the SQLite database the binary names). A link found on a page goes
 //! through, in order:
 //!
 //! 1. [`resolve_link`]: the `href` made absolute; `javascript:`, `mailto:`,
@@ -10,8 +11,8 @@
 //!    escapes, on top of what the `url` crate already does (lower-case scheme
 //!    and host, punycode, no default port, no dot segments). Paths keep their
 //!    case.
-//! 3. [`SeenSet`]: a 128-bit [`UrlKey`] per URL queued so far (under 40 bytes
-//!    per URL; see `BENCHMARKS.md`).
+//! 3. [`SeenSet`]: a 128-bit [`UrlKey`] per URL queued so far (its memory per URL:
+//!    `BENCHMARKS.md`).
 //! 4. [`Scope::check`] (from a [`ScopeConfig`]): same host (default), same
 //!    registrable domain or any; include/exclude regexes; maximum depth.
 //!    [`OutOfScope`] says why not.

@@ -1,6 +1,7 @@
 //! The backend seam of dedup: one [`Dedup`] decision, many processes.
 //!
-//! A single-process crawl judges pages with [`Dedup::judge`] in the order it fetched them.
+//! A single-process crawl judges pages with [`Dedup::judge`] in the order their URLs were
+//! found (`order.rs`).
 //! Workers that share a crawl (the Redis backend) must reach the same decisions as if one
 //! process had judged every page of a dedup scope in one order. They do it without copying
 //! the decision logic: each worker keeps a **replica** of each scope's [`Dedup`], and a

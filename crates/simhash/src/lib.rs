@@ -1,8 +1,9 @@
 //! Weighted 64-bit simhash, knowing nothing of HTML.
 //!
 //! A simhash turns a bag of weighted features into 64 bits such that similar bags give
-//! fingerprints a few bits apart. silhouette feeds it the tag names of a page weighted by depth
-//! (see `silhouette-dom`); this crate only does the arithmetic, exactly as
+//! fingerprints a few bits apart. silhouette feeds it a page's root-to-element paths (or, in the
+//! `classic` model, its tag names) weighted by depth (`silhouette-dom`), and `silhouette-text`
+//! a text's words; this crate only does the arithmetic, exactly as
 //! `ALGORITHM.md` §1 fixes it, so that stored fingerprints stay comparable across runs:
 //!
 //! - [`Simhash`] folds `(feature hash, f64 weight)` pairs, in the order given, into 64 totals;
@@ -11,11 +12,12 @@
 //!   and [`is_near`](Fingerprint::is_near) (a distance of exactly `k` counts as near).
 //! - [`Simhash128`] and [`Fingerprint128`] are the same over 128 bits (ALGORITHM.md §7), for
 //!   content fingerprints (`silhouette-text`).
-//! - [`fnv1_64`] is the feature hash (FNV-1, multiply then xor; not the `fnv` crate's FNV-1a),
-//!   and [`text_simhash`] the word-feature mode that reproduces mfonda/simhash's example.
+//! - [`fnv1_64`] is the feature hash (FNV-1, multiply then xor; not the `fnv` crate's FNV-1a).
+//!   (The word-feature mode that reproduces mfonda/simhash's example, `text_simhash`, is in
+//!   `silhouette-text`.)
 //!
 //! ```
-//! use silhouette_simhash::{fnv1_64, Simhash, text_simhash};
+//! use silhouette_simhash::{fnv1_64, Simhash};
 //!
 //! // Features are folded in a fixed order: here, sorted by name.
 //! let mut acc = Simhash::new();
@@ -23,17 +25,16 @@
 //!     acc.add(fnv1_64(name.as_bytes()), weight);
 //! }
 //! assert_eq!(acc.finish().to_string(), "f123317ed83fa3c7"); // `<p>hi</p>` at decay 0.45
-//!
-//! let a = text_simhash("this is a test phrase");
-//! let b = text_simhash("this is a test phrass");
-//! assert_eq!((a.distance(b), a.is_near(b, 5)), (2, true));
+//! let (a, b) = (acc.finish(), "f123317ed83fa3c6".parse::<silhouette_simhash::Fingerprint>()?);
+//! assert_eq!((a.distance(b), a.is_near(b, 5)), (1, true));
+//! # Ok::<(), silhouette_simhash::ParseFingerprintError>(())
 //! ```
 //!
 //! # Near-duplicate index
 //!
 //! [`NearIndex`] answers the frontier's question for every fetched page, "is any fingerprint
 //! seen so far within `k` bits of this one?", exactly (a distance of exactly `k` counts), for
-//! any `k` in `0..=8`, in about 31 bytes per fingerprint: multi-index hashing over three
+//! any `k` in `0..=8`, in a few tens of bytes per fingerprint (BENCHMARKS.md): multi-index hashing over three
 //! substrings (ALGORITHM.md §5) with an exact-match layer, online inserts into a delta merged
 //! into sorted segments, ring indexes for the huge cells of skewed input, and a versioned,
 //! checksummed file format that records the fingerprint parameters (ALGORITHM.md §6).
@@ -67,7 +68,6 @@ mod index;
 mod index128;
 mod sets;
 mod weighted;
-mod words;
 
 pub use fingerprint::{Fingerprint, ParseFingerprintError};
 pub use fingerprint128::Fingerprint128;
@@ -76,4 +76,3 @@ pub use index::{IndexError, IndexStats, MAX_K, Match, NearIndex, SharedNearIndex
 pub use index128::{MAX_K128, NearIndex128};
 pub use sets::{jaccard, jaccard_without};
 pub use weighted::{Simhash, Simhash128, simhash};
-pub use words::{mfonda_words, text_simhash};

@@ -173,7 +173,7 @@ impl ContentConfig {
 
     /// mfonda/simhash's word mode (ALGORITHM.md §1): `mfonda` words, each occurrence weighing
     /// 1, FNV-1 64, no stop words, no signature; the same bits as
-    /// `silhouette_simhash::text_simhash` for any text of at least one word.
+    /// [`text_simhash`](crate::text_simhash) for any text of at least one word.
     #[must_use]
     pub fn mfonda() -> Self {
         Self {

@@ -66,7 +66,7 @@ impl Tokenizer {
         match self {
             Self::Mfonda => {
                 let lower = text.to_lowercase();
-                silhouette_simhash::mfonda_words(&lower).for_each(f);
+                crate::mfonda_words(&lower).for_each(f);
             }
             Self::Jieba => jieba_words(text, &mut f),
             Self::Auto if contains_han(text) => {

@@ -33,7 +33,7 @@ fn mfonda_reference() {
         let got = hasher(ContentConfig::mfonda())
             .fingerprint(text)
             .map(|f| f.hash);
-        let want = silhouette_simhash::text_simhash(text);
+        let want = silhouette_text::text_simhash(text);
         assert_eq!(got, Some(ContentHash::Bits64(want)), "{text:?}");
     }
 }

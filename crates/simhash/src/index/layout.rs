@@ -9,7 +9,6 @@
 
 use std::ops::ControlFlow;
 
-/// The largest `k` a [`Layout`] exists for.
 /// The largest threshold `k` a [`NearIndex`](crate::NearIndex) supports.
 pub const MAX_K: u32 = 8;
 

@@ -4,7 +4,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::{Fingerprint, fnv1_64, simhash};
+use silhouette_simhash::{Fingerprint, fnv1_64, simhash};
 
 /// mfonda/simhash's word regex. Go's `\w` is ASCII-only, so it is here too.
 static WORDS: LazyLock<Regex> = LazyLock::new(|| {
@@ -19,7 +19,7 @@ static WORDS: LazyLock<Regex> = LazyLock::new(|| {
 /// every match of `[\w']+(?:\://[\w\./]+){0,1}` is a feature of weight 1 hashed with FNV-1 64.
 ///
 /// ```
-/// use silhouette_simhash::text_simhash;
+/// use silhouette_text::text_simhash;
 /// let a = text_simhash("this is a test phrase");
 /// assert_eq!(a.to_string(), "8c3a5f7e9ecb3f35");
 /// assert_eq!(a.distance(text_simhash("this is a test phrass")), 2);
@@ -32,10 +32,10 @@ pub fn text_simhash(text: &str) -> Fingerprint {
 
 /// The words of `lower` as mfonda/simhash finds them: the matches of
 /// `[\w']+(?:\://[\w\./]+){0,1}` (ASCII `\w`), in text order. Lower-case the text first, as
-/// [`text_simhash`] does; `silhouette-text`'s `mfonda` tokenizer is this.
+/// [`text_simhash`] does; the `mfonda` tokenizer is this.
 ///
 /// ```
-/// use silhouette_simhash::mfonda_words;
+/// use silhouette_text::mfonda_words;
 /// let words: Vec<&str> = mfonda_words("don't see http://a.b/c, ok").collect();
 /// assert_eq!(words, ["don't", "see", "http://a.b/c", "ok"]);
 /// ```
