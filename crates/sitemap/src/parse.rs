@@ -46,17 +46,17 @@ pub enum SitemapError {
     },
 }
 
-/// The `Sitemap:` lines of a robots.txt (the field name in any case), in order.
+/// The `Sitemap:` lines of a robots.txt (the field name in any case), in order, as
+/// `texting_robots` (the fetcher's robots.txt parser) reads them; none if it cannot parse
+/// the file.
 #[must_use]
 pub fn robots_sitemaps(robots_txt: &str) -> Vec<String> {
-    robots_txt
-        .lines()
-        .filter_map(|line| {
-            let line = line.split('#').next().unwrap_or("").trim();
-            let (name, value) = line.split_once(':')?;
-            (name.trim().eq_ignore_ascii_case("sitemap") && !value.trim().is_empty())
-                .then(|| value.trim().to_owned())
-        })
+    texting_robots::Robot::new("*", robots_txt.as_bytes())
+        .map(|r| r.sitemaps)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
         .collect()
 }
 
