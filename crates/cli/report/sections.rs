@@ -89,18 +89,29 @@ fn hosts(r: &Report, out: &mut String) {
     }
 }
 
+/// `n` and `what`, plural unless one.
+fn counted(n: u64, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
 fn histogram(r: &Report, out: &mut String) {
     let h = &r.histogram;
     out.push_str(&super::svg::histogram(h, ""));
     let near: u64 = h.near.iter().sum();
     let _ = writeln!(
         out,
-        "<p class=\"note\">{near} near-duplicates by their stored distance in bits to the kept \
-         page they matched; {} exact duplicates drawn at 0 bits; {} kept pages are counted apart \
-         (not drawn: they matched no kept page). Red line: the threshold, {} bits — a page this \
-         close or closer to a kept page is a duplicate (with class-paths, only if its path set \
-         is alike enough too).</p>",
-        h.exact, h.kept, h.threshold
+        "<p class=\"note\">{} by their stored distance in bits to the kept page they \
+         matched; {} drawn at 0 bits; {} counted apart (not drawn: they matched no kept page). \
+         Red line: the threshold, {} bits — a page this close or closer to a kept page is a \
+         duplicate (with class-paths, only if its path set is alike enough too).</p>",
+        counted(near, "near-duplicate"),
+        counted(h.exact, "exact duplicate"),
+        counted(h.kept, "kept page"),
+        h.threshold
     );
     if let Some(c) = &r.content_histogram {
         content_histogram(c, out);
