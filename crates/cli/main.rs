@@ -736,9 +736,10 @@ fn demo_command(
     store.records(None, |r| {
         let row = rows.entry(demo::template(&r.url)).or_default();
         row.0 += 1;
-        match r.page.decision.as_str() {
-            "kept" => row.1 += 1,
-            "near-duplicate" | "exact-duplicate" => row.2 += 1,
+        match r.page.decision {
+            silhouette_frontier::Decision::Kept => row.1 += 1,
+            silhouette_frontier::Decision::NearDuplicate
+            | silhouette_frontier::Decision::ExactDuplicate => row.2 += 1,
             _ => row.3 += 1,
         }
     })?;

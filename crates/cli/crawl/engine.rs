@@ -12,7 +12,7 @@ use anyhow::{Context, Result};
 use silhouette_dom::StructureHasher;
 use silhouette_fetch::{FetchContext, FetchError, Fetcher};
 use silhouette_frontier::{
-    Fetched, Frontier, HtmlPage, Job, ScopeMode, StoredRecord, body_hash, host_port,
+    Decision, Fetched, Frontier, HtmlPage, Job, ScopeMode, StoredRecord, body_hash, host_port,
     registrable_domain,
 };
 use silhouette_text::ContentHasher;
@@ -622,28 +622,28 @@ fn failed(e: &FetchError, final_url: Url, fetch_ms: u64) -> Fetched {
             final_url,
             status: None,
             fetch_ms,
-            decision: "robots-disallowed",
+            decision: Decision::RobotsDisallowed,
             error,
         },
         FetchError::RedirectRejected { .. } => Fetched::Failed {
             final_url,
             status: None,
             fetch_ms,
-            decision: "out-of-scope",
+            decision: Decision::OutOfScope,
             error,
         },
         FetchError::HttpStatus { status, .. } => Fetched::Failed {
             final_url,
             status: Some(*status),
             fetch_ms,
-            decision: "error",
+            decision: Decision::Error,
             error,
         },
         _ => Fetched::Failed {
             final_url,
             status: None,
             fetch_ms,
-            decision: "error",
+            decision: Decision::Error,
             error,
         },
     }

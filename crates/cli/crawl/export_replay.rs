@@ -120,7 +120,9 @@ pub fn import(export: &Path, dir: &Path) -> Result<Store> {
                 .and_then(|f| u64::try_from(f).ok()),
             elements: num(r, "elements"),
             truncated: text_of(r, "truncated"),
-            decision: text_of(r, "decision").unwrap_or_default(),
+            decision: text_of(r, "decision")
+                .and_then(|d| d.parse().ok())
+                .unwrap_or_default(),
             duplicate_of: id_of(r, "duplicate_of"),
             distance: num(r, "distance").and_then(|d| u32::try_from(d).ok()),
             error: text_of(r, "error"),

@@ -248,7 +248,7 @@ pub fn decision_json(r: &StoredRecord) -> String {
         status: p.status,
         depth: r.depth,
         referrer: r.referrer.as_deref(),
-        decision: &p.decision,
+        decision: p.decision.as_str(),
         duplicate_of: r.duplicate_of_url.as_deref(),
         distance: p.distance,
         cluster: r.cluster_url.as_deref(),
@@ -297,7 +297,7 @@ pub fn json(r: &StoredRecord) -> String {
         fingerprint: p.fingerprint.map(|f| format!("{f:016x}")),
         elements: p.elements,
         truncated: p.truncated.as_deref(),
-        decision: &p.decision,
+        decision: p.decision.as_str(),
         duplicate_of: r.duplicate_of_url.as_deref(),
         distance: p.distance,
         cluster: r.cluster_url.as_deref(),
@@ -337,7 +337,7 @@ mod tests {
                 .expect("new");
             let rec = PageRecord {
                 id,
-                decision: "kept".into(),
+                decision: silhouette_frontier::Decision::Kept,
                 emitted: i % 2 == 1,
                 ..PageRecord::default()
             };

@@ -7,7 +7,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use silhouette_frontier::Frontier;
+use silhouette_frontier::{Decision, Frontier};
 
 /// Decisions made in one run, by kind.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -41,9 +41,16 @@ impl Baseline {
         let recorded = c.keys().map(|k| get(k)).sum();
         RunCounts {
             recorded,
-            kept: get("kept"),
-            duplicates: get("near-duplicate") + get("exact-duplicate") + get("content-duplicate"),
-            errors: get("error"),
+            kept: get(Decision::Kept.as_str()),
+            duplicates: [
+                Decision::NearDuplicate,
+                Decision::ExactDuplicate,
+                Decision::ContentDuplicate,
+            ]
+            .into_iter()
+            .map(|d| get(d.as_str()))
+            .sum(),
+            errors: get(Decision::Error.as_str()),
         }
     }
 }

@@ -6,16 +6,18 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 use silhouette_dom::Profile;
-use silhouette_frontier::{Dedup, DedupConfig, DedupScope, DropWhen, PageContent, Store, Verdict};
+use silhouette_frontier::{
+    Decision, Dedup, DedupConfig, DedupScope, DropWhen, PageContent, Store, Verdict,
+};
 
 #[derive(Debug)]
 struct Page {
     id: u64,
     url: String,
     host: String,
-    old: String,
+    old: Decision,
     old_cluster: u64,
-    new: &'static str,
+    new: Decision,
     new_cluster: u64,
     /// Hamming distance to the kept page it now duplicates.
     distance: Option<u32>,
@@ -54,7 +56,7 @@ fn clusters(
         let c = resolve(map, p.new_cluster);
         let cluster = by_first.entry(c).or_default();
         cluster.members += 1;
-        cluster.kept += u64::from(p.new == "kept");
+        cluster.kept += u64::from(p.new == Decision::Kept);
         cluster.max_distance = cluster.max_distance.max(p.distance.unwrap_or(0));
         if let Some(s) = p.similarity {
             cluster.min_similarity = Some(cluster.min_similarity.map_or(s, |m: f64| m.min(s)));
@@ -164,7 +166,7 @@ struct Stored {
     id: u64,
     url: String,
     host: String,
-    decision: String,
+    decision: Decision,
     cluster: u64,
     hash: u128,
     profile: Option<Profile>,
@@ -196,10 +198,7 @@ impl Judged {
         let mut unreadable = 0u64;
         store
             .records(None, |r| {
-                if !matches!(
-                    &*r.page.decision,
-                    "kept" | "near-duplicate" | "exact-duplicate" | "content-duplicate"
-                ) {
+                if !r.page.decision.is_judged() {
                     return;
                 }
                 let Some(hash) = r.page.body_hash else { return };
@@ -252,8 +251,8 @@ impl Judged {
                     old_cluster: s.cluster,
                     url: s.url.clone(),
                     host: s.host.clone(),
-                    old: s.decision.clone(),
-                    new: v.name(),
+                    old: s.decision,
+                    new: v.decision(),
                     new_cluster: cluster_of(s.id, v),
                     distance: match v {
                         Verdict::NearDuplicate { distance, .. } => Some(distance),
@@ -271,7 +270,7 @@ impl Judged {
         let map: HashMap<u64, u64> = pages.iter().map(|p| (p.id, p.new_cluster)).collect();
         let clusters: HashSet<u64> = pages.iter().map(|p| resolve(&map, p.new_cluster)).collect();
         Ok(Counts {
-            kept: pages.iter().filter(|p| p.new == "kept").count() as u64,
+            kept: pages.iter().filter(|p| p.new == Decision::Kept).count() as u64,
             clusters: clusters.len() as u64,
         })
     }
@@ -387,9 +386,9 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
         config.drop_when,
         config.content_threshold,
     )?;
-    let kept = |d: &str| d == "kept";
+    let kept = |d: Decision| d == Decision::Kept;
     let (old_kept, new_kept) = (
-        pages.iter().filter(|p| kept(&p.old)).count(),
+        pages.iter().filter(|p| kept(p.old)).count(),
         pages.iter().filter(|p| kept(p.new)).count(),
     );
     writeln!(
@@ -401,7 +400,7 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
 
     let mut decisions: BTreeMap<&str, u64> = BTreeMap::new();
     for p in &pages {
-        *decisions.entry(p.new).or_default() += 1;
+        *decisions.entry(p.new.as_str()).or_default() += 1;
     }
     let listed: Vec<String> = decisions.iter().map(|(d, n)| format!("{d} {n}")).collect();
     writeln!(out, "decisions now: {}", listed.join(", "))?;
@@ -410,7 +409,7 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
     for p in &pages {
         let row = per_host.entry(&p.host).or_default();
         row.0 += 1;
-        row.1 += u64::from(kept(&p.old));
+        row.1 += u64::from(kept(p.old));
         row.2 += u64::from(kept(p.new));
     }
     writeln!(out, "per host (pages, kept before -> after):")?;
@@ -472,7 +471,7 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
     }
     let changed: Vec<&Page> = pages
         .iter()
-        .filter(|p| kept(&p.old) != kept(p.new))
+        .filter(|p| kept(p.old) != kept(p.new))
         .collect();
     writeln!(out, "decisions changed: {}", changed.len())?;
     for p in changed.iter().take(CHANGES_SHOWN) {
@@ -542,7 +541,7 @@ mod tests {
             };
             let rec = PageRecord {
                 id,
-                decision: v.name().into(),
+                decision: v.decision(),
                 fingerprint: Some(s.fingerprint.bits()),
                 elements: Some(s.elements),
                 body_hash: Some(hash),

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use anyhow::{Context, Result};
-use silhouette_frontier::Store;
+use silhouette_frontier::{Decision, Store};
 
 /// The gaps of a crawl state as seen by replay.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -27,12 +27,14 @@ impl Gaps {
         let mut gaps = Self::default();
         let mut duplicates = 0u64;
         store
-            .records(None, |r| match &*r.page.decision {
-                "kept" if r.page.body_hash.is_some() => {}
-                "near-duplicate" | "exact-duplicate" if r.page.body_hash.is_some() => {
+            .records(None, |r| match r.page.decision {
+                Decision::Kept if r.page.body_hash.is_some() => {}
+                Decision::NearDuplicate | Decision::ExactDuplicate
+                    if r.page.body_hash.is_some() =>
+                {
                     duplicates += 1;
                 }
-                d => *gaps.unjudged.entry(d.to_owned()).or_insert(0) += 1,
+                d => *gaps.unjudged.entry(d.to_string()).or_insert(0) += 1,
             })
             .context("cannot read the crawl state")?;
         gaps.queued = store.queued()?.len() as u64;

@@ -11,8 +11,9 @@ use anyhow::{Context, Result};
 use silhouette_dom::StructureHasher;
 use silhouette_fetch::Fetcher;
 use silhouette_frontier::{
-    Fetched, HtmlPage, Job, JudgedPage, OnDuplicate, PageRecord, Scope, SharedDedup, SharedVerdict,
-    StoredRecord, TrapGuard, Verdict, canonicalize, host_port, parse_canonical, resolve_link,
+    Decision, Fetched, HtmlPage, Job, JudgedPage, OnDuplicate, PageRecord, Scope, SharedDedup,
+    SharedVerdict, StoredRecord, TrapGuard, Verdict, canonicalize, host_port, parse_canonical,
+    resolve_link,
 };
 use silhouette_redis::{Lease, Requeued, SharedCrawl, SharedError, SharedStats};
 use silhouette_text::ContentHasher;
@@ -380,7 +381,7 @@ impl Worker {
                         final_url: lease.url.clone(),
                         status: None,
                         fetch_ms: 0,
-                        decision: "error",
+                        decision: Decision::Error,
                         error: format!("gave up after waiting: {error}"),
                     },
                 }
@@ -452,11 +453,12 @@ impl Worker {
         );
         // The page's records reach its worker's file before Redis records the page, one
         // page at a time per worker (`shared_warc`).
-        let archive = archive
-            .filter(|_| self.warc_records == WarcRecords::All || stored.page.decision == "kept");
+        let archive = archive.filter(|_| {
+            self.warc_records == WarcRecords::All || stored.page.decision == Decision::Kept
+        });
         let Some((warc, capture)) = archive else {
             shared
-                .complete_failing(lease, &json, &stored.page.decision, backoff)
+                .complete_failing(lease, &json, stored.page.decision.as_str(), backoff)
                 .await?;
             return Ok(());
         };
@@ -464,7 +466,7 @@ impl Worker {
         let at = warc.write(&capture, shared).await?;
         let json = at.with_place(&json);
         let written = shared
-            .complete_failing(lease, &json, &stored.page.decision, backoff)
+            .complete_failing(lease, &json, stored.page.decision.as_str(), backoff)
             .await?;
         if !written {
             // Another worker recorded the page first (this lease had run out): its
@@ -564,14 +566,14 @@ fn record(
             rec.bytes = Some(bytes);
             rec.fetch_ms = Some(fetch_ms);
             rec.body_hash = Some(body_hash);
-            rec.decision = "not-html".to_owned();
+            rec.decision = Decision::NotHtml;
             if let (Some(page), Some(j)) = (html, judged) {
                 rec.fingerprint = page.fingerprint.map(silhouette_simhash::Fingerprint::bits);
                 rec.elements = Some(page.elements);
                 rec.truncated.clone_from(&page.truncated);
                 rec.profile = Some(page.profile.clone());
                 rec.content = *page.content;
-                rec.decision = j.verdict.name().to_owned();
+                rec.decision = j.verdict.decision();
                 rec.set_verdict(j.verdict);
                 // The replica knows every cluster (an exact duplicate's too).
                 rec.cluster = j.cluster.as_ref().map(|c| c.0);
@@ -595,7 +597,7 @@ fn record(
             rec.decision = decision.to_owned();
             rec.error = Some(error);
         }
-        Fetched::Later { .. } => rec.decision = "error".to_owned(),
+        Fetched::Later { .. } => rec.decision = Decision::Error,
     }
     (rec, follow)
 }

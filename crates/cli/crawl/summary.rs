@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use serde::Serialize;
-use silhouette_frontier::{StateError, Store};
+use silhouette_frontier::{Decision, StateError, Store};
 
 /// Rows of a list printed in the summary before it is cut (the rest is counted).
 const HOSTS_SHOWN: usize = 20;
@@ -84,25 +84,21 @@ pub fn summarize(store: &Store, members: bool) -> Result<Summary, StateError> {
     store.records(None, |r| {
         s.pages += 1;
         s.out_of_order += u64::from(r.page.out_of_order);
-        if !matches!(
-            r.page.decision.as_str(),
-            "kept" | "near-duplicate" | "exact-duplicate" | "content-duplicate"
-        ) && seeds.contains(&r.url)
-        {
+        if !r.page.decision.is_judged() && seeds.contains(&r.url) {
             s.failed_seeds.push(FailedSeed {
                 url: r.url.clone(),
-                decision: r.page.decision.clone(),
+                decision: r.page.decision.to_string(),
                 error: r.page.error.clone(),
             });
         }
-        let d = r.page.decision.clone();
+        let d = r.page.decision.to_string();
         *s.per_decision.entry(d.clone()).or_insert(0) += 1;
         let host = s.per_host.entry(r.host.clone()).or_default();
         host.pages += 1;
-        match d.as_str() {
-            "kept" => host.kept += 1,
-            "near-duplicate" | "exact-duplicate" | "content-duplicate" => host.dropped += 1,
-            "error" => {
+        match r.page.decision {
+            Decision::Kept => host.kept += 1,
+            dup if dup.is_duplicate() => host.dropped += 1,
+            Decision::Error => {
                 host.errors += 1;
                 let class = r
                     .page
@@ -126,7 +122,7 @@ pub fn summarize(store: &Store, members: bool) -> Result<Summary, StateError> {
             });
             let c = &mut clusters[i];
             c.pages += 1;
-            c.kept += u64::from(d == "kept");
+            c.kept += u64::from(r.page.decision == Decision::Kept);
             if members {
                 c.members.push(Member {
                     url: r.url,

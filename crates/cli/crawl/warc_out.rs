@@ -351,14 +351,14 @@ impl WarcLog {
         let all = self.settings.records == WarcRecords::All;
         // Only an exact duplicate of a page already written is a revisit; a near-duplicate
         // has another payload and would be resolved wrongly.
-        let original = match rec.page.decision.as_str() {
-            "exact-duplicate" => match rec.page.duplicate_of {
+        let original = match rec.page.decision {
+            silhouette_frontier::Decision::ExactDuplicate => match rec.page.duplicate_of {
                 Some(id) => store.warc_location(id)?.filter(|o| o.kind == "response"),
                 None => None,
             },
             _ => None,
         };
-        if original.is_none() && rec.page.decision != "kept" && !all {
+        if original.is_none() && rec.page.decision != silhouette_frontier::Decision::Kept && !all {
             return Ok(None);
         }
         let Some(current) = self.current.as_mut() else {

@@ -224,7 +224,7 @@ impl DedupState {
             fingerprint: j.page.fingerprint.map(|f| f.bits()),
             elements: Some(j.page.elements),
             truncated: j.page.truncated.clone(),
-            decision: j.verdict.name().to_owned(),
+            decision: j.verdict.decision(),
             duplicate_of,
             distance,
             error: None,

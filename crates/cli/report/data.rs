@@ -2,7 +2,7 @@
 //! replayed decay x threshold grid.
 
 use anyhow::Result;
-use silhouette_frontier::{DedupConfig, Store};
+use silhouette_frontier::{Decision, DedupConfig, Store};
 
 use crate::crawl::replay::{Counts, Judged};
 
@@ -69,10 +69,10 @@ impl Histogram {
             threshold,
             ..Self::default()
         };
-        store.records(None, |r| match &*r.page.decision {
-            "kept" => h.kept += 1,
-            "exact-duplicate" => h.exact += 1,
-            "near-duplicate" => {
+        store.records(None, |r| match r.page.decision {
+            Decision::Kept => h.kept += 1,
+            Decision::ExactDuplicate => h.exact += 1,
+            Decision::NearDuplicate => {
                 let d = r.page.distance.unwrap_or(0).min(64) as usize;
                 h.near[d] += 1;
             }
@@ -92,7 +92,7 @@ impl Histogram {
         };
         let mut any = false;
         store.records(None, |r| {
-            if r.page.decision == "kept" {
+            if r.page.decision == Decision::Kept {
                 h.kept += 1;
             }
             if let Some(d) = r.page.content_distance {

@@ -263,11 +263,17 @@ impl Verdict {
     /// `content-duplicate`.
     #[must_use]
     pub const fn name(self) -> &'static str {
+        self.decision().as_str()
+    }
+
+    /// The decision it records.
+    #[must_use]
+    pub const fn decision(self) -> crate::Decision {
         match self {
-            Self::Kept { .. } | Self::KeptUnjudged => "kept",
-            Self::ExactDuplicate { .. } => "exact-duplicate",
-            Self::NearDuplicate { .. } => "near-duplicate",
-            Self::ContentDuplicate { .. } => "content-duplicate",
+            Self::Kept { .. } | Self::KeptUnjudged => crate::Decision::Kept,
+            Self::ExactDuplicate { .. } => crate::Decision::ExactDuplicate,
+            Self::NearDuplicate { .. } => crate::Decision::NearDuplicate,
+            Self::ContentDuplicate { .. } => crate::Decision::ContentDuplicate,
         }
     }
 }

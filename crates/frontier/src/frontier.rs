@@ -11,10 +11,10 @@ use url::Url;
 
 use crate::order::Order;
 use crate::{
-    Budget, CanonConfig, CanonError, Dedup, DedupConfig, DedupError, HostQueues, OnDuplicate,
-    PageContent, PageRecord, QueueEntry, Scope, ScopeConfig, ScopeError, SeenSet, StateError,
-    Store, StoredRecord, TrapConfig, TrapGuard, UrlKey, Verdict, canonicalize, host_port,
-    parse_canonical, resolve_link,
+    Budget, CanonConfig, CanonError, Decision, Dedup, DedupConfig, DedupError, HostQueues,
+    OnDuplicate, PageContent, PageRecord, QueueEntry, Scope, ScopeConfig, ScopeError, SeenSet,
+    StateError, Store, StoredRecord, TrapConfig, TrapGuard, UrlKey, Verdict, canonicalize,
+    host_port, parse_canonical, resolve_link,
 };
 
 /// Reads a page's structure summary (sorted, distinct feature ids) from its stored profile.
@@ -139,7 +139,7 @@ pub enum Fetched {
         /// Fetch time.
         fetch_ms: u64,
         /// The decision: `error`, `robots-disallowed`, `out-of-scope`.
-        decision: &'static str,
+        decision: Decision,
         /// The error, one line.
         error: String,
     },
@@ -248,17 +248,8 @@ impl Frontier {
         let mut records = Vec::new();
         self.store.records(None, |r| records.push(r))?;
         for r in records {
-            *self
-                .stats
-                .entry(decision_key(&r.page.decision))
-                .or_insert(0) += 1;
-            if let (Some(hash), true) = (
-                r.page.body_hash,
-                matches!(
-                    &*r.page.decision,
-                    "kept" | "near-duplicate" | "exact-duplicate" | "content-duplicate"
-                ),
-            ) {
+            *self.stats.entry(r.page.decision.as_str()).or_insert(0) += 1;
+            if let (Some(hash), true) = (r.page.body_hash, r.page.decision.is_judged()) {
                 let fp = r.page.fingerprint.map(Fingerprint::new);
                 let summary = self
                     .config
@@ -485,7 +476,7 @@ impl Frontier {
                 final_url: job.url.clone(),
                 status: None,
                 fetch_ms: 0,
-                decision: "error",
+                decision: Decision::Error,
                 error: format!("gave up after {n} waits: {error}"),
             };
             self.release(&host, now);
@@ -604,7 +595,7 @@ impl Frontier {
                 rec.body_hash = Some(body_hash);
                 self.note_alias(&job, &final_url)?;
                 match html {
-                    None => rec.decision = "not-html".to_owned(),
+                    None => rec.decision = Decision::NotHtml,
                     Some(page) => {
                         rec.fingerprint = page.fingerprint.map(Fingerprint::bits);
                         rec.elements = Some(page.elements);
@@ -620,7 +611,7 @@ impl Frontier {
                             page.summary.as_deref(),
                             &page.content,
                         );
-                        rec.decision = verdict.name().to_owned();
+                        rec.decision = verdict.decision();
                         rec.set_verdict(verdict);
                         if let Verdict::ExactDuplicate { of } = verdict {
                             rec.cluster = self.store.cluster_of(of)?;
@@ -632,7 +623,7 @@ impl Frontier {
                         }
                     }
                 }
-                if rec.decision == "not-html" {
+                if rec.decision == Decision::NotHtml {
                     rec.emitted = true;
                 }
             }
@@ -646,13 +637,13 @@ impl Frontier {
                 rec.final_url = Some(final_url.to_string());
                 rec.status = status;
                 rec.fetch_ms = Some(fetch_ms);
-                rec.decision = decision.to_owned();
+                rec.decision = decision;
                 rec.error = Some(error);
                 rec.emitted = true;
             }
             Fetched::Later { .. } => {}
         }
-        *self.stats.entry(decision_key(&rec.decision)).or_insert(0) += 1;
+        *self.stats.entry(rec.decision.as_str()).or_insert(0) += 1;
         let (seq, out_seq) = self.store.record(&rec)?;
         let queued = match follow {
             Some((base, page)) => self.queue_links(&job, &base, &page)?,
@@ -788,19 +779,6 @@ impl Frontier {
 fn unix_ms(t: std::time::SystemTime) -> u64 {
     t.duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-}
-
-fn decision_key(decision: &str) -> &'static str {
-    match decision {
-        "kept" => "kept",
-        "near-duplicate" => "near-duplicate",
-        "exact-duplicate" => "exact-duplicate",
-        "content-duplicate" => "content-duplicate",
-        "not-html" => "not-html",
-        "robots-disallowed" => "robots-disallowed",
-        "out-of-scope" => "out-of-scope",
-        _ => "error",
-    }
 }
 
 /// A seed that cannot be crawled.

@@ -51,7 +51,7 @@ fn crawl(
             .complete(job.clone(), page(&job, fp, body, &links), Instant::now())
             .expect("records");
         for r in done.records {
-            out.push((r.url, r.page.decision, r.duplicate_of_url));
+            out.push((r.url, r.page.decision.to_string(), r.duplicate_of_url));
         }
     }
     f.commit().expect("commits");
@@ -165,7 +165,7 @@ fn resume_rebuilds_state_and_loses_nothing() {
     // The seed's record from the first run still counts as the first kept page.
     let mut all = Vec::new();
     f.store()
-        .records(None, |r| all.push((r.url, r.page.decision)))
+        .records(None, |r| all.push((r.url, r.page.decision.to_string())))
         .expect("reads");
     assert_eq!(all.len(), 5);
     assert_eq!(all[0], ("http://site.test/".to_owned(), "kept".to_owned()));
@@ -200,7 +200,7 @@ fn waits_put_the_url_back_then_give_up() {
         .records
         .pop()
         .expect("recorded");
-    assert_eq!(r.page.decision, "error");
+    assert_eq!(r.page.decision, Decision::Error);
     assert!(
         r.page
             .error

@@ -92,6 +92,7 @@
 
 mod canon;
 mod content;
+mod decision;
 mod dedup;
 mod frame;
 mod frontier;
@@ -109,6 +110,7 @@ pub use canon::{
     resolve_link,
 };
 pub use content::{ContentBits, DropWhen, PageContent};
+pub use decision::{Decision, UnknownDecision};
 pub use dedup::{Dedup, DedupConfig, DedupError, DedupScope, OnDuplicate, Verdict};
 pub use frontier::{
     Completed, Fetched, Frontier, FrontierConfig, FrontierError, HtmlPage, Job, SeedError,

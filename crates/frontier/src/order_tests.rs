@@ -93,7 +93,7 @@ fn crawl(picks: &[u8], k: usize, window: u64, restart_after: Option<usize>) -> D
         for r in done.records {
             out.push((
                 r.url,
-                r.page.decision,
+                r.page.decision.to_string(),
                 r.duplicate_of_url,
                 r.page.distance,
                 r.page.out_of_order,

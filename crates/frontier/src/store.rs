@@ -12,7 +12,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 #[path = "store_warc.rs"]
 mod warc;
-use crate::{ContentBits, PageContent};
+use crate::{ContentBits, Decision, PageContent};
 pub use warc::{WarcFile, WarcLocation};
 
 /// The schema version this build writes and reads.
@@ -165,7 +165,7 @@ pub struct PageRecord {
     /// Why the fingerprint covers part of the page only.
     pub truncated: Option<String>,
     /// `kept`, `near-duplicate`, `exact-duplicate`, `not-html`, `error`, …
-    pub decision: String,
+    pub decision: Decision,
     /// The id of the page it duplicates.
     pub duplicate_of: Option<u64>,
     /// Hamming distance to that page.
@@ -534,7 +534,7 @@ impl Store {
             page.fingerprint.map(|f| f as i64),
             page.elements.map(to_i64),
             page.truncated,
-            page.decision,
+            page.decision.as_str(),
             page.duplicate_of.map(to_i64),
             page.distance,
             page.error,
@@ -702,7 +702,7 @@ impl Store {
                         fingerprint: r.get::<_, Option<i64>>(8)?.map(|f| f as u64),
                         elements: r.get::<_, Option<i64>>(9)?.map(to_u64),
                         truncated: r.get(10)?,
-                        decision: r.get(11)?,
+                        decision: r.get::<_, String>(11)?.parse().unwrap_or(Decision::Error),
                         duplicate_of: r.get::<_, Option<i64>>(12)?.map(to_u64),
                         distance: r.get(13)?,
                         error: r.get(14)?,
@@ -836,7 +836,7 @@ mod tests {
         assert_eq!(s.add_url("http://a/b", "a", 1, Some(a)).expect("ok"), None);
         let rec = PageRecord {
             id: a,
-            decision: "kept".into(),
+            decision: Decision::Kept,
             emitted: true,
             body_hash: Some(7 << 100),
             ..PageRecord::default()

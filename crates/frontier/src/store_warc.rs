@@ -207,7 +207,7 @@ mod tests {
             .expect("new");
         let rec = PageRecord {
             id,
-            decision: "kept".into(),
+            decision: crate::Decision::Kept,
             ..PageRecord::default()
         };
         store.record(&rec).expect("ok");
