@@ -7,7 +7,7 @@ use std::io::Write;
 use anyhow::{Context, Result};
 use silhouette_dom::Profile;
 use silhouette_frontier::{
-    Decision, Dedup, DedupConfig, DedupScope, DropWhen, PageContent, Store, Verdict,
+    Decision, Dedup, DedupConfig, DedupScope, DropWhen, PageContent, PageSignals, Store, Verdict,
 };
 
 #[derive(Debug)]
@@ -244,8 +244,15 @@ impl Judged {
             .map(|s| {
                 let fp = s.profile.as_ref().map(|p| p.fingerprint(decay));
                 let summary = s.profile.as_ref().and_then(|p| p.paths()).map(|p| p.ids());
-                let v =
-                    dedup.judge_page(s.id, &s.host, s.hash, fp, s.elements, summary, &s.content);
+                let v = dedup.judge_page(&PageSignals {
+                    id: s.id,
+                    host: &s.host,
+                    body_hash: s.hash,
+                    fingerprint: fp,
+                    elements: s.elements,
+                    summary,
+                    content: &s.content,
+                });
                 Page {
                     id: s.id,
                     old_cluster: s.cluster,

@@ -3,7 +3,7 @@
 //! the dedup internals is made here once.
 
 use silhouette_dom::StructureHasher;
-use silhouette_frontier::{Dedup, PageContent, Verdict, body_hash};
+use silhouette_frontier::{Dedup, PageContent, PageSignals, Verdict, body_hash};
 use silhouette_simhash::Fingerprint;
 use silhouette_text::ContentHasher;
 
@@ -61,15 +61,15 @@ pub fn fingerprint(
 
 /// Judges page `id` (ids increase in input order) of `host`, exactly as the crawl does.
 pub fn judge(dedup: &mut Dedup, id: u64, host: &str, page: &Page) -> Verdict {
-    dedup.judge_page(
+    dedup.judge_page(&PageSignals {
         id,
         host,
-        page.body_hash,
-        page.fingerprint,
-        page.elements,
-        page.summary.as_deref(),
-        &page.content,
-    )
+        body_hash: page.body_hash,
+        fingerprint: page.fingerprint,
+        elements: page.elements,
+        summary: page.summary.as_deref(),
+        content: &page.content,
+    })
 }
 
 /// The kept page a content duplicate names, and the content distance.

@@ -21,7 +21,7 @@ use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
-use silhouette_frontier::{Dedup, PageRecord, Store, Verdict, WarcLocation};
+use silhouette_frontier::{Dedup, PageRecord, PageSignals, Store, Verdict, WarcLocation};
 use silhouette_simhash::Fingerprint;
 
 use super::judge::Page;
@@ -121,15 +121,15 @@ impl DedupState {
                 .profile
                 .as_deref()
                 .and_then(crate::crawl_settings::summary_of);
-            let verdict = dedup.judge_page(
-                page.id,
-                &r.host,
-                page.body_hash.unwrap_or_default(),
-                page.fingerprint.map(Fingerprint::new),
-                page.elements.unwrap_or(0),
-                summary.as_deref(),
-                &page.content,
-            );
+            let verdict = dedup.judge_page(&PageSignals {
+                id: page.id,
+                host: &r.host,
+                body_hash: page.body_hash.unwrap_or_default(),
+                fingerprint: page.fingerprint.map(Fingerprint::new),
+                elements: page.elements.unwrap_or(0),
+                summary: summary.as_deref(),
+                content: &page.content,
+            });
             counts.0 += 1;
             match verdict {
                 Verdict::ExactDuplicate { .. } => counts.2 += 1,

@@ -1,7 +1,7 @@
 //! The drop-when policy matrix: one crawl's pages judged in every mode.
 
 use super::*;
-use crate::{Dedup, DedupConfig, DedupError, DedupScope, Verdict};
+use crate::{Dedup, DedupConfig, DedupError, DedupScope, PageSignals, Verdict};
 
 /// A page: host, body hash, structure bits, content bits (64), signature.
 type Page = (&'static str, u128, u64, Option<u64>, Option<u128>);
@@ -24,7 +24,15 @@ fn check(mode: DropWhen, scope: DedupScope, pages: &[Page], expected: &[Verdict]
                 signature,
             };
             let fp = Some(Fingerprint::new(s));
-            d.judge_page(i as u64 + 1, host, body, fp, 50, None, &content)
+            d.judge_page(&PageSignals {
+                id: i as u64 + 1,
+                host,
+                body_hash: body,
+                fingerprint: fp,
+                elements: 50,
+                summary: None,
+                content: &content,
+            })
         })
         .collect();
     assert_eq!(got, expected, "drop-when = {mode}");
@@ -152,10 +160,26 @@ fn scope_signature_and_widths() {
     };
     let mix = |i: u128| i.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835);
     for i in 0..100u128 {
-        let v = d.judge_page(i as u64 + 1, "h", i, None, 0, None, &wide(mix(i)));
+        let v = d.judge_page(&PageSignals {
+            id: i as u64 + 1,
+            host: "h",
+            body_hash: i,
+            fingerprint: None,
+            elements: 0,
+            summary: None,
+            content: &wide(mix(i)),
+        });
         assert_eq!(v, KeptUnjudged);
     }
-    let v = d.judge_page(200, "h", 200, None, 0, None, &wide(mix(42) ^ 0x3ff));
+    let v = d.judge_page(&PageSignals {
+        id: 200,
+        host: "h",
+        body_hash: 200,
+        fingerprint: None,
+        elements: 0,
+        summary: None,
+        content: &wide(mix(42) ^ 0x3ff),
+    });
     assert_eq!(
         v,
         ContentDuplicate {
@@ -169,7 +193,15 @@ fn scope_signature_and_widths() {
         signature: None,
     };
     assert_eq!(
-        d.judge_page(201, "h", 201, None, 0, None, &narrow),
+        d.judge_page(&PageSignals {
+            id: 201,
+            host: "h",
+            body_hash: 201,
+            fingerprint: None,
+            elements: 0,
+            summary: None,
+            content: &narrow
+        }),
         KeptUnjudged
     );
     let bad = DedupConfig {
@@ -347,7 +379,7 @@ proptest::proptest! {
                     fingerprint: content.map(|(c, _)| ContentBits::B64(Fingerprint::new(c))),
                     signature: content.and_then(|(_, s)| s),
                 };
-                d.judge_page(i as u64 + 1, host, *body, Some(Fingerprint::new(*bits)), *elements, None, &content)
+                d.judge_page(&PageSignals { id: i as u64 + 1, host, body_hash: *body, fingerprint: Some(Fingerprint::new(*bits)), elements: *elements, summary: None, content: &content })
             })
             .collect();
         proptest::prop_assert_eq!(got, oracle(config, &pages));

@@ -304,21 +304,30 @@ pub struct Dedup {
     clusters: HashMap<u64, u64>,
 }
 
-/// What [`Dedup`] reads of one page.
+/// What [`Dedup`] reads of one page: everything [`Dedup::judge_page`] decides on.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct PageSignals<'a> {
-    pub(crate) id: u64,
-    pub(crate) host: &'a str,
-    pub(crate) body_hash: u128,
-    pub(crate) fingerprint: Option<Fingerprint>,
-    pub(crate) elements: u64,
-    pub(crate) summary: Option<&'a [u32]>,
-    pub(crate) content: &'a PageContent,
+pub struct PageSignals<'a> {
+    /// The page's id (its URL's, in crawl order).
+    pub id: u64,
+    /// Its host (`host:port`): the dedup scope when it is per host, and what a host teaches.
+    pub host: &'a str,
+    /// Hash of its bytes ([`body_hash`](crate::body_hash)): exact duplicates.
+    pub body_hash: u128,
+    /// Its structure fingerprint; `None` for a page that could not be fingerprinted (it is
+    /// then judged on its bytes and content only).
+    pub fingerprint: Option<Fingerprint>,
+    /// Elements parsed ([`DedupConfig::min_elements`]).
+    pub elements: u64,
+    /// Its structure summary (sorted, distinct feature ids), used when
+    /// [`DedupConfig::min_similarity`] is set.
+    pub summary: Option<&'a [u32]>,
+    /// Its content signal, used as [`DedupConfig::drop_when`] says.
+    pub content: &'a PageContent,
 }
 
 /// A verdict reached by [`Dedup::decide`], with what [`Dedup::learn`] records of it.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Decision {
+pub(crate) struct Reached {
     pub(crate) verdict: Verdict,
     /// The path-set similarity of a confirmed near match.
     similarity: Option<f64>,
@@ -328,7 +337,7 @@ pub(crate) struct Decision {
     new_cluster: Option<Fingerprint>,
 }
 
-impl Decision {
+impl Reached {
     /// Whether learning it changes the dedup state: a kept page, or a duplicate that teaches
     /// its scope varying paths (shared backends log exactly these).
     pub(crate) const fn changes_state(&self) -> bool {
@@ -455,46 +464,29 @@ impl Dedup {
         elements: u64,
         summary: Option<&[u32]>,
     ) -> Verdict {
-        let none = PageContent::default();
-        self.judge_page(id, host, body_hash, fingerprint, elements, summary, &none)
-    }
-
-    /// Judges page `id` (ids must increase with crawl order) and records it if kept.
-    ///
-    /// `fingerprint` is `None` for a page that could not be fingerprinted; it is then judged
-    /// on its bytes (and content) only. `summary` is the page's structure summary (sorted,
-    /// distinct feature ids), used when [`DedupConfig::min_similarity`] is set; `content` its
-    /// content signal, used as [`DedupConfig::drop_when`] says.
-    #[allow(clippy::too_many_arguments, reason = "one page's signals, each plain")]
-    pub fn judge_page(
-        &mut self,
-        id: u64,
-        host: &str,
-        body_hash: u128,
-        fingerprint: Option<Fingerprint>,
-        elements: u64,
-        summary: Option<&[u32]>,
-        content: &PageContent,
-    ) -> Verdict {
-        let page = PageSignals {
+        self.judge_page(&PageSignals {
             id,
             host,
             body_hash,
             fingerprint,
             elements,
             summary,
-            content,
-        };
-        let decision = self.decide(&page);
-        self.learn(&page, &decision)
+            content: &PageContent::default(),
+        })
+    }
+
+    /// Judges `page` (in crawl order) and records it if kept.
+    pub fn judge_page(&mut self, page: &PageSignals<'_>) -> Verdict {
+        let decision = self.decide(page);
+        self.learn(page, &decision)
     }
 
     /// The verdict on `page` against the state as it is, without changing it: what
     /// [`judge_page`](Self::judge_page) would say. [`learn`](Self::learn) then records it.
     /// Shared backends decide, check that the state is current, and only then learn.
-    pub(crate) fn decide(&self, page: &PageSignals<'_>) -> Decision {
+    pub(crate) fn decide(&self, page: &PageSignals<'_>) -> Reached {
         if let Some(&of) = self.exact.get(&page.body_hash) {
-            return Decision {
+            return Reached {
                 verdict: Verdict::ExactDuplicate { of },
                 similarity: None,
                 learn_from: None,
@@ -555,7 +547,7 @@ impl Dedup {
             (Some(Ok(fp)), Verdict::Kept { .. }) => Some(fp),
             _ => None,
         };
-        Decision {
+        Reached {
             verdict,
             similarity,
             learn_from,
@@ -566,7 +558,7 @@ impl Dedup {
     /// Records `decision` (from [`decide`](Self::decide) on this very state) and returns its
     /// verdict; [`last_similarity`](Self::last_similarity) and
     /// [`last_learned`](Self::last_learned) describe it.
-    pub(crate) fn learn(&mut self, page: &PageSignals<'_>, decision: &Decision) -> Verdict {
+    pub(crate) fn learn(&mut self, page: &PageSignals<'_>, decision: &Reached) -> Verdict {
         let (id, host, verdict) = (page.id, page.host, decision.verdict);
         self.last_similarity = decision.similarity;
         self.last_learned = false;

@@ -12,8 +12,8 @@ use url::Url;
 use crate::order::Order;
 use crate::{
     Budget, CanonConfig, CanonError, Decision, Dedup, DedupConfig, DedupError, HostQueues,
-    OnDuplicate, PageContent, PageRecord, QueueEntry, Scope, ScopeConfig, ScopeError, SeenSet,
-    StateError, Store, StoredRecord, TrapConfig, TrapGuard, UrlKey, Verdict, canonicalize,
+    OnDuplicate, PageContent, PageRecord, PageSignals, QueueEntry, Scope, ScopeConfig, ScopeError,
+    SeenSet, StateError, Store, StoredRecord, TrapConfig, TrapGuard, UrlKey, Verdict, canonicalize,
     host_port, parse_canonical, resolve_link,
 };
 
@@ -256,15 +256,15 @@ impl Frontier {
                     .summary_of
                     .zip(r.page.profile.as_deref())
                     .and_then(|(read, profile)| read(profile));
-                let _ = self.dedup.judge_page(
-                    r.page.id,
-                    &r.host,
-                    hash,
-                    fp,
-                    r.page.elements.unwrap_or(0),
-                    summary.as_deref(),
-                    &r.page.content,
-                );
+                let _ = self.dedup.judge_page(&PageSignals {
+                    id: r.page.id,
+                    host: &r.host,
+                    body_hash: hash,
+                    fingerprint: fp,
+                    elements: r.page.elements.unwrap_or(0),
+                    summary: summary.as_deref(),
+                    content: &r.page.content,
+                });
             }
         }
         // Hosts that asked to wait still wait, across the restart.
@@ -602,15 +602,15 @@ impl Frontier {
                         rec.truncated.clone_from(&page.truncated);
                         rec.profile = Some(page.profile.clone());
                         rec.content = *page.content;
-                        let verdict = self.dedup.judge_page(
-                            job.id,
-                            &host_port(&final_url).unwrap_or_default(),
+                        let verdict = self.dedup.judge_page(&PageSignals {
+                            id: job.id,
+                            host: &host_port(&final_url).unwrap_or_default(),
                             body_hash,
-                            page.fingerprint,
-                            page.elements,
-                            page.summary.as_deref(),
-                            &page.content,
-                        );
+                            fingerprint: page.fingerprint,
+                            elements: page.elements,
+                            summary: page.summary.as_deref(),
+                            content: &page.content,
+                        });
                         rec.decision = verdict.decision();
                         rec.set_verdict(verdict);
                         if let Verdict::ExactDuplicate { of } = verdict {

@@ -36,7 +36,9 @@
 //! compared with, and where the cluster budget and the dedup scope apply).
 //!
 //! ```
-//! use silhouette_frontier::{ContentBits, Dedup, DedupConfig, DropWhen, PageContent, Verdict};
+//! use silhouette_frontier::{
+//!     ContentBits, Dedup, DedupConfig, DropWhen, PageContent, PageSignals, Verdict,
+//! };
 //! use silhouette_simhash::Fingerprint;
 //!
 //! let config = DedupConfig { drop_when: DropWhen::StructureOrContent, ..DedupConfig::default() };
@@ -45,11 +47,20 @@
 //!     fingerprint: Some(ContentBits::B64(Fingerprint::new(bits))),
 //!     signature: None,
 //! };
-//! let (article, print_view) = (Fingerprint::new(0x8c3a_5f7e_9ecb_3f35), Fingerprint::new(0x0123_4567));
+//! let page = |id, structure, content| PageSignals {
+//!     id,
+//!     host: "h",
+//!     body_hash: u128::from(id),
+//!     fingerprint: Some(Fingerprint::new(structure)),
+//!     elements: 50,
+//!     summary: None,
+//!     content,
+//! };
 //! // An article, then its print view: another structure, the same text 1 bit off.
-//! let v = dedup.judge_page(1, "h", 1, Some(article), 50, None, &text(0xfeed));
+//! let (article, print_view) = (text(0xfeed), text(0xfeec));
+//! let v = dedup.judge_page(&page(1, 0x8c3a_5f7e_9ecb_3f35, &article));
 //! assert_eq!(v, Verdict::Kept { cluster: 1 });
-//! let v = dedup.judge_page(2, "h", 2, Some(print_view), 50, None, &text(0xfeec));
+//! let v = dedup.judge_page(&page(2, 0x0123_4567, &print_view));
 //! assert_eq!(v, Verdict::ContentDuplicate { of: 1, distance: 1, cluster: None });
 //! # Ok::<(), silhouette_frontier::DedupError>(())
 //! ```
@@ -111,7 +122,7 @@ pub use canon::{
 };
 pub use content::{ContentBits, DropWhen, PageContent};
 pub use decision::{Decision, UnknownDecision};
-pub use dedup::{Dedup, DedupConfig, DedupError, DedupScope, OnDuplicate, Verdict};
+pub use dedup::{Dedup, DedupConfig, DedupError, DedupScope, OnDuplicate, PageSignals, Verdict};
 pub use frontier::{
     Completed, Fetched, Frontier, FrontierConfig, FrontierError, HtmlPage, Job, SeedError,
     SummaryOf, body_hash,

@@ -33,7 +33,7 @@ use std::future::Future;
 
 use silhouette_simhash::Fingerprint;
 
-use crate::dedup::{Decision, PageSignals};
+use crate::dedup::{PageSignals, Reached};
 use crate::{Dedup, DedupConfig, DedupError, PageContent, Verdict};
 
 /// What [`Dedup::judge`] reads of a page, as a [`DecisionLog`] stores it.
@@ -328,7 +328,7 @@ impl Replica {
         &self,
         page: &JudgedPage,
         signals: &PageSignals<'_>,
-    ) -> Result<Decision, SharedVerdict> {
+    ) -> Result<Reached, SharedVerdict> {
         if let Some(&(verdict, similarity)) = self.logged.get(&page.id) {
             return Err(self.describe(verdict, similarity));
         }
@@ -352,7 +352,7 @@ impl Replica {
     }
 
     /// Records `decision` on `page` (decided on this replica as it is).
-    fn record(&mut self, signals: &PageSignals<'_>, page: &JudgedPage, decision: &Decision) {
+    fn record(&mut self, signals: &PageSignals<'_>, page: &JudgedPage, decision: &Reached) {
         let verdict = self.dedup.learn(signals, decision);
         if !verdict.is_duplicate() {
             let cluster = match verdict {

@@ -74,15 +74,15 @@ fn check(config: DedupConfig, pages: &[JudgedPage], who: &[usize], lost: &[usize
             let one = single
                 .entry(scope)
                 .or_insert_with(|| Dedup::new(config, "t").expect("valid"));
-            one.judge_page(
-                p.id,
-                &p.host,
-                p.body_hash,
-                p.fingerprint.map(Fingerprint::new),
-                p.elements,
-                p.summary.as_deref(),
-                &p.content,
-            )
+            one.judge_page(&PageSignals {
+                id: p.id,
+                host: &p.host,
+                body_hash: p.body_hash,
+                fingerprint: p.fingerprint.map(Fingerprint::new),
+                elements: p.elements,
+                summary: p.summary.as_deref(),
+                content: &p.content,
+            })
         })
         .collect();
     let owner = |i: usize| who[i % who.len()] % 3;
