@@ -167,7 +167,7 @@ pub enum Command {
         add_seeds: bool,
 
         #[command(flatten)]
-        shared: crate::cluster_settings::SharedFlags,
+        shared: crate::cluster_settings::ClusterFlags,
 
         /// Seed URLs or seed files (optional when resuming).
         #[arg(value_name = "SEEDS")]
@@ -219,7 +219,7 @@ pub enum Command {
         state: Option<PathBuf>,
 
         #[command(flatten)]
-        shared: crate::cluster_settings::SharedFlags,
+        shared: crate::cluster_settings::ClusterFlags,
 
         /// List every structure cluster with all its pages (decision, distance, URL).
         #[arg(long)]
@@ -233,7 +233,7 @@ pub enum Command {
     /// once each. Run again on the same file, only the records it lacks are appended.
     Export {
         #[command(flatten)]
-        shared: crate::cluster_settings::SharedFlags,
+        shared: crate::cluster_settings::ClusterFlags,
 
         /// The JSONL file (created, or completed).
         #[arg(long, value_name = "FILE")]

@@ -25,7 +25,7 @@ pub struct ClusterOptions {
 
 /// `--redis` and `--crawl`.
 #[derive(Clone, Debug, Default, clap::Args)]
-pub struct SharedFlags {
+pub struct ClusterFlags {
     /// The Redis of a shared crawl (`crawl` joins it as one of its workers, `stats` and
     /// `export` read it): redis://HOST:PORT/DB, or redis+cluster://HOST:PORT,HOST:PORT for a
     /// Redis Cluster (overrides cluster.url).
@@ -47,7 +47,7 @@ pub struct ClusterSettings {
 
 impl ClusterSettings {
     /// `None` when neither `--redis` nor `cluster.url` is given (a single-process crawl).
-    pub fn resolve(options: Option<&ClusterOptions>, flags: &SharedFlags) -> Result<Option<Self>> {
+    pub fn resolve(options: Option<&ClusterOptions>, flags: &ClusterFlags) -> Result<Option<Self>> {
         let default = ClusterOptions::default();
         let o = options.unwrap_or(&default);
         let url = flags
@@ -102,7 +102,7 @@ mod tests {
         #[derive(clap::Parser)]
         struct Cli {
             #[command(flatten)]
-            flags: SharedFlags,
+            flags: ClusterFlags,
         }
         let cli =
             <Cli as clap::Parser>::parse_from(std::iter::once("x").chain(flags.iter().copied()));

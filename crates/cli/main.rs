@@ -164,7 +164,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         "--warc-cdxj (output.warc-cdxj) is not supported by shared crawls (--redis) yet: index the workers' files with cdxj-indexer"
                     );
                 }
-                return crawl::shared::command(crawl, hasher, content, cluster, &seeds, warc);
+                return crawl::worker::command(crawl, hasher, content, cluster, &seeds, warc);
             }
             let state_dir = state.unwrap_or_else(|| crawl.state_dir.clone());
             let output = match output {
@@ -241,7 +241,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                             .stats()
                             .await
                     })?;
-                crawl::shared::print_stats(&stats, &mut io::stdout().lock())?;
+                crawl::worker::print_stats(&stats, &mut io::stdout().lock())?;
                 return Ok(ExitCode::SUCCESS);
             }
             let state = state.unwrap_or_else(|| crawl_settings::state_dir(&options));

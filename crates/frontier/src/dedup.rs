@@ -296,7 +296,7 @@ pub struct Dedup {
     /// The similarity of the last near match confirmed by summaries.
     last_similarity: Option<f64>,
     /// Whether the last verdict taught the scope varying paths (a duplicate that changed
-    /// the dedup state: shared backends must log it, see `shared.rs`).
+    /// the dedup state: shared backends must log it, see `replica.rs`).
     last_learned: bool,
     /// Kept pages' content (not kept with `drop-when = "structure"`).
     content: ContentIndex,

@@ -109,9 +109,9 @@ mod frame;
 mod frontier;
 mod order;
 mod queue;
+mod replica;
 mod scope;
 mod seen;
-mod shared;
 mod store;
 mod traps;
 mod varying;
@@ -129,11 +129,11 @@ pub use frontier::{
 };
 pub use order::{DEFAULT_REORDER_TIMEOUT, DEFAULT_REORDER_WINDOW};
 pub use queue::{HostQueues, QueueEntry};
+pub use replica::{DecisionLog, JudgedPage, LocalLog, SharedDedup, SharedVerdict};
 pub use scope::{
     Budget, OutOfScope, Scope, ScopeConfig, ScopeError, ScopeMode, host_port, registrable_domain,
 };
 pub use seen::{SeenSet, UrlKey};
-pub use shared::{DecisionLog, JudgedPage, LocalLog, SharedDedup, SharedVerdict};
 pub use store::{
     Difference, PageRecord, QueuedUrl, StateError, Store, StoredRecord, WarcFile, WarcLocation,
 };

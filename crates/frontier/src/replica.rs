@@ -385,5 +385,5 @@ impl Replica {
 }
 
 #[cfg(test)]
-#[path = "shared_tests.rs"]
+#[path = "replica_tests.rs"]
 mod tests;

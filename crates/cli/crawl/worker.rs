@@ -26,10 +26,10 @@ use crate::crawl::engine::{
     RunReport, Signals, fetch_one, private_seed_host, redirect_context, state_params,
 };
 use crate::crawl::seeds::Seed;
-use crate::crawl::shared_judge::Judge;
-use crate::crawl::shared_robots::RobotsShare;
-use crate::crawl::shared_warc::SharedWarc;
 use crate::crawl::warc_out::Capture;
+use crate::crawl::worker_judge::Judge;
+use crate::crawl::worker_robots::RobotsShare;
+use crate::crawl::worker_warc::SharedWarc;
 use crate::crawl_settings::CrawlSettings;
 use crate::warc_settings::{WarcRecords, WarcSettings};
 
@@ -452,7 +452,7 @@ impl Worker {
             &stored.page,
         );
         // The page's records reach its worker's file before Redis records the page, one
-        // page at a time per worker (`shared_warc`).
+        // page at a time per worker (`worker_warc`).
         let archive = archive.filter(|_| {
             self.warc_records == WarcRecords::All || stored.page.decision == Decision::Kept
         });
