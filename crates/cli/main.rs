@@ -279,17 +279,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             policy,
         } => {
             let state = state_or_default(cli.config.as_deref(), state)?;
-            // An export (`export --redis`) is read into a state of its own first.
-            let imported = if state.is_file() {
-                Some(tempfile::tempdir().context("cannot make a temporary directory")?)
-            } else {
-                None
-            };
-            let store = match &imported {
-                Some(dir) => crawl::export_replay::import(&state, dir.path())?,
-                None => silhouette_frontier::Store::open_existing(&state)?,
-            };
-            let recorded = crawl::replay::Recorded::of(&store)?;
+            let opened = crawl::export_replay::Opened::open(&state)?;
+            let store = &opened.store;
+            let recorded = crawl::replay::Recorded::of(store)?;
             let (decay, dedup) = crawl::replay::settings(
                 cli.config.as_deref(),
                 &recorded,
@@ -307,33 +299,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 64
             };
             crawl::replay::ContentFlags::from(policy).apply(&mut dedup, bits)?;
-            crawl::replay::replay(&store, decay, dedup, &mut io::stdout().lock())?;
+            crawl::replay::replay(store, decay, dedup, &mut io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Report { state, output } => {
             let state = state_or_default(cli.config.as_deref(), state)?;
-            // An export (`export --redis`) is read into a state of its own first, as for
-            // `replay`; its report goes beside it (`OUT.report.html`).
-            let imported = if state.is_file() {
-                Some(tempfile::tempdir().context("cannot make a temporary directory")?)
-            } else {
-                None
-            };
-            let store = match &imported {
-                Some(dir) => crawl::export_replay::import(&state, dir.path())?,
-                None => silhouette_frontier::Store::open_existing(&state)?,
-            };
-            let recorded = crawl::replay::Recorded::of(&store)?;
+            // An export's report goes beside it (`OUT.report.html`).
+            let opened = crawl::export_replay::Opened::open(&state)?;
+            let store = &opened.store;
+            let recorded = crawl::replay::Recorded::of(store)?;
             let (decay, dedup) =
                 crawl::replay::settings(cli.config.as_deref(), &recorded, None, None, None)?;
-            let html = report::render(&store, &state, decay, dedup)?;
+            let html = report::render(store, &state, decay, dedup)?;
             match output {
                 Some(p) if p.as_os_str() == "-" => {
                     io::stdout().lock().write_all(html.as_bytes())?
                 }
                 output => {
                     let path = output.unwrap_or_else(|| {
-                        if imported.is_some() {
+                        if opened.is_export() {
                             state.with_extension("report.html")
                         } else {
                             state.join("report.html")

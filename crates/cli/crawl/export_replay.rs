@@ -49,6 +49,38 @@ fn hex_u128(v: &Value) -> Option<u128> {
     u128::from_str_radix(v.as_str()?, 16).ok()
 }
 
+/// A crawl that `replay` and `report` read: a state directory, or an export (`export
+/// --redis`) read into a temporary state of its own.
+#[derive(Debug)]
+pub struct Opened {
+    pub store: Store,
+    /// The temporary state of an export (removed when dropped).
+    imported: Option<tempfile::TempDir>,
+}
+
+impl Opened {
+    /// Opens `path`: an export if it is a file, else a state directory.
+    pub fn open(path: &Path) -> Result<Self> {
+        if path.is_file() {
+            let dir = tempfile::tempdir().context("cannot make a temporary directory")?;
+            let store = import(path, dir.path())?;
+            return Ok(Self {
+                store,
+                imported: Some(dir),
+            });
+        }
+        Ok(Self {
+            store: Store::open_existing(path)?,
+            imported: None,
+        })
+    }
+
+    /// Whether it was an export.
+    pub const fn is_export(&self) -> bool {
+        self.imported.is_some()
+    }
+}
+
 /// Reads `export` (and its settings) into a new state in `dir`: the records in the order
 /// they were judged, with ids of this state.
 ///
