@@ -142,37 +142,7 @@ pub enum Command {
     /// Exit status: 0 when the crawl is done, 1 when some seeds were refused or could not be
     /// crawled (the summary names each with its reason), 2 on a usage, configuration or state
     /// error, 130 after Ctrl-C and 143 after SIGTERM (run the same command again to resume).
-    Crawl {
-        #[command(flatten)]
-        flags: FingerprintFlags,
-
-        /// Bits within which two structures count as the same, 0 to 8 (overrides dedup.threshold).
-        #[arg(long, value_name = "K", allow_negative_numbers = true)]
-        threshold: Option<i64>,
-
-        #[command(flatten)]
-        settings: Box<crate::crawl_flags::CrawlFlags>,
-
-        /// State directory (default: crawl.state-dir of the config, `silhouette-state`).
-        #[arg(long, value_name = "DIR")]
-        state: Option<PathBuf>,
-
-        /// JSONL output file (default: STATE/pages.jsonl; `-` for standard output).
-        #[arg(short, long, value_name = "FILE")]
-        output: Option<PathBuf>,
-
-        /// Add SEEDS to a state that was started from other seeds (by default refused, so
-        /// that two crawls are never merged by mistake).
-        #[arg(long)]
-        add_seeds: bool,
-
-        #[command(flatten)]
-        shared: crate::cluster_settings::ClusterFlags,
-
-        /// Seed URLs or seed files (optional when resuming).
-        #[arg(value_name = "SEEDS")]
-        seeds: Vec<String>,
-    },
+    Crawl(Box<CrawlArgs>),
     /// Judge the HTML pages archived in WARC files as a crawl would judge them.
     ///
     /// INPUT is a WARC file (`.warc`, `.warc.gz`; any compression) or a directory searched
@@ -367,6 +337,40 @@ pub enum Command {
         /// Second page.
         b: PathBuf,
     },
+}
+
+/// `silhouette crawl`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct CrawlArgs {
+    #[command(flatten)]
+    pub flags: FingerprintFlags,
+
+    /// Bits within which two structures count as the same, 0 to 8 (overrides dedup.threshold).
+    #[arg(long, value_name = "K", allow_negative_numbers = true)]
+    pub threshold: Option<i64>,
+
+    #[command(flatten)]
+    pub settings: Box<crate::crawl_flags::CrawlFlags>,
+
+    /// State directory (default: crawl.state-dir of the config, `silhouette-state`).
+    #[arg(long, value_name = "DIR")]
+    pub state: Option<PathBuf>,
+
+    /// JSONL output file (default: STATE/pages.jsonl; `-` for standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Add SEEDS to a state that was started from other seeds (by default refused, so
+    /// that two crawls are never merged by mistake).
+    #[arg(long)]
+    pub add_seeds: bool,
+
+    #[command(flatten)]
+    pub shared: crate::cluster_settings::ClusterFlags,
+
+    /// Seed URLs or seed files (optional when resuming).
+    #[arg(value_name = "SEEDS")]
+    pub seeds: Vec<String>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -131,82 +131,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ExitCode::SUCCESS
             })
         }
-        Command::Crawl {
-            flags,
-            threshold,
-            settings: crawl_flags,
-            state,
-            output,
-            add_seeds,
-            shared,
-            seeds,
-        } => {
-            let mut options = settings::Options::find(cli.config.as_deref())?;
-            let cluster =
-                cluster_settings::ClusterSettings::resolve(options.cluster.as_ref(), &shared)?;
-            // (Settings::resolve names --threshold, --decay and --features itself.)
-            let given = crawl_flags.apply(&mut options);
-            let overrides = Overrides {
-                decay: flags.decay,
-                features: flags.features.clone(),
-                threshold,
-            };
-            let named = |e| crawl_flags::name_the_flag(e, &given);
-            let base = Settings::resolve(&options, &overrides).map_err(named)?;
-            let crawl =
-                crawl_settings::CrawlSettings::resolve(&options, base.threshold).map_err(named)?;
-            let content = crawl_content(&options, crawl.frontier.dedup.drop_when).map_err(named)?;
-            let hasher = crawl_hasher(&base, content.as_deref())?;
-            let warc = warc_settings::WarcSettings::resolve(&options).map_err(named)?;
-            if let Some(cluster) = cluster {
-                if warc.as_ref().is_some_and(|w| w.cdxj) {
-                    anyhow::bail!(
-                        "--warc-cdxj (output.warc-cdxj) is not supported by shared crawls (--redis) yet: index the workers' files with cdxj-indexer"
-                    );
-                }
-                return crawl::worker::command(crawl, hasher, content, cluster, &seeds, warc);
-            }
-            let state_dir = state.unwrap_or_else(|| crawl.state_dir.clone());
-            let output = match output {
-                Some(p) if p.as_os_str() == "-" => None,
-                Some(p) => Some(p),
-                None => Some(crawl::engine::default_output(&state_dir)),
-            };
-            if seeds.is_empty() && !state_dir.join("crawl.sqlite").is_file() {
-                anyhow::bail!(
-                    "no seeds: give URLs or seeds files (no crawl state in {} to resume)",
-                    state_dir.display()
-                );
-            }
-            let (seeds, notes) = crawl::seeds::from_args(&seeds)?;
-            for note in notes {
-                writeln!(io::stderr(), "{note}")?;
-            }
-            let output_path = output.clone();
-            let report = crawl::engine::run(crawl::engine::CrawlJob {
-                settings: crawl,
-                hasher,
-                content,
-                state_dir: state_dir.clone(),
-                output,
-                seeds,
-                add_seeds,
-                quiet: false,
-                warc,
-            })?;
-            let store = silhouette_frontier::Store::open_existing(&state_dir)?;
-            let summary = crawl::summary::summarize(&store, false)?;
-            let paths = crawl::finish::Paths {
-                state: &state_dir,
-                output: output_path.as_deref(),
-            };
-            Ok(crawl::finish::report(
-                &report,
-                &summary,
-                &paths,
-                &mut io::stderr().lock(),
-            )?)
-        }
+        Command::Crawl(args) => crawl::command::run(cli.config.as_deref(), *args),
         Command::Dedup {
             flags,
             threshold,
@@ -215,7 +140,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             state,
             policy,
             inputs,
-        } => dedup_command(
+        } => dedup::command::run(
             cli.config.as_deref(),
             (&flags, &policy),
             threshold,
@@ -356,7 +281,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             state,
             serve: false,
             port,
-        } => demo_command(cli.config.as_deref(), state, port),
+        } => demo::command::run(cli.config.as_deref(), state, port),
         Command::Overlap {
             k,
             g,
@@ -552,192 +477,6 @@ fn crawl_content(
         content_settings::ContentOverrides::default(),
     )?;
     Ok(Some(std::sync::Arc::new(ContentHasher::new(config)?)))
-}
-
-fn dedup_command(
-    config: Option<&std::path::Path>,
-    (flags, policy): (&FingerprintFlags, &args::PolicyFlags),
-    threshold: Option<i64>,
-    (output, warc_out, state): (
-        Option<std::path::PathBuf>,
-        Option<std::path::PathBuf>,
-        Option<std::path::PathBuf>,
-    ),
-    args: &[std::path::PathBuf],
-) -> Result<ExitCode> {
-    let (base, mut crawl) = crawl_settings(config, flags, threshold)?;
-    let bits = match settings::Options::find(config)?
-        .content
-        .and_then(|c| c.bits)
-    {
-        Some(128) => 128,
-        _ => 64,
-    };
-    crawl::replay::ContentFlags::from(policy.clone()).apply(&mut crawl.frontier.dedup, bits)?;
-    let mut found = Vec::new();
-    let mut warnings = Vec::new();
-    for arg in args {
-        if arg.as_os_str() == "-" {
-            anyhow::bail!("dedup reads WARC files, not standard input");
-        }
-        inputs::expand_matching(arg, dedup::is_warc, &mut found, &mut warnings);
-    }
-    let files: Vec<std::path::PathBuf> = found
-        .into_iter()
-        .filter_map(|i| match i {
-            Input::File(p) => Some(p),
-            // (`expand_matching` makes no URL inputs.)
-            Input::Stdin | Input::Url(_) => None,
-        })
-        .collect();
-    let mut err = io::stderr().lock();
-    for w in &warnings {
-        writeln!(err, "error: {w}")?;
-    }
-    let content = crawl_content(
-        &settings::Options::find(config)?,
-        crawl.frontier.dedup.drop_when,
-    )?;
-    let hasher = StructureHasher::new(silhouette_dom::HasherConfig {
-        limits: silhouette_dom::Limits {
-            max_text_bytes: text_bytes(content.as_deref().map(ContentHasher::config)),
-            ..base.hasher.limits
-        },
-        ..base.hasher
-    })?;
-    let state = state.map(|dir| {
-        let mut params = crawl::engine::state_params(&crawl, &hasher, content.as_ref());
-        let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
-        params.push(("dedup.inputs", names.join("\n")));
-        (dir, params)
-    });
-    let report = dedup::run(
-        &dedup::DedupJob {
-            hasher,
-            content,
-            dedup: crawl.frontier.dedup,
-            inputs: files,
-            output: output.filter(|p| p.as_os_str() != "-"),
-            warc_out,
-            max_body: crawl.fetch.max_body_bytes,
-            state,
-        },
-        &mut err,
-    )?;
-    writeln!(
-        err,
-        "judged {} pages: {} kept, {} exact duplicates, {} near-duplicates, {} content duplicates; {} records not judged, {} errors",
-        report.judged,
-        report.kept,
-        report.exact,
-        report.near,
-        report.content,
-        report.skipped,
-        report.errors
-    )?;
-    if let Some(path) = &report.warc_file {
-        writeln!(err, "wrote {}", path.display())?;
-    }
-    Ok(if report.errors > 0 || !warnings.is_empty() {
-        ExitCode::from(EXIT_PARTIAL)
-    } else {
-        ExitCode::SUCCESS
-    })
-}
-
-fn demo_command(
-    config: Option<&std::path::Path>,
-    state: Option<std::path::PathBuf>,
-    port: Option<u16>,
-) -> Result<ExitCode> {
-    let options = settings::Options::find(config)?;
-    let base = Settings::resolve(&options, &Overrides::default())?;
-    let mut crawl = crawl_settings::CrawlSettings::resolve(&options, base.threshold)?;
-    let content = crawl_content(&options, crawl.frontier.dedup.drop_when)?;
-    // The demo server is local: a short interval keeps the demo quick.
-    let interval = std::time::Duration::from_millis(20);
-    crawl.fetch.host_request_interval = Some(
-        crawl
-            .fetch
-            .host_request_interval
-            .map_or(interval, |i| i.min(interval)),
-    );
-    if let Some(dir) = &state
-        && port.is_none()
-        && dir.join("crawl.sqlite").is_file()
-    {
-        anyhow::bail!(
-            "{} already holds a crawl state, from a demo site on another port: give a new --state DIR (or --port PORT, the port of that demo, to resume it)",
-            dir.display()
-        );
-    }
-    let server = demo::server::start(port.unwrap_or(0))?;
-    let temp;
-    let kept = state.is_some();
-    let (state_dir, where_) = match state {
-        Some(dir) => {
-            let shown = format!("state in {}", dir.display());
-            (dir, shown)
-        }
-        None => {
-            temp = tempfile::tempdir().context("cannot create a temporary state directory")?;
-            (
-                temp.path().to_path_buf(),
-                "state in a temporary directory, deleted at the end (--state DIR keeps it)"
-                    .to_owned(),
-            )
-        }
-    };
-    let seed = format!("http://{}/", server.addr);
-    let mut err = io::stderr().lock();
-    writeln!(
-        err,
-        "demo site at {seed} (templates: home, journal, articles, products, listings, an endless calendar, help, soft-404s, broken pages)"
-    )?;
-    writeln!(
-        err,
-        "crawling it with decay = {}, threshold k = {} bits, on-duplicate = {}; {where_}",
-        base.hasher.decay, base.threshold, crawl.frontier.dedup.on_duplicate,
-    )?;
-    drop(err);
-    let report = crawl::engine::run(crawl::engine::CrawlJob {
-        settings: crawl,
-        hasher: crawl_hasher(&base, content.as_deref())?,
-        content,
-        state_dir: state_dir.clone(),
-        output: Some(crawl::engine::default_output(&state_dir)),
-        seeds: vec![crawl::seeds::Seed {
-            url: seed,
-            origin: "demo".into(),
-        }],
-        add_seeds: false,
-        quiet: true,
-        warc: None,
-    })?;
-    drop(server);
-    let store = silhouette_frontier::Store::open_existing(&state_dir)?;
-    let mut rows = demo::TemplateRows::new();
-    store.records(None, |r| {
-        let row = rows.entry(demo::template(&r.url)).or_default();
-        row.0 += 1;
-        match r.page.decision {
-            silhouette_frontier::Decision::Kept => row.1 += 1,
-            silhouette_frontier::Decision::NearDuplicate
-            | silhouette_frontier::Decision::ExactDuplicate => row.2 += 1,
-            _ => row.3 += 1,
-        }
-    })?;
-    let mut out = io::stdout().lock();
-    demo::print_templates(&rows, &mut out)?;
-    writeln!(out)?;
-    let kept_state = kept.then_some(state_dir.as_path());
-    crawl::summary::print(
-        &crawl::summary::summarize(&store, false)?,
-        false,
-        kept_state,
-        &mut out,
-    )?;
-    Ok(report.interrupted.map_or(ExitCode::SUCCESS, ExitCode::from))
 }
 
 /// The state directory given, else the one `crawl` uses by default (crawl.state-dir).

@@ -1,5 +1,6 @@
 //! `silhouette crawl`, `stats` and `replay`.
 
+pub mod command;
 pub mod engine;
 pub mod export;
 pub mod export_replay;

@@ -3,6 +3,7 @@
 //! and judged in input order with the crawl's [`Dedup`] settings, so the output is the same
 //! on every run; one JSONL line per judged record.
 
+pub mod command;
 mod judge;
 mod read;
 mod state;

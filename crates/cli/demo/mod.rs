@@ -1,5 +1,6 @@
 //! `silhouette demo`: serve the built-in site on 127.0.0.1, crawl it, show what was kept.
 
+pub mod command;
 pub mod server;
 pub mod site;
 

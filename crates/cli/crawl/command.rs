@@ -1,0 +1,92 @@
+//! `silhouette crawl`: the settings from the configuration and the flags, then one worker of
+//! a shared crawl (`--redis`) or a crawl of its own, and what it prints when it ends.
+
+use std::io::{self, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use crate::args::CrawlArgs;
+use crate::settings::{self, Overrides, Settings};
+use crate::{
+    cluster_settings, crawl, crawl_content, crawl_flags, crawl_hasher, crawl_settings,
+    warc_settings,
+};
+
+/// Runs `silhouette crawl` with `args`, the configuration file `config` if given.
+pub fn run(config: Option<&Path>, args: CrawlArgs) -> Result<ExitCode> {
+    let CrawlArgs {
+        flags,
+        threshold,
+        settings: crawl_flags,
+        state,
+        output,
+        add_seeds,
+        shared,
+        seeds,
+    } = args;
+    let mut options = settings::Options::find(config)?;
+    let cluster = cluster_settings::ClusterSettings::resolve(options.cluster.as_ref(), &shared)?;
+    // (Settings::resolve names --threshold, --decay and --features itself.)
+    let given = crawl_flags.apply(&mut options);
+    let overrides = Overrides {
+        decay: flags.decay,
+        features: flags.features.clone(),
+        threshold,
+    };
+    let named = |e| crawl_flags::name_the_flag(e, &given);
+    let base = Settings::resolve(&options, &overrides).map_err(named)?;
+    let crawl = crawl_settings::CrawlSettings::resolve(&options, base.threshold).map_err(named)?;
+    let content = crawl_content(&options, crawl.frontier.dedup.drop_when).map_err(named)?;
+    let hasher = crawl_hasher(&base, content.as_deref())?;
+    let warc = warc_settings::WarcSettings::resolve(&options).map_err(named)?;
+    if let Some(cluster) = cluster {
+        if warc.as_ref().is_some_and(|w| w.cdxj) {
+            anyhow::bail!(
+                "--warc-cdxj (output.warc-cdxj) is not supported by shared crawls (--redis) yet: index the workers' files with cdxj-indexer"
+            );
+        }
+        return crawl::worker::command(crawl, hasher, content, cluster, &seeds, warc);
+    }
+    let state_dir = state.unwrap_or_else(|| crawl.state_dir.clone());
+    let output = match output {
+        Some(p) if p.as_os_str() == "-" => None,
+        Some(p) => Some(p),
+        None => Some(crawl::engine::default_output(&state_dir)),
+    };
+    if seeds.is_empty() && !state_dir.join("crawl.sqlite").is_file() {
+        anyhow::bail!(
+            "no seeds: give URLs or seeds files (no crawl state in {} to resume)",
+            state_dir.display()
+        );
+    }
+    let (seeds, notes) = crawl::seeds::from_args(&seeds)?;
+    for note in notes {
+        writeln!(io::stderr(), "{note}")?;
+    }
+    let output_path = output.clone();
+    let report = crawl::engine::run(crawl::engine::CrawlJob {
+        settings: crawl,
+        hasher,
+        content,
+        state_dir: state_dir.clone(),
+        output,
+        seeds,
+        add_seeds,
+        quiet: false,
+        warc,
+    })?;
+    let store = silhouette_frontier::Store::open_existing(&state_dir)?;
+    let summary = crawl::summary::summarize(&store, false)?;
+    let paths = crawl::finish::Paths {
+        state: &state_dir,
+        output: output_path.as_deref(),
+    };
+    Ok(crawl::finish::report(
+        &report,
+        &summary,
+        &paths,
+        &mut io::stderr().lock(),
+    )?)
+}

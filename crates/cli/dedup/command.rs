@@ -1,0 +1,104 @@
+//! `silhouette dedup`: the crawl's dedup stage over WARC files.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use anyhow::Result;
+use silhouette_dom::StructureHasher;
+use silhouette_text::ContentHasher;
+
+use crate::args::{self, FingerprintFlags};
+use crate::inputs::{self, Input};
+use crate::settings;
+use crate::{EXIT_PARTIAL, crawl, crawl_content, crawl_settings, dedup, text_bytes};
+
+pub fn run(
+    config: Option<&std::path::Path>,
+    (flags, policy): (&FingerprintFlags, &args::PolicyFlags),
+    threshold: Option<i64>,
+    (output, warc_out, state): (
+        Option<std::path::PathBuf>,
+        Option<std::path::PathBuf>,
+        Option<std::path::PathBuf>,
+    ),
+    args: &[std::path::PathBuf],
+) -> Result<ExitCode> {
+    let (base, mut crawl) = crawl_settings(config, flags, threshold)?;
+    let bits = match settings::Options::find(config)?
+        .content
+        .and_then(|c| c.bits)
+    {
+        Some(128) => 128,
+        _ => 64,
+    };
+    crawl::replay::ContentFlags::from(policy.clone()).apply(&mut crawl.frontier.dedup, bits)?;
+    let mut found = Vec::new();
+    let mut warnings = Vec::new();
+    for arg in args {
+        if arg.as_os_str() == "-" {
+            anyhow::bail!("dedup reads WARC files, not standard input");
+        }
+        inputs::expand_matching(arg, dedup::is_warc, &mut found, &mut warnings);
+    }
+    let files: Vec<std::path::PathBuf> = found
+        .into_iter()
+        .filter_map(|i| match i {
+            Input::File(p) => Some(p),
+            // (`expand_matching` makes no URL inputs.)
+            Input::Stdin | Input::Url(_) => None,
+        })
+        .collect();
+    let mut err = io::stderr().lock();
+    for w in &warnings {
+        writeln!(err, "error: {w}")?;
+    }
+    let content = crawl_content(
+        &settings::Options::find(config)?,
+        crawl.frontier.dedup.drop_when,
+    )?;
+    let hasher = StructureHasher::new(silhouette_dom::HasherConfig {
+        limits: silhouette_dom::Limits {
+            max_text_bytes: text_bytes(content.as_deref().map(ContentHasher::config)),
+            ..base.hasher.limits
+        },
+        ..base.hasher
+    })?;
+    let state = state.map(|dir| {
+        let mut params = crawl::engine::state_params(&crawl, &hasher, content.as_ref());
+        let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+        params.push(("dedup.inputs", names.join("\n")));
+        (dir, params)
+    });
+    let report = dedup::run(
+        &dedup::DedupJob {
+            hasher,
+            content,
+            dedup: crawl.frontier.dedup,
+            inputs: files,
+            output: output.filter(|p| p.as_os_str() != "-"),
+            warc_out,
+            max_body: crawl.fetch.max_body_bytes,
+            state,
+        },
+        &mut err,
+    )?;
+    writeln!(
+        err,
+        "judged {} pages: {} kept, {} exact duplicates, {} near-duplicates, {} content duplicates; {} records not judged, {} errors",
+        report.judged,
+        report.kept,
+        report.exact,
+        report.near,
+        report.content,
+        report.skipped,
+        report.errors
+    )?;
+    if let Some(path) = &report.warc_file {
+        writeln!(err, "wrote {}", path.display())?;
+    }
+    Ok(if report.errors > 0 || !warnings.is_empty() {
+        ExitCode::from(EXIT_PARTIAL)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
