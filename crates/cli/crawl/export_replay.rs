@@ -12,12 +12,17 @@ use data_encoding::BASE64;
 use serde_json::Value;
 use silhouette_frontier::{ContentBits, PageContent, PageRecord, Store, host_port};
 
-/// `record`'s JSON line (`output::json`) with the fields replay needs added.
-pub fn with_replay_fields(mut line: String, page: &PageRecord) -> String {
+/// `record`'s JSON line (`output::json`) with the fields replay needs added: `order`, the
+/// page's place in a shared crawl's canonical order (the order it was judged in, unless
+/// `out_of_order`).
+pub fn with_replay_fields(mut line: String, page: &PageRecord, order: Option<u64>) -> String {
     if !line.ends_with('}') {
         return line;
     }
     line.pop();
+    if let Some(seq) = order {
+        let _ = write!(line, ",\"order\":{seq}");
+    }
     if let Some(ms) = page.recorded_ms {
         let _ = write!(line, ",\"recorded_ms\":{ms}");
     }
@@ -111,8 +116,12 @@ pub fn import(export: &Path, dir: &Path) -> Result<Store> {
         let url = url.with_context(|| format!("{} line {}: no url", export.display(), n + 1))?;
         records.push((url, r));
     }
-    // The order the pages were judged in (the shared dedup log's, to the millisecond).
-    records.sort_by_key(|(_, r)| r.get("recorded_ms").and_then(Value::as_u64).unwrap_or(0));
+    // The canonical order (a page judged out of it at its place in it; an export of an
+    // older crawl, without one: when each page was judged).
+    records.sort_by_key(|(_, r)| {
+        let order = r.get("order").and_then(Value::as_u64).unwrap_or(u64::MAX);
+        (order, r.get("recorded_ms").and_then(Value::as_u64).unwrap_or(0))
+    });
 
     let list: Vec<(&str, String)> = params
         .iter()

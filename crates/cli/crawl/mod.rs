@@ -16,5 +16,6 @@ pub mod summary;
 pub mod warc_out;
 pub mod worker;
 pub mod worker_judge;
+pub mod worker_order;
 pub mod worker_robots;
 pub mod worker_warc;

@@ -28,6 +28,7 @@ use crate::crawl::engine::{
 use crate::crawl::seeds::Seed;
 use crate::crawl::warc_out::Capture;
 use crate::crawl::worker_judge::Judge;
+use crate::crawl::worker_order::{Turn, Turns};
 use crate::crawl::worker_robots::RobotsShare;
 use crate::crawl::worker_warc::SharedWarc;
 use crate::crawl_settings::CrawlSettings;
@@ -126,11 +127,27 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
         traps,
         warc_records,
     });
-    if settings.sitemaps && shared.take_once("sitemaps").await? {
-        worker
-            .sitemaps(&mut shared, &robots, &fetcher, &ctx, &seed_urls)
-            .await?;
+    // The sitemaps' URLs come right after the seeds in the canonical order: no page is
+    // judged before they are queued (by the first worker; another takes the task over if
+    // that one dies).
+    while settings.sitemaps && !shared.once_done("sitemaps").await? {
+        if shared.take_once("sitemaps").await? {
+            worker
+                .sitemaps(&mut shared, &robots, &fetcher, &ctx, &seed_urls)
+                .await?;
+        } else {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
+    // Pages wait behind a stuck one at least until a dead worker's leases come back.
+    let turns = Arc::new(Turns::new(
+        settings
+            .frontier
+            .reorder_timeout
+            .max(cluster.shared.lease + Duration::from_secs(10)),
+    ));
+    let window = usize::try_from(settings.frontier.reorder_window).unwrap_or(usize::MAX);
+    let poller = tokio::spawn(Arc::clone(&turns).poll(shared.clone()));
     // As many parses at once as cores, as the single-process crawl. (With pages finished
     // one after another in this loop, one core fewer parsed; finishes are concurrent now.)
     let cpu = Arc::new(Semaphore::new(
@@ -164,12 +181,26 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
         }
         // Leases come in batches: a lease costs two round trips whatever the number of URLs,
         // so the worker asks again only once half its slots are free (or none is busy).
-        while report.interrupted.is_none()
-            && (tasks.is_empty() || settings.concurrency.saturating_sub(tasks.len()) >= lease_at)
-        {
-            let got = shared
-                .lease(settings.concurrency.saturating_sub(tasks.len()))
-                .await?;
+        // Pages waiting for their turn hold no slot; past the reorder window of them, the
+        // worker leases only the URL whose turn it is (if nobody has it), so that the
+        // crawl goes on.
+        loop {
+            let busy = lock(&fetching).len();
+            if report.interrupted.is_some()
+                || !(tasks.is_empty() || settings.concurrency.saturating_sub(busy) >= lease_at)
+            {
+                break;
+            }
+            let got = if turns.waiting() >= window {
+                match shared.head().await? {
+                    Some(head) if busy == 0 && !turns.holds(head.seq) => {
+                        shared.lease_head(&head).await?
+                    }
+                    _ => Vec::new(),
+                }
+            } else {
+                shared.lease(settings.concurrency.saturating_sub(busy)).await?
+            };
             if got.is_empty() {
                 break;
             }
@@ -185,6 +216,7 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
                     worker: Arc::clone(&worker),
                     shared: shared.clone(),
                     judge: Arc::clone(&judge),
+                    turns: Arc::clone(&turns),
                     seeds: Arc::clone(&seeds_now),
                     fetching: Arc::clone(&fetching),
                     cancelled: cancelled.clone(),
@@ -251,6 +283,7 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
             )?;
         }
     }
+    poller.abort();
     if let Some(w) = &warc {
         let mut w = w.lock().await;
         w.close(&mut shared).await?;
@@ -300,6 +333,7 @@ struct PageTask {
     worker: Arc<Worker>,
     shared: SharedCrawl,
     judge: Arc<Judge>,
+    turns: Arc<Turns>,
     seeds: Arc<[Url]>,
     fetching: Arc<std::sync::Mutex<HashMap<u64, Lease>>>,
     cancelled: tokio::sync::watch::Receiver<bool>,
@@ -340,11 +374,23 @@ impl PageTask {
             return Ok(false);
         }
         let archive = self.warc.zip(capture);
+        let order = InOrder {
+            turns: &self.turns,
+            cancelled,
+            fetching: &self.fetching,
+        };
         self.worker
-            .finish(self.shared, self.judge, self.seeds, lease, fetched, archive)
-            .await?;
-        Ok(true)
+            .finish(self.shared, self.judge, order, self.seeds, lease, fetched, archive)
+            .await
     }
+}
+
+/// What a page needs to wait for its turn.
+struct InOrder<'a> {
+    turns: &'a Turns,
+    cancelled: tokio::sync::watch::Receiver<bool>,
+    /// Where a lease goes to be handed back (Ctrl-C while it waits).
+    fetching: &'a std::sync::Mutex<HashMap<u64, Lease>>,
 }
 
 /// What judging and recording a page needs.
@@ -359,16 +405,19 @@ struct Worker {
 }
 
 impl Worker {
-    /// Judges, queues the links, writes the record, ends the lease.
+    /// Waits for the page's turn, judges it, queues the links, writes the record, ends the
+    /// lease: `Ok(true)`; `Ok(false)`: Ctrl-C while it waited (the lease is handed back).
+    #[allow(clippy::too_many_arguments)]
     async fn finish(
         self: Arc<Self>,
         mut shared: SharedCrawl,
         judge: Arc<Judge>,
+        mut order: InOrder<'_>,
         seeds: Arc<[Url]>,
         lease: Lease,
         fetched: Fetched,
         archive: Option<(Warc, Capture)>,
-    ) -> Result<()> {
+    ) -> Result<bool> {
         let (shared, seeds, lease) = (&mut shared, &*seeds, &lease);
         let fetched = match fetched {
             Fetched::Later { after, error } => {
@@ -376,7 +425,7 @@ impl Worker {
                     .later(lease, after, self.settings.frontier.max_requeues)
                     .await?
                 {
-                    Requeued::Queued(_) => return Ok(()),
+                    Requeued::Queued(_) => return Ok(true),
                     Requeued::GaveUp => Fetched::Failed {
                         final_url: lease.url.clone(),
                         status: None,
@@ -387,6 +436,21 @@ impl Worker {
                 }
             }
             other => other,
+        };
+        let late = match order.turns.wait(lease, &mut order.cancelled).await {
+            Turn::InOrder => false,
+            Turn::Late => true,
+            Turn::Recorded => {
+                let done = shared
+                    .complete_failing(lease, "", "", None, false)
+                    .await?;
+                order.turns.advanced(done.head);
+                return Ok(true);
+            }
+            Turn::Cancelled => {
+                lock(order.fetching).insert(lease.id, lease.clone());
+                return Ok(false);
+            }
         };
         let judged = match &fetched {
             Fetched::Page {
@@ -425,9 +489,15 @@ impl Worker {
             shared.mark_seen(&target).await?;
         }
         let on_dup = self.settings.frontier.dedup.on_duplicate;
-        let (rec, follow) = record(lease, fetched, judged.as_ref(), on_dup);
+        let (mut rec, follow) = record(lease, fetched, judged.as_ref(), on_dup);
+        rec.out_of_order = late;
         if let Some((base, page)) = follow {
-            let links = self.links(shared, &base, &page, lease.depth + 1, seeds);
+            // The page's links are numbered in document order, all of them (whether this
+            // worker knows them seen or not): the same numbers in every worker.
+            let first = shared
+                .alloc(Some(lease.seq), page.links.len() as u64)
+                .await?;
+            let links = self.links(shared, &base, &page, lease.depth + 1, seeds, first);
             shared.enqueue(&links, Some(lease.url.as_str())).await?;
         }
         let stored = StoredRecord {
@@ -450,30 +520,34 @@ impl Worker {
         let json = crate::crawl::export_replay::with_replay_fields(
             crate::crawl::output::json(&stored),
             &stored.page,
+            Some(lease.seq),
         );
         // The page's records reach its worker's file before Redis records the page, one
         // page at a time per worker (`worker_warc`).
         let archive = archive.filter(|_| {
             self.warc_records == WarcRecords::All || stored.page.decision == Decision::Kept
         });
+        let decision = stored.page.decision.as_str();
         let Some((warc, capture)) = archive else {
-            shared
-                .complete_failing(lease, &json, stored.page.decision.as_str(), backoff)
+            let done = shared
+                .complete_failing(lease, &json, decision, backoff, late)
                 .await?;
-            return Ok(());
+            order.turns.advanced(done.head);
+            return Ok(true);
         };
         let mut warc = warc.lock().await;
         let at = warc.write(&capture, shared).await?;
         let json = at.with_place(&json);
-        let written = shared
-            .complete_failing(lease, &json, stored.page.decision.as_str(), backoff)
+        let done = shared
+            .complete_failing(lease, &json, decision, backoff, late)
             .await?;
-        if !written {
+        order.turns.advanced(done.head);
+        if !done.written {
             // Another worker recorded the page first (this lease had run out): its
             // records are the page's.
             warc.undo(&at)?;
         }
-        Ok(())
+        Ok(true)
     }
 
     /// Reads the seeds' sitemaps (once for the whole crawl: the first worker to start does
@@ -493,12 +567,16 @@ impl Worker {
             }
         }
         let found = crate::crawl::sitemaps::discover(fetcher, ctx, seeds).await;
-        let listed: Vec<(Url, u32)> = found
+        let first = shared.alloc(None, found.urls.len() as u64).await?;
+        let listed: Vec<silhouette_redis::Link> = found
             .urls
             .iter()
-            .filter_map(|u| parse_canonical(u.trim(), &self.settings.frontier.canon).ok())
-            .filter(|u| self.scope.admits(u, seeds, 0) && self.traps.check(u).is_ok())
-            .map(|u| (u, 0))
+            .zip(first..)
+            .filter_map(|(u, seq)| {
+                let u = parse_canonical(u.trim(), &self.settings.frontier.canon).ok()?;
+                (self.scope.admits(&u, seeds, 0) && self.traps.check(&u).is_ok())
+                    .then_some((u, 0, seq))
+            })
             .collect();
         let added = shared.enqueue(&listed, None).await?;
         found.print(added, false, &mut std::io::stderr())?;
@@ -506,9 +584,11 @@ impl Worker {
         Ok(())
     }
 
-    /// The links of a page that are in scope and no trap, canonical, at `depth`; links the
-    /// worker knows to be seen already are left out first (they cost most of a page's
-    /// link handling: a site's navigation is on every page).
+    /// The links of a page that are in scope and no trap, canonical, at `depth`, the `i`th
+    /// link numbered `first + i`; links the worker knows to be seen already are left out
+    /// first (they cost most of a page's link handling: a site's navigation is on every
+    /// page).
+    #[allow(clippy::too_many_arguments)]
     fn links(
         &self,
         shared: &SharedCrawl,
@@ -516,7 +596,8 @@ impl Worker {
         page: &HtmlPage,
         depth: u32,
         seeds: &[Url],
-    ) -> Vec<(Url, u32)> {
+        first: u64,
+    ) -> Vec<silhouette_redis::Link> {
         let base = page
             .base
             .as_deref()
@@ -524,11 +605,15 @@ impl Worker {
             .unwrap_or_else(|| page_url.clone());
         page.links
             .iter()
-            .filter_map(|href| resolve_link(&base, href))
-            .filter_map(|url| canonicalize(&url, &self.settings.frontier.canon).ok())
-            .filter(|url| !shared.knows(url))
-            .filter(|url| self.scope.admits(url, seeds, depth) && self.traps.check(url).is_ok())
-            .map(|url| (url, depth))
+            .zip(first..)
+            .filter_map(|(href, seq)| {
+                let url = resolve_link(&base, href)?;
+                let url = canonicalize(&url, &self.settings.frontier.canon).ok()?;
+                let wanted = !shared.knows(&url)
+                    && self.scope.admits(&url, seeds, depth)
+                    && self.traps.check(&url).is_ok();
+                wanted.then_some((url, depth, seq))
+            })
             .collect()
     }
 }
@@ -612,6 +697,13 @@ pub fn print_stats(stats: &SharedStats, out: &mut impl Write) -> Result<()> {
     )?;
     for (decision, n) in &stats.decisions {
         writeln!(out, "  {decision:<18} {n}")?;
+    }
+    if stats.out_of_order > 0 {
+        writeln!(
+            out,
+            "  {} of them judged out of the canonical order (their fetch was stuck; `out_of_order` in their records)",
+            stats.out_of_order
+        )?;
     }
     writeln!(
         out,

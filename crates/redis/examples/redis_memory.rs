@@ -31,7 +31,7 @@ async fn main() {
             i % hosts,
             i % 37
         );
-        batch.push((Url::parse(&url).expect("URL"), 3));
+        batch.push((Url::parse(&url).expect("URL"), 3, i));
         if batch.len() == 1000 {
             crawl
                 .enqueue(&batch, Some("http://www.example/"))
@@ -44,7 +44,7 @@ async fn main() {
     let queued = crawl.used_memory().await.expect("INFO");
     let stats = crawl.stats().await.expect("stats");
     println!(
-        "{} URLs queued on {} hosts: used_memory {:.1} bytes/URL (seen set + queue entry)",
+        "{} URLs queued on {} hosts: used_memory {:.1} bytes/URL (seen set, queue entry, order entry)",
         stats.seen,
         stats.hosts,
         (queued - before) as f64 / stats.seen as f64

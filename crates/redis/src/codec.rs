@@ -11,6 +11,9 @@ pub struct Lease {
     pub id: u64,
     /// The canonical URL.
     pub url: Url,
+    /// Its place in the crawl's canonical order (the order URLs were found: pages are judged
+    /// in it).
+    pub seq: u64,
     /// Link depth from a seed.
     pub depth: u32,
     /// The page that linked to it.
@@ -32,10 +35,11 @@ pub(crate) fn seen_member(url: &str) -> [u8; 16] {
     UrlKey::of_str(url).to_u128().to_be_bytes()
 }
 
-/// A queue entry: `ID\tDEPTH\tURL\tREFERRER` (the id first: scripts read its 16 hex digits).
-pub(crate) fn entry(url: &str, depth: u32, referrer: Option<&str>) -> String {
+/// A queue entry: `ID\tSEQ\tDEPTH\tURL\tREFERRER` (the id first: scripts read its 16 hex
+/// digits, then the sequence number).
+pub(crate) fn entry(url: &str, seq: u64, depth: u32, referrer: Option<&str>) -> String {
     format!(
-        "{:016x}\t{depth}\t{url}\t{}",
+        "{:016x}\t{seq}\t{depth}\t{url}\t{}",
         url_id(url),
         referrer.unwrap_or("")
     )
@@ -47,13 +51,15 @@ pub(crate) fn id_field(id: u64) -> String {
 }
 
 pub(crate) fn parse_entry(entry: &str, host: &str) -> Option<Lease> {
-    let mut parts = entry.splitn(4, '\t');
+    let mut parts = entry.splitn(5, '\t');
     let id = u64::from_str_radix(parts.next()?, 16).ok()?;
+    let seq = parts.next()?.parse().ok()?;
     let depth = parts.next()?.parse().ok()?;
     let url = Url::parse(parts.next()?).ok()?;
     let referrer = parts.next().filter(|r| !r.is_empty()).map(str::to_owned);
     Some(Lease {
         id,
+        seq,
         url,
         depth,
         referrer,
@@ -186,23 +192,26 @@ mod tests {
             content: PageContent::default(),
             ..page
         });
-        let e = entry("http://a.example/p", 3, Some("http://a.example/"));
+        let e = entry("http://a.example/p", 77, 3, Some("http://a.example/"));
         let lease = parse_entry(&e, "a.example").expect("parses");
         assert_eq!(
             (
                 lease.id,
+                lease.seq,
                 lease.depth,
                 lease.url.as_str(),
                 lease.referrer.as_deref()
             ),
             (
                 url_id("http://a.example/p"),
+                77,
                 3,
                 "http://a.example/p",
                 Some("http://a.example/")
             )
         );
-        assert_eq!(parse_entry("zz\t1\thttp://a/\t", "a"), None);
+        assert_eq!(parse_entry("zz\t1\t1\thttp://a/\t", "a"), None);
+        assert_eq!(parse_entry("00\t1\thttp://a/\t", "a"), None, "no sequence number");
         assert_eq!(parse_log_entry("1\t2\t3"), None);
     }
 }

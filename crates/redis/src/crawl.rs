@@ -13,7 +13,7 @@ use crate::codec::{Lease, entry, id_field, parse_entry, seen_member};
 use crate::error::doing;
 use crate::keys::Keys;
 use crate::scripts::{
-    CLAIM, COMPLETE, ENQUEUE, GIVE_BACK, LATER, LEASE, ONCE, PARAMS, RESERVE, UNCLAIM,
+    CLAIM, COMPLETE, ENQUEUE, GIVE_BACK, LATER, LEASE, ONCE, PARAMS, RESERVE, SEEDS, UNCLAIM,
 };
 use crate::{Conn, RedisLog, SharedError, SharedRobots};
 
@@ -70,6 +70,30 @@ pub struct SharedStats {
     pub workers_alive: u64,
     /// URLs seen.
     pub seen: u64,
+    /// Pages judged out of the canonical order (their fetch was stuck).
+    pub out_of_order: u64,
+}
+
+/// A URL to queue: canonical URL, link depth, sequence number (its place in the canonical
+/// order: [`SharedCrawl::alloc`]).
+pub type Link = (Url, u32, u64);
+
+/// The URL whose turn it is to be judged: the smallest sequence number not judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Head {
+    /// Its host (`host:port`).
+    pub host: String,
+    /// Its sequence number.
+    pub seq: u64,
+}
+
+/// What [`SharedCrawl::complete_failing`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Completed {
+    /// This record was the one written (not another worker's, whose lease had run out).
+    pub written: bool,
+    /// Whose turn it is now.
+    pub head: Option<Head>,
 }
 
 /// What the host asked for when a URL was tried again later.
@@ -86,10 +110,10 @@ pub enum Requeued {
 /// concurrently from clones.
 #[derive(Clone, Debug)]
 pub struct SharedCrawl {
-    conn: Conn,
-    keys: Keys,
+    pub(crate) conn: Conn,
+    pub(crate) keys: Keys,
     worker: String,
-    config: SharedConfig,
+    pub(crate) config: SharedConfig,
     /// Round trips made (dedup ones are counted by the [`RedisLog`]).
     round_trips: Arc<AtomicU64>,
     /// Seen-set members this worker knows to be in the shared seen set, which only grows:
@@ -106,14 +130,21 @@ fn ms(d: Duration) -> u64 {
 }
 
 /// `urls` by host (`host:port`).
-fn by_host(urls: &[(Url, u32)]) -> BTreeMap<String, Vec<&(Url, u32)>> {
-    let mut by_host: BTreeMap<String, Vec<&(Url, u32)>> = BTreeMap::new();
+fn by_host(urls: &[Link]) -> BTreeMap<String, Vec<&Link>> {
+    let mut by_host: BTreeMap<String, Vec<&Link>> = BTreeMap::new();
     for u in urls {
         if let Some(h) = host_port(&u.0) {
             by_host.entry(h).or_default().push(u);
         }
     }
     by_host
+}
+
+/// A sequence number as Redis writes it (a score: maybe `1.5e+15`-like), or none (`''`).
+pub(crate) fn seq_of(text: &str) -> Option<u64> {
+    text.parse::<u64>()
+        .ok()
+        .or_else(|| text.parse::<f64>().ok().map(|f| f as u64))
 }
 
 fn unix_ms() -> u64 {
@@ -227,7 +258,7 @@ impl SharedCrawl {
     }
 
     /// Counts `n` round trips.
-    fn trips(&self, n: u64) {
+    pub(crate) fn trips(&self, n: u64) {
         self.round_trips.fetch_add(n, Ordering::Relaxed);
     }
 
@@ -295,8 +326,8 @@ impl SharedCrawl {
         Ok(seeds)
     }
 
-    /// Adds canonical seed URLs (depth 0) and queues the new ones. Returns how many were
-    /// queued.
+    /// Adds canonical seed URLs (depth 0) and queues the new ones, first in the canonical
+    /// order (sequence numbers in the order given). Returns how many were queued.
     ///
     /// # Errors
     /// Redis.
@@ -305,17 +336,29 @@ impl SharedCrawl {
             return Ok(0);
         }
         self.trips(1);
-        let key = self.keys.seeds();
-        let list: Vec<&str> = seeds.iter().map(Url::as_str).collect();
-        let _: () = self
-            .conn
-            .sadd(key, list)
+        let mut call = SEEDS.key(self.keys.seeds());
+        call.key(self.keys.seq());
+        for s in seeds {
+            call.arg(s.as_str());
+        }
+        let reply: Vec<String> = call
+            .invoke_async(&mut self.conn)
             .await
             .map_err(doing("adding seeds"))?;
-        let links: Vec<(Url, u32)> = seeds.iter().map(|u| (u.clone(), 0)).collect();
+        let base = reply.first().and_then(|b| seq_of(b)).unwrap_or(0);
+        let links: Vec<Link> = reply
+            .iter()
+            .skip(1)
+            .filter_map(|i| i.parse::<usize>().ok())
+            .filter_map(|i| seeds.get(i.checked_sub(1)?))
+            .zip(base..)
+            .map(|(u, seq)| (u.clone(), 0, seq))
+            .collect();
         let mut queued = 0;
+        let mut heads = Vec::new();
         for (host, urls) in by_host(&links) {
-            let n = self.enqueue_host(&host, &urls, None, usize::MAX).await?;
+            let (n, min) = self.enqueue_host(&host, &urls, None, usize::MAX).await?;
+            heads.push((host, min));
             if n > 0 && self.config.max_pages.is_some() {
                 // Seeds are queued whatever the budget, and count in it.
                 self.trips(1);
@@ -327,25 +370,27 @@ impl SharedCrawl {
             }
             queued += n;
         }
+        self.set_heads(None, &heads).await?;
         Ok(queued)
     }
 
     /// Queues the canonical URLs not seen yet, found on `referrer` (admitted by the caller:
-    /// scope, traps). Returns how many were new.
+    /// scope, traps), each at its place in the canonical order. Returns how many were new.
     ///
     /// # Errors
     /// Redis.
     pub async fn enqueue(
         &mut self,
-        urls: &[(Url, u32)],
+        urls: &[Link],
         referrer: Option<&str>,
     ) -> Result<usize, SharedError> {
         let mut queued = 0;
+        let mut heads = Vec::new();
         for (host, urls) in by_host(urls) {
-            let urls: Vec<&(Url, u32)> = {
+            let urls: Vec<&Link> = {
                 let known = self.known();
                 urls.into_iter()
-                    .filter(|(u, _)| !known.contains(&seen_member(u.as_str())))
+                    .filter(|(u, _, _)| !known.contains(&seen_member(u.as_str())))
                     .collect()
             };
             if urls.is_empty() {
@@ -358,12 +403,13 @@ impl SharedCrawl {
             if most == 0 {
                 continue;
             }
-            let n = self.enqueue_host(&host, &urls, referrer, most).await?;
+            let (n, min) = self.enqueue_host(&host, &urls, referrer, most).await?;
+            heads.push((host, min));
             if most == usize::MAX && self.config.max_pages_per_host.is_none() {
                 let mut known = self.known();
                 if known.len() + urls.len() <= KNOWN_MAX {
                     // No limit stopped the script: every one of them is in the seen set now.
-                    known.extend(urls.iter().map(|(u, _)| seen_member(u.as_str())));
+                    known.extend(urls.iter().map(|(u, _, _)| seen_member(u.as_str())));
                 }
             }
             if most != usize::MAX && n < most {
@@ -377,6 +423,9 @@ impl SharedCrawl {
             }
             queued += n;
         }
+        if !heads.is_empty() {
+            self.set_heads(None, &heads).await?;
+        }
         Ok(queued)
     }
 
@@ -385,13 +434,13 @@ impl SharedCrawl {
     async fn reserve(
         &mut self,
         host: &str,
-        urls: &[&(Url, u32)],
+        urls: &[&Link],
         max: u64,
     ) -> Result<usize, SharedError> {
         let h = self.keys.host(host);
         let mut ask = redis::cmd("SMISMEMBER");
         ask.arg(h.seen());
-        for (url, _) in urls {
+        for (url, _, _) in urls {
             ask.arg(&seen_member(url.as_str())[..]);
         }
         self.trips(2);
@@ -413,25 +462,27 @@ impl SharedCrawl {
     }
 
     /// Queues at most `most` of `host`'s URLs not seen yet (and within the host's budget);
-    /// schedules the host if one was queued.
+    /// schedules the host if one was queued. Returns how many, and the host's smallest
+    /// sequence number not judged (for [`set_heads`](Self::set_heads)).
     async fn enqueue_host(
         &mut self,
         host: &str,
-        urls: &[&(Url, u32)],
+        urls: &[&Link],
         referrer: Option<&str>,
         most: usize,
-    ) -> Result<usize, SharedError> {
+    ) -> Result<(usize, Option<u64>), SharedError> {
         let h = self.keys.host(host);
         let mut call = ENQUEUE.key(h.seen());
-        call.key(h.queue()).key(h.meta());
+        call.key(h.queue()).key(h.meta()).key(h.order());
         call.arg(most.min(urls.len()))
             .arg(self.config.max_pages_per_host.unwrap_or(0));
-        for (url, depth) in urls {
+        for (url, depth, seq) in urls {
             call.arg(&seen_member(url.as_str())[..])
-                .arg(entry(url.as_str(), *depth, referrer));
+                .arg(entry(url.as_str(), *seq, *depth, referrer))
+                .arg(*seq);
         }
         self.trips(2);
-        let n: usize = call
+        let (n, min): (usize, String) = call
             .invoke_async(&mut self.conn)
             .await
             .map_err(doing("queueing URLs"))?;
@@ -452,7 +503,7 @@ impl SharedCrawl {
                 .await
                 .map_err(doing("scheduling a host"))?;
         }
-        Ok(n)
+        Ok((n, seq_of(&min)))
     }
 
     /// Takes `task`, to be done once for the whole crawl (reading the seeds' sitemaps):
@@ -471,6 +522,21 @@ impl SharedCrawl {
             .await
             .map_err(doing("taking a task"))?;
         Ok(took == 1)
+    }
+
+    /// Whether `task` is done for the crawl.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn once_done(&mut self, task: &str) -> Result<bool, SharedError> {
+        self.trips(1);
+        let key = self.keys.once(task);
+        let v: Option<String> = self
+            .conn
+            .get(key)
+            .await
+            .map_err(doing("reading a task"))?;
+        Ok(v.as_deref() == Some("done"))
     }
 
     /// Says `task` (taken with [`take_once`](Self::take_once)) is done for the crawl.
@@ -564,21 +630,7 @@ impl SharedCrawl {
                 // Claimed, not needed after all: due again at once.
                 vec!["busy".to_owned(), "0".to_owned()]
             } else {
-                self.trips(1);
-                LEASE
-                    .key(h.queue())
-                    .key(h.leases())
-                    .key(h.meta())
-                    .key(h.records())
-                    .key(h.robots())
-                    .arg(ms(self.config.lease))
-                    .arg(ms(self.config.host_interval))
-                    .arg(self.config.per_host_in_flight.max(1))
-                    .arg(want)
-                    .arg(u8::from(self.config.shared_robots))
-                    .invoke_async(&mut self.conn)
-                    .await
-                    .map_err(doing("leasing a URL"))?
+                self.lease_host(host, want, None).await?
             };
             let next = match reply.as_slice() {
                 [ok, next, entries @ ..] if ok == "ok" => {
@@ -620,6 +672,32 @@ impl SharedCrawl {
                 .map_err(doing("rescheduling a host"))?;
         }
         Ok(leases)
+    }
+
+    /// The `LEASE` script on `host`: up to `want` URLs, none past sequence number `upto`.
+    pub(crate) async fn lease_host(
+        &mut self,
+        host: &str,
+        want: usize,
+        upto: Option<u64>,
+    ) -> Result<Vec<String>, SharedError> {
+        let h = self.keys.host(host);
+        self.trips(1);
+        LEASE
+            .key(h.queue())
+            .key(h.leases())
+            .key(h.meta())
+            .key(h.records())
+            .key(h.robots())
+            .arg(ms(self.config.lease))
+            .arg(ms(self.config.host_interval))
+            .arg(self.config.per_host_in_flight.max(1))
+            .arg(want)
+            .arg(u8::from(self.config.shared_robots))
+            .arg(upto.map_or("+inf".to_owned(), |u| u.to_string()))
+            .invoke_async(&mut self.conn)
+            .await
+            .map_err(doing("leasing a URL"))
     }
 
     /// Whether the crawl has nothing left: no host has a URL queued or leased.
@@ -670,12 +748,17 @@ impl SharedCrawl {
         record: &str,
         decision: &str,
     ) -> Result<bool, SharedError> {
-        self.complete_failing(lease, record, decision, None).await
+        let done = self
+            .complete_failing(lease, record, decision, None, false)
+            .await?;
+        Ok(done.written)
     }
 
-    /// As [`complete`](Self::complete); `backoff`: the host failed (429, 5xx), so every
-    /// worker leaves it alone for `backoff`, doubled for each failure in a row (up to
-    /// [`SharedConfig::backoff_cap`]); `None`: the host answered, the failures are forgotten.
+    /// As [`complete`](Self::complete), and the URL's turn in the canonical order ends;
+    /// `backoff`: the host failed (429, 5xx), so every worker leaves it alone for `backoff`,
+    /// doubled for each failure in a row (up to [`SharedConfig::backoff_cap`]); `None`: the
+    /// host answered, the failures are forgotten. `late`: the page was judged out of order
+    /// (counted by [`stats`](Self::stats)).
     ///
     /// # Errors
     /// Redis.
@@ -685,13 +768,16 @@ impl SharedCrawl {
         record: &str,
         decision: &str,
         backoff: Option<Duration>,
-    ) -> Result<bool, SharedError> {
+        late: bool,
+    ) -> Result<Completed, SharedError> {
         let h = self.keys.host(&lease.host);
         self.trips(1);
-        let written: i64 = COMPLETE
+        let (written, min): (i64, String) = COMPLETE
             .key(h.leases())
             .key(h.records())
             .key(h.meta())
+            .key(h.order())
+            .key(h.late())
             .arg(&lease.entry)
             .arg(id_field(lease.id))
             .arg(record)
@@ -699,10 +785,17 @@ impl SharedCrawl {
             .arg(decision)
             .arg(backoff.map_or(0, |b| ms(b).max(1)))
             .arg(ms(self.config.backoff_cap))
+            .arg(u8::from(late))
             .invoke_async(&mut self.conn)
             .await
             .map_err(doing("writing a record"))?;
-        Ok(written == 1)
+        let head = self
+            .set_heads(Some(lease.seq), &[(lease.host.clone(), seq_of(&min))])
+            .await?;
+        Ok(Completed {
+            written: written == 1,
+            head,
+        })
     }
 
     /// The host asked to wait `after`: the URL goes back to its queue and the whole host
@@ -809,13 +902,16 @@ impl SharedCrawl {
             let (meta, queued, leased, seen): (HashMap<String, String>, u64, u64, u64) =
                 redis::pipe()
                     .hgetall(h.meta())
-                    .llen(h.queue())
+                    .zcard(h.queue())
                     .zcard(h.leases())
                     .scard(h.seen())
                     .query_async(&mut self.conn)
                     .await
                     .map_err(doing("reading a host's counters"))?;
             for (k, v) in meta {
+                if k == "late" {
+                    stats.out_of_order += v.parse::<u64>().unwrap_or(0);
+                }
                 if let Some(decision) = k.strip_prefix("n:") {
                     *stats.decisions.entry(decision.to_owned()).or_insert(0) +=
                         v.parse::<u64>().unwrap_or(0);

@@ -57,6 +57,20 @@ impl Keys {
     pub(crate) fn pages(&self) -> String {
         self.key("pages")
     }
+    /// The last sequence number given (string): the canonical order's counter.
+    pub(crate) fn seq(&self) -> String {
+        self.key("seq")
+    }
+    /// Page sequence number → the first sequence number of its links (hash), while the page
+    /// is being judged: a page judged again gives its links the same numbers.
+    pub(crate) fn bases(&self) -> String {
+        self.key("bases")
+    }
+    /// Hosts by the smallest sequence number of their URLs not judged yet (sorted set): its
+    /// first member is the page whose turn it is.
+    pub(crate) fn heads(&self) -> String {
+        self.key("heads")
+    }
     /// A once-per-crawl task (`sitemaps`): who does it, or `done` (string).
     pub(crate) fn once(&self, task: &str) -> String {
         self.key(&format!("once:{task}"))
@@ -91,13 +105,23 @@ impl HostKeys {
     fn key(&self, what: &str) -> String {
         format!("{}:{what}", self.tag)
     }
-    /// The URLs waiting (list of entries).
+    /// The URLs waiting (sorted set of entries, by sequence number).
     pub(crate) fn queue(&self) -> String {
         self.key("q")
     }
     /// The URLs leased, by deadline (sorted set of entries, ms).
     pub(crate) fn leases(&self) -> String {
         self.key("lease")
+    }
+    /// The URLs queued, leased or fetched and not judged yet in the canonical order (sorted
+    /// set: URL id (16 hex digits) by sequence number).
+    pub(crate) fn order(&self) -> String {
+        self.key("ord")
+    }
+    /// URLs taken out of the order (a fetch stuck too long): judged when fetched, out of
+    /// order (set of URL ids).
+    pub(crate) fn late(&self) -> String {
+        self.key("late")
     }
     /// Keys of the URLs seen (set of 16-byte URL keys).
     pub(crate) fn seen(&self) -> String {
@@ -145,6 +169,8 @@ mod tests {
             h.meta(),
             h.robots(),
             h.robots_lock(),
+            h.order(),
+            h.late(),
         ];
         assert!(host_keys.iter().all(|key| tag(key) == "c1@a.example:8080"));
         assert_eq!(tag(&k.dedup("a.example:8080")), "c1@a.example:8080");
@@ -157,6 +183,9 @@ mod tests {
             k.pages(),
             k.once("sitemaps"),
             k.dedup(""),
+            k.seq(),
+            k.bases(),
+            k.heads(),
         ];
         assert!(crawl_keys.iter().all(|key| tag(key) == "c1"));
         for bad in ["", "a b", "x{y}", &"n".repeat(65)] {

@@ -11,6 +11,9 @@
 //!   Retry-After waits hold across workers) as **leases** with a deadline, which return to
 //!   the queue when they expire; [`SharedCrawl::complete`] writes a URL's record once, even
 //!   if two workers fetched it; [`SharedCrawl::give_back`] hands leases back (Ctrl-C).
+//! - The canonical order: every URL has a sequence number, given in the order URLs are
+//!   found ([`SharedCrawl::alloc`]), and workers judge pages one at a time in that order
+//!   ([`SharedCrawl::head`]: whose turn it is), so that one worker and many decide the same.
 //! - [`RedisLog`]: the dedup log, the [`DecisionLog`](silhouette_frontier::DecisionLog) that
 //!   [`SharedDedup`](silhouette_frontier::SharedDedup) judges through, so that no two kept
 //!   pages of a scope are within the threshold whatever the number of workers: a decision
@@ -41,12 +44,14 @@ mod crawl;
 mod error;
 mod keys;
 mod log;
+mod order;
 mod robots;
 mod scripts;
 
 pub use codec::{Lease, url_id};
 pub use conn::Conn;
-pub use crawl::{Requeued, SharedConfig, SharedCrawl, SharedStats};
+pub use crawl::{Completed, Head, Link, Requeued, SharedConfig, SharedCrawl, SharedStats};
 pub use error::SharedError;
 pub use log::RedisLog;
+pub use order::Place;
 pub use robots::{RobotsState, SharedRobots};

@@ -30,24 +30,27 @@ return redis.call('HGETALL', KEYS[1])
 
 script!(
     ENQUEUE,
-    "KEYS: seen, queue, meta. ARGV: at most (URLs queued by this call), per-host budget (0: \
-     none), seen member, entry, …. Queues the URLs not seen, within both limits; returns \
-     how many. A URL over a limit is not marked seen.",
+    "KEYS: seen, queue, meta, order. ARGV: at most (URLs queued by this call), per-host \
+     budget (0: none), then seen member, entry, sequence number, …. Queues the URLs not \
+     seen, within both limits, in the queue and the order; returns {how many, the order's \
+     smallest sequence number or ''}. A URL over a limit is not marked seen.",
     r"
 local n = 0
 local most = tonumber(ARGV[1])
 local budget = tonumber(ARGV[2])
 local taken = tonumber(redis.call('HGET', KEYS[3], 'pages') or '0')
-for i = 3, #ARGV, 2 do
+for i = 3, #ARGV, 3 do
   if n >= most or (budget > 0 and taken >= budget) then break end
   if redis.call('SADD', KEYS[1], ARGV[i]) == 1 then
-    redis.call('RPUSH', KEYS[2], ARGV[i + 1])
+    redis.call('ZADD', KEYS[2], ARGV[i + 2], ARGV[i + 1])
+    redis.call('ZADD', KEYS[4], ARGV[i + 2], string.sub(ARGV[i + 1], 1, 16))
     n = n + 1
     taken = taken + 1
   end
 end
 if budget > 0 and n > 0 then redis.call('HSET', KEYS[3], 'pages', taken) end
-return n
+local m = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
+return {n, m[2] or ''}
 "
 );
 
@@ -127,15 +130,16 @@ return 0
 script!(
     LEASE,
     "KEYS: queue, leases, meta, records, robots. ARGV: lease ms, interval ms, in flight at \
-     most, how many, shared robots (1/0). Returns expired leases to the queue, then: {'ok', \
-     next ms, entry, …} | {'wait', ms} | {'busy', ms} | {'empty'}. The interval is the \
-     larger of ARGV's and the host's Crawl-delay; with an interval one URL at a time, and \
-     with shared robots one in flight until the host's robots.txt is known.",
+     most, how many, shared robots (1/0), largest sequence number (`+inf`: any). Returns \
+     expired leases to the queue, then: {'ok', next ms, entry, …} | {'wait', ms} | {'busy', \
+     ms} | {'empty'}. Entries go out in sequence order. The interval is the larger of ARGV's \
+     and the host's Crawl-delay; with an interval one URL at a time, and with shared robots \
+     one in flight until the host's robots.txt is known.",
     r"
 local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)
-for i = #expired, 1, -1 do
-  redis.call('ZREM', KEYS[2], expired[i])
-  redis.call('LPUSH', KEYS[1], expired[i])
+for _, e in ipairs(expired) do
+  redis.call('ZREM', KEYS[2], e)
+  redis.call('ZADD', KEYS[1], string.match(e, '^%x+\t(%d+)\t'), e)
 end
 local nxt = tonumber(redis.call('HGET', KEYS[3], 'next') or '0')
 if now < nxt then return {'wait', tostring(nxt)} end
@@ -148,8 +152,10 @@ if interval > 0 then room = 1 end
 room = math.min(room, tonumber(ARGV[4]))
 local out = {'ok', tostring(now + interval)}
 while #out - 2 < room do
-  local e = redis.call('LPOP', KEYS[1])
+  local first = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[6], 'LIMIT', 0, 1)
+  local e = first[1]
   if not e then break end
+  redis.call('ZREM', KEYS[1], e)
   if redis.call('HEXISTS', KEYS[4], string.sub(e, 1, 16)) == 0 then
     redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), e)
     out[#out + 1] = e
@@ -159,17 +165,21 @@ if #out > 2 then
   redis.call('HSET', KEYS[3], 'next', now + interval)
   return out
 end
-if redis.call('ZCARD', KEYS[2]) == 0 then return {'empty'} end
+if redis.call('ZCARD', KEYS[2]) == 0 and redis.call('ZCARD', KEYS[1]) == 0 then
+  return {'empty'}
+end
 return {'busy', tostring(now + interval)}
 "
 );
 
 script!(
     COMPLETE,
-    "KEYS: leases, records, meta. ARGV: entry, id, record, interval ms, decision, backoff \
-     ms (0: the host answered), backoff cap ms. Ends the lease, holds the host for an \
-     interval (or its Crawl-delay) from now, or for a backoff doubling with each failure in \
-     a row; writes the record unless one is there (1) or not (0).",
+    "KEYS: leases, records, meta, order, late. ARGV: entry, id, record, interval ms, \
+     decision, backoff ms (0: the host answered), backoff cap ms, judged out of order (1/0). \
+     Ends the lease, holds the host for an interval (or its Crawl-delay) from now, or for a \
+     backoff doubling with each failure in a row; writes the record unless one is there; \
+     takes the URL out of the order. Returns {1 if written else 0, the order's smallest \
+     sequence number or ''}.",
     r"
 redis.call('ZREM', KEYS[1], ARGV[1])
 local wait = math.max(tonumber(ARGV[4]), tonumber(redis.call('HGET', KEYS[3], 'delay') or '0'))
@@ -183,12 +193,17 @@ local nxt = now + wait
 if nxt > tonumber(redis.call('HGET', KEYS[3], 'next') or '0') then
   redis.call('HSET', KEYS[3], 'next', nxt)
 end
+local written = 0
 if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[3]) == 1 then
   redis.call('HINCRBY', KEYS[3], 'n:' .. ARGV[5], 1)
   redis.call('HDEL', KEYS[3], 'rq:' .. ARGV[2])
-  return 1
+  if ARGV[8] == '1' then redis.call('HINCRBY', KEYS[3], 'late', 1) end
+  written = 1
 end
-return 0
+redis.call('ZREM', KEYS[4], ARGV[2])
+redis.call('SREM', KEYS[5], ARGV[2])
+local m = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
+return {written, m[2] or ''}
 "
 );
 
@@ -204,17 +219,20 @@ if nxt > tonumber(redis.call('HGET', KEYS[3], 'next') or '0') then
   redis.call('HSET', KEYS[3], 'next', nxt)
 end
 if n > tonumber(ARGV[4]) then return -1 end
-if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then redis.call('RPUSH', KEYS[2], ARGV[1]) end
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
+  redis.call('ZADD', KEYS[2], string.match(ARGV[1], '^%x+\t(%d+)\t'), ARGV[1])
+end
 return n
 "
 );
 
 script!(
     GIVE_BACK,
-    "KEYS: leases, queue. ARGV: entry. A lease handed back unfetched goes first in the queue.",
+    "KEYS: leases, queue. ARGV: entry. A lease handed back unfetched goes back to its place \
+     in the queue.",
     r"
 if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
-  redis.call('LPUSH', KEYS[2], ARGV[1])
+  redis.call('ZADD', KEYS[2], string.match(ARGV[1], '^%x+\t(%d+)\t'), ARGV[1])
   return 1
 end
 return 0
@@ -246,5 +264,85 @@ local v = redis.call('GET', KEYS[1])
 if v == 'done' or (v and v ~= ARGV[1]) then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', tonumber(ARGV[2]))
 return 1
+"
+);
+
+script!(
+    ALLOC,
+    "KEYS: counter, bases. ARGV: page sequence number ('': none), n. Gives `n` sequence \
+     numbers in a row and returns the first; for a page, once: asked again, it returns the \
+     same first number.",
+    r"
+if ARGV[1] ~= '' then
+  local b = redis.call('HGET', KEYS[2], ARGV[1])
+  if b then return b end
+end
+local n = tonumber(ARGV[2])
+local base = redis.call('INCRBY', KEYS[1], n) - n
+if ARGV[1] ~= '' then redis.call('HSET', KEYS[2], ARGV[1], base) end
+return tostring(base)
+"
+);
+
+script!(
+    SEEDS,
+    "KEYS: seeds, counter. ARGV: seeds. Adds the seeds; the new ones get sequence numbers in \
+     a row. Returns {the first number, the positions (1-based) of the new ones, …}.",
+    r"
+local added = {}
+for i = 1, #ARGV do
+  if redis.call('SADD', KEYS[1], ARGV[i]) == 1 then added[#added + 1] = i end
+end
+local base = redis.call('INCRBY', KEYS[2], #added) - #added
+local out = {tostring(base)}
+for _, i in ipairs(added) do out[#out + 1] = i end
+return out
+"
+);
+
+script!(
+    HEADS,
+    "KEYS: heads, bases. ARGV: the page whose turn ended ('': none), then host, smallest \
+     sequence number ('': none left), …. Notes each host's smallest sequence number not \
+     judged; returns the page whose turn it is: {host, sequence number} or {}.",
+    r"
+if ARGV[1] ~= '' then redis.call('HDEL', KEYS[2], ARGV[1]) end
+for i = 2, #ARGV, 2 do
+  if ARGV[i + 1] == '' then
+    redis.call('ZREM', KEYS[1], ARGV[i])
+  else
+    redis.call('ZADD', KEYS[1], ARGV[i + 1], ARGV[i])
+  end
+end
+return redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+"
+);
+
+script!(
+    PLACE,
+    "KEYS: order, late, records. ARGV: URL id. Where the URL is: {sequence number | 'late' \
+     | 'done' (recorded) | 'none', the order's smallest sequence number or ''}.",
+    r"
+local m = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local min = m[2] or ''
+local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if s then return {s, min} end
+if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then return {'late', min} end
+if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then return {'done', min} end
+return {'none', min}
+"
+);
+
+script!(
+    RELEASE,
+    "KEYS: order, late. ARGV: sequence number. Takes the URLs at that place out of the order \
+     (judged when fetched, out of order); returns the order's smallest sequence number or ''.",
+    r"
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], ARGV[1])) do
+  redis.call('ZREM', KEYS[1], id)
+  redis.call('SADD', KEYS[2], id)
+end
+local m = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return m[2] or ''
 "
 );

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use server::Server;
 use silhouette_frontier::{DedupConfig, JudgedPage, SharedDedup, Verdict};
-use silhouette_redis::{Requeued, SharedConfig, SharedCrawl, SharedError};
+use silhouette_redis::{Head, Place, Requeued, SharedConfig, SharedCrawl, SharedError};
 use url::Url;
 
 fn url(s: &str) -> Url {
@@ -84,7 +84,12 @@ async fn queue_lease_complete_once() {
     assert_eq!(w.add_seeds(&seeds).await.expect("seeds"), 2);
     assert_eq!(w.add_seeds(&seeds).await.expect("seeds"), 0, "seen");
     assert_eq!(w.seeds().await.expect("seeds"), seeds.to_vec());
-    let links = [(url("http://a.test/x"), 1), (url("http://a.test/"), 1)];
+    let first = w.alloc(None, 2).await.expect("numbers");
+    assert_eq!(first, 2, "after the two seeds");
+    let links = [
+        (url("http://a.test/x"), 1, first),
+        (url("http://a.test/"), 1, first + 1),
+    ];
     assert_eq!(
         w.enqueue(&links, Some("http://a.test/"))
             .await
@@ -157,6 +162,68 @@ async fn queue_lease_complete_once() {
     let stats = w.stats().await.expect("stats");
     assert_eq!((stats.hosts, stats.seen, stats.workers_alive), (2, 3, 1));
     assert_eq!(stats.decisions.get("kept"), Some(&1));
+}
+
+fn head(host: &str, seq: u64) -> Option<Head> {
+    Some(Head {
+        host: host.to_owned(),
+        seq,
+    })
+}
+
+/// The canonical order: seeds first, a page's links numbered once however often it is
+/// judged, the head the smallest number not recorded whoever records first, a stuck head
+/// taken out of the order.
+#[tokio::test]
+async fn pages_take_turns_in_the_canonical_order() {
+    let server = Server::start();
+    let mut w = join(&server, &[], config(60_000, 0)).await;
+    let seeds = [url("http://b.test/"), url("http://a.test/")];
+    assert_eq!(w.add_seeds(&seeds).await.expect("seeds"), 2);
+    assert_eq!(w.head().await.expect("head"), head("b.test", 0), "the first seed");
+
+    // A page's links get the same numbers however often it is judged, until its turn ends.
+    let first = w.alloc(Some(0), 3).await.expect("numbers");
+    assert_eq!(first, 2);
+    assert_eq!(w.alloc(Some(0), 3).await.expect("numbers"), first);
+    assert_eq!(w.alloc(None, 1).await.expect("numbers"), 5);
+
+    let leases = w.lease(8).await.expect("lease");
+    assert_eq!(leases.len(), 2);
+    let b = leases.iter().find(|l| l.host == "b.test").expect("b").clone();
+    let a = leases.iter().find(|l| l.host == "a.test").expect("a").clone();
+    assert_eq!((b.seq, a.seq), (0, 1));
+    let links = [(url("http://a.test/x"), 1, first + 1)];
+    assert_eq!(w.enqueue(&links, Some("http://b.test/")).await.expect("links"), 1);
+    // Recorded out of turn: the head stays.
+    let done = w
+        .complete_failing(&a, "{}", "kept", None, true)
+        .await
+        .expect("record");
+    assert!(done.written);
+    assert_eq!(done.head, head("b.test", 0));
+    assert_eq!(w.place("a.test", a.id).await.expect("place"), Place::Recorded);
+    let done = w
+        .complete_failing(&b, "{}", "kept", None, false)
+        .await
+        .expect("record");
+    assert_eq!(done.head, head("a.test", 3));
+    assert_ne!(w.alloc(Some(0), 3).await.expect("numbers"), first, "turn over");
+
+    // A stuck head leaves the order; its page is judged out of order when fetched.
+    let x = w.lease(8).await.expect("lease");
+    assert_eq!(x.len(), 1);
+    assert_eq!(w.place("a.test", x[0].id).await.expect("place"), Place::InOrder(3));
+    let now = w.release(&Head { host: "a.test".to_owned(), seq: 3 }).await.expect("release");
+    assert_eq!(now, None);
+    assert_eq!(w.place("a.test", x[0].id).await.expect("place"), Place::Late);
+    let done = w
+        .complete_failing(&x[0], "{}", "kept", None, true)
+        .await
+        .expect("record");
+    assert!(done.written);
+    let stats = w.stats().await.expect("stats");
+    assert_eq!((stats.out_of_order, stats.queued, stats.leased), (2, 0, 0));
 }
 
 /// Three workers judge near-duplicate pages of one host at once, one page at a time or in

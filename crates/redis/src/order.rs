@@ -1,0 +1,177 @@
+//! The canonical order of a shared crawl (ALGORITHM.md §8): every URL has a sequence number,
+//! and pages are judged one at a time in its order, whichever worker fetched them.
+//!
+//! A page's links get numbers in a row, in document order, when the page is judged
+//! ([`SharedCrawl::alloc`]; the seeds first, [`SharedCrawl::add_seeds`]); since pages are
+//! judged in order, the numbers, and every decision, are the same whatever the number of
+//! workers and their timing. Each host keeps its URLs not judged yet in an order set (in its
+//! own slot, changed by the same script that queues or records them); the crawl keeps each
+//! host's smallest number in `heads`, whose first member is the page whose turn it is.
+//! `heads` is a cache of the hosts' order sets, rewritten by the worker that changed one
+//! ([`SharedCrawl::set_heads`]); a worker that dies between the two leaves it stale, which
+//! [`SharedCrawl::refresh_head`] mends from the host's own set.
+
+use redis::AsyncCommands;
+
+use crate::codec::{Lease, id_field, parse_entry};
+use crate::crawl::{Head, seq_of};
+use crate::error::doing;
+use crate::scripts::{ALLOC, HEADS, PLACE, RELEASE};
+use crate::{SharedCrawl, SharedError};
+
+/// Where a URL is in the canonical order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// Waiting for its turn, at this sequence number.
+    InOrder(u64),
+    /// Taken out of the order (its fetch was stuck): judged when fetched, out of order.
+    Late,
+    /// Recorded already (by another worker whose lease had run out, or by this one).
+    Recorded,
+    /// Not in the order (queued before the order existed).
+    Absent,
+}
+
+impl SharedCrawl {
+    /// Gives `n` sequence numbers in a row and returns the first: for the links of page
+    /// `page` (by its sequence number: asked again while the page's turn lasts, the same
+    /// numbers), or for URLs of no page (`None`: a sitemap's).
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn alloc(&mut self, page: Option<u64>, n: u64) -> Result<u64, SharedError> {
+        self.trips(1);
+        let base: String = ALLOC
+            .key(self.keys.seq())
+            .key(self.keys.bases())
+            .arg(page.map_or(String::new(), |p| p.to_string()))
+            .arg(n)
+            .invoke_async(&mut self.conn)
+            .await
+            .map_err(doing("numbering links"))?;
+        seq_of(&base).ok_or_else(|| SharedError::Corrupt {
+            key: self.keys.seq(),
+            detail: base,
+        })
+    }
+
+    /// Notes each host's smallest sequence number not judged (`None`: none left), and that
+    /// page `done`'s turn ended; returns whose turn it is.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn set_heads(
+        &mut self,
+        done: Option<u64>,
+        hosts: &[(String, Option<u64>)],
+    ) -> Result<Option<Head>, SharedError> {
+        self.trips(1);
+        let mut call = HEADS.key(self.keys.heads());
+        call.key(self.keys.bases())
+            .arg(done.map_or(String::new(), |d| d.to_string()));
+        for (host, min) in hosts {
+            call.arg(host)
+                .arg(min.map_or(String::new(), |m| m.to_string()));
+        }
+        let first: Vec<String> = call
+            .invoke_async(&mut self.conn)
+            .await
+            .map_err(doing("reading whose turn it is"))?;
+        Ok(match first.as_slice() {
+            [host, seq] => seq_of(seq).map(|seq| Head {
+                host: host.clone(),
+                seq,
+            }),
+            _ => None,
+        })
+    }
+
+    /// Whose turn it is to be judged (`None`: no URL waits).
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn head(&mut self) -> Result<Option<Head>, SharedError> {
+        self.set_heads(None, &[]).await
+    }
+
+    /// Reads `host`'s smallest sequence number from its own order set into `heads` (mends
+    /// what a worker that died between the two left stale); returns whose turn it is.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn refresh_head(&mut self, host: &str) -> Result<Option<Head>, SharedError> {
+        self.trips(1);
+        let first: Vec<(String, String)> = self
+            .conn
+            .zrange_withscores(self.keys.host(host).order(), 0, 0)
+            .await
+            .map_err(doing("reading a host's order"))?;
+        let min = first.first().and_then(|(_, s)| seq_of(s));
+        self.set_heads(None, &[(host.to_owned(), min)]).await
+    }
+
+    /// Where URL `id` of `host` is in the order.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn place(&mut self, host: &str, id: u64) -> Result<Place, SharedError> {
+        let h = self.keys.host(host);
+        self.trips(1);
+        let (place, _min): (String, String) = PLACE
+            .key(h.order())
+            .key(h.late())
+            .key(h.records())
+            .arg(id_field(id))
+            .invoke_async(&mut self.conn)
+            .await
+            .map_err(doing("reading a URL's place"))?;
+        Ok(match place.as_str() {
+            "late" => Place::Late,
+            "done" => Place::Recorded,
+            "none" => Place::Absent,
+            s => seq_of(s).map_or(Place::Absent, Place::InOrder),
+        })
+    }
+
+    /// Takes `head` out of the order (pages waited behind it too long): it is judged when
+    /// its fetch ends, out of order. Returns whose turn it is now.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn release(&mut self, head: &Head) -> Result<Option<Head>, SharedError> {
+        let h = self.keys.host(&head.host);
+        self.trips(1);
+        let min: String = RELEASE
+            .key(h.order())
+            .key(h.late())
+            .arg(head.seq)
+            .invoke_async(&mut self.conn)
+            .await
+            .map_err(doing("taking a URL out of the order"))?;
+        self.set_heads(None, &[(head.host.clone(), seq_of(&min))])
+            .await
+    }
+
+    /// Leases `head`'s URL if it is queued and its host may be fetched now (a worker whose
+    /// buffer of pages waiting for their turn is full leases nothing else).
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn lease_head(&mut self, head: &Head) -> Result<Vec<Lease>, SharedError> {
+        let reply = self.lease_host(&head.host, 1, Some(head.seq)).await?;
+        let mut leases = Vec::new();
+        if let [ok, _next, entries @ ..] = reply.as_slice()
+            && ok == "ok"
+        {
+            for e in entries {
+                leases.push(
+                    parse_entry(e, &head.host).ok_or_else(|| SharedError::Corrupt {
+                        key: self.keys.host(&head.host).queue(),
+                        detail: e.clone(),
+                    })?,
+                );
+            }
+        }
+        Ok(leases)
+    }
+}
