@@ -20,6 +20,7 @@ mod crawl_limits;
 mod crawl_order;
 mod crawl_origin;
 mod crawl_redis;
+mod crawl_redis_order;
 mod crawl_redis_polite;
 mod crawl_redis_warc;
 mod crawl_resume;

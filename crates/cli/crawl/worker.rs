@@ -144,7 +144,7 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
         settings
             .frontier
             .reorder_timeout
-            .max(cluster.shared.lease + Duration::from_secs(10)),
+            .max(cluster.shared.lease + Duration::from_secs(5)),
     ));
     let window = usize::try_from(settings.frontier.reorder_window).unwrap_or(usize::MAX);
     let poller = tokio::spawn(Arc::clone(&turns).poll(shared.clone()));

@@ -6,7 +6,7 @@
 //! a poller that asks Redis while pages wait and the head is another worker's. The poller
 //! also mends what a dead worker left: a stale head (mended from the host's own order set
 //! after a second), and a head stuck longer than `crawl.reorder-timeout-secs` (at least the
-//! lease time and 10 s more, so that a dead worker's URLs come back and are judged in
+//! lease time and 5 s more, so that a dead worker's URLs come back and are judged in
 //! order first), which leaves the order: the pages behind it are judged, and it is judged
 //! when fetched, marked out of order.
 

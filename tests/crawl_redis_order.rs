@@ -1,0 +1,168 @@
+//! A shared crawl decides the same (issue 40): one worker, and three workers of which one
+//! is killed with SIGKILL midway, record the same decisions (URL, decision, duplicate_of,
+//! distance) in the same canonical order, on three hosts of which one answers some pages
+//! late; a page stuck past the reorder timeout is judged out of order and counted.
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::common::run_in;
+use crate::crawl_redis::redis_server::Server as Redis;
+use crate::crawl_support::{config, jsonl};
+use crate::sites::{Server, dedup_site, tree_site};
+
+type Decision = (u64, String, String, Option<String>, Option<u64>);
+
+/// Two template sites and a tree site whose pages ending in 3 or 7 come 40 ms late.
+fn sites() -> Vec<Server> {
+    vec![
+        Server::start(|port| move |target: &str| dedup_site(port, target)),
+        Server::start(|port| move |target: &str| dedup_site(port, target)),
+        Server::start(|_| {
+            |target: &str| {
+                if target.ends_with('3') || target.ends_with('7') {
+                    std::thread::sleep(Duration::from_millis(40));
+                }
+                tree_site(120, target)
+            }
+        }),
+    ]
+}
+
+fn worker(dir: &Path, redis: &str, crawl: &str, seeds: &[String]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_silhouette"))
+        .args(["--config", "c.toml", "crawl", "--redis", redis, "--crawl", crawl])
+        .args(seeds)
+        .current_dir(dir)
+        .env_remove("SILHOUETTE_CONFIG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts")
+}
+
+fn finish(child: Child) -> String {
+    let out = child.wait_with_output().expect("the worker ends");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    stderr
+}
+
+/// The shared crawl's records, exported, in the canonical order (`order`).
+fn exported(dir: &Path, redis: &str, crawl: &str) -> Vec<Value> {
+    let out = format!("{crawl}.jsonl");
+    let r = run_in(
+        dir,
+        &["export", "--redis", redis, "--crawl", crawl, "--output", &out],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let mut records = jsonl(&dir.join(out));
+    records.sort_by_key(|r| r.get("order").and_then(Value::as_u64));
+    records
+}
+
+fn decisions(records: &[Value]) -> Vec<Decision> {
+    records
+        .iter()
+        .map(|r| {
+            let text = |k: &str| r.get(k).and_then(Value::as_str).map(str::to_owned);
+            assert!(r.get("out_of_order").is_none(), "judged out of order: {r}");
+            (
+                r.get("order").and_then(Value::as_u64).expect("an order"),
+                text("url").unwrap_or_default(),
+                text("decision").unwrap_or_default(),
+                text("duplicate_of"),
+                r.get("distance").and_then(Value::as_u64),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn one_worker_and_three_with_one_killed_decide_the_same() {
+    let sites = sites();
+    let seeds: Vec<String> = sites.iter().map(|s| s.url("/")).collect();
+    let served = || sites.iter().map(Server::served).sum::<usize>();
+    let redis = Redis::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Leases come back 2 s after a worker dies; pages wait behind one up to 60 s.
+    let toml = config(
+        "on-duplicate = \"follow-links\"",
+        "concurrency = 6\nreorder-timeout-secs = 60",
+    ) + "\n[cluster]\nlease-secs = 2\n";
+    std::fs::write(dir.path().join("c.toml"), toml).expect("config");
+
+    finish(worker(dir.path(), &redis.url(), "one", &seeds));
+    let one = decisions(&exported(dir.path(), &redis.url(), "one"));
+    assert!(one.len() > 150, "{}", one.len());
+    assert!(
+        one.iter().filter(|d| d.2 == "kept").count() > 3
+            && one.iter().any(|d| d.2 == "near-duplicate"),
+        "{one:?}"
+    );
+
+    // Three workers; the first is killed once a third of the pages were served
+    // (progress-based, not timed).
+    let before = served();
+    let mut first = worker(dir.path(), &redis.url(), "three", &seeds);
+    let others: Vec<Child> = (0..2)
+        .map(|_| worker(dir.path(), &redis.url(), "three", &seeds))
+        .collect();
+    while served() < before + one.len() / 3 && first.try_wait().expect("wait").is_none() {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    first.kill().expect("SIGKILL");
+    let _ = first.wait();
+    for w in others {
+        finish(w);
+    }
+    let three = decisions(&exported(dir.path(), &redis.url(), "three"));
+    assert!(three == one, "three workers decided otherwise");
+}
+
+#[test]
+fn a_fetch_stuck_past_the_timeout_is_judged_out_of_order_and_counted() {
+    // /n/1 answers after 7 s; the pages found after it wait 6 s at most (the reorder
+    // timeout, at least the lease time and 5 s more in a shared crawl).
+    let site = Server::start(|_| {
+        |target: &str| {
+            if target == "/n/1" {
+                std::thread::sleep(Duration::from_millis(7000));
+            }
+            tree_site(40, target)
+        }
+    });
+    let redis = Redis::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let toml = config(
+        "on-duplicate = \"follow-links\"",
+        "concurrency = 4\nreorder-timeout-secs = 1",
+    ) + "\n[cluster]\nlease-secs = 1\n";
+    std::fs::write(dir.path().join("c.toml"), toml).expect("config");
+    finish(worker(dir.path(), &redis.url(), "t", &[site.url("/")]));
+    let records = exported(dir.path(), &redis.url(), "t");
+    let late: Vec<&str> = records
+        .iter()
+        .filter(|r| r.get("out_of_order").and_then(Value::as_bool) == Some(true))
+        .filter_map(|r| r.get("url").and_then(Value::as_str))
+        .collect();
+    assert_eq!(late, [site.url("/n/1")]);
+    assert!(records.len() > 30, "{}", records.len());
+    let r = run_in(
+        dir.path(),
+        &["stats", "--redis", &redis.url(), "--crawl", "t"],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("1 of them judged out of the canonical order"),
+        "{}",
+        r.stdout
+    );
+}
