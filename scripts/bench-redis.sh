@@ -69,7 +69,8 @@ for site in $SITES; do
         cpu1=$(awk '{print $14+$15}' "/proc/$rpid/stat")
         tag="{bench@127.0.0.1:$port}"
         pages=$(redis-cli -p "$rport" hlen "sil:$tag:rec")
-        calls=$(redis-cli -p "$rport" info commandstats | sed -n 's/^cmdstat_[^:]*:calls=\([0-9]*\),.*/\1/p' | paste -sd+ | bc)
+        redis-cli -p "$rport" info commandstats > "$RUN/$site-w$w.commandstats"
+        calls=$(sed -n 's/^cmdstat_[^:]*:calls=\([0-9]*\),.*/\1/p' "$RUN/$site-w$w.commandstats" | paste -sd+ | bc)
         seen=$(redis-cli -p "$rport" scard "sil:$tag:seen")
         seen_b=$(redis-cli -p "$rport" memory usage "sil:$tag:seen" samples 0)
         kept=$(redis-cli -p "$rport" llen "sil:$tag:dlog")
@@ -89,6 +90,6 @@ PY
         kill "$rpid"; wait "$rpid" 2>/dev/null || true
     done
 done
-echo "logs: $RUN" >&2
+echo "logs and each run's INFO commandstats: $RUN" >&2
 }
 main "$@"

@@ -147,7 +147,10 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
             .max(cluster.shared.lease + Duration::from_secs(5)),
     ));
     let window = usize::try_from(settings.frontier.reorder_window).unwrap_or(usize::MAX);
-    let poller = tokio::spawn(Arc::clone(&turns).poll(shared.clone()));
+    // Leases whose page is still being fetched: handed back on Ctrl-C. A page being
+    // finished is finished, whatever the signal.
+    let fetching: Arc<std::sync::Mutex<HashMap<u64, Lease>>> = Arc::default();
+    let poller = tokio::spawn(Arc::clone(&turns).poll(shared.clone(), Arc::clone(&fetching)));
     // As many parses at once as cores, as the single-process crawl. (With pages finished
     // one after another in this loop, one core fewer parsed; finishes are concurrent now.)
     let cpu = Arc::new(Semaphore::new(
@@ -157,9 +160,6 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
     // ends the lease, concurrently with the others (their round trips overlap on the
     // multiplexed connection; judging takes the replica's lock). This loop only leases.
     let mut tasks: JoinSet<Result<bool>> = JoinSet::new();
-    // Leases whose page is still being fetched: handed back on Ctrl-C. A page being
-    // finished is finished, whatever the signal.
-    let fetching: Arc<std::sync::Mutex<HashMap<u64, Lease>>> = Arc::default();
     let (cancel, cancelled) = tokio::sync::watch::channel(false);
     let mut signals = Signals::install()?;
     let mut beat = Instant::now();
@@ -452,13 +452,16 @@ impl Worker {
                 return Ok(false);
             }
         };
-        let judged = match &fetched {
+        // The page is judged and its links numbered at once (two round trips in parallel;
+        // the numbers are the page's whether its links are followed or not).
+        let (judged, numbers) = match &fetched {
             Fetched::Page {
                 final_url,
                 body_hash,
                 html: Some(page),
                 ..
             } => {
+                let links = page.links.len() as u64;
                 let page = JudgedPage {
                     id: lease.id,
                     url: lease.url.to_string(),
@@ -469,9 +472,14 @@ impl Worker {
                     summary: page.summary.clone(),
                     content: *page.content,
                 };
-                Some(judge.judge(page).await?)
+                let mut numbering = shared.clone();
+                let (verdict, numbers) = tokio::join!(
+                    judge.judge(page),
+                    numbering.alloc(Some(lease.seq), links)
+                );
+                (Some(verdict?), Some(numbers?))
             }
-            _ => None,
+            _ => (None, None),
         };
         // As the single-process crawl (429, 5xx): the host waits, here for every worker.
         let backoff = match &fetched {
@@ -491,14 +499,13 @@ impl Worker {
         let on_dup = self.settings.frontier.dedup.on_duplicate;
         let (mut rec, follow) = record(lease, fetched, judged.as_ref(), on_dup);
         rec.out_of_order = late;
-        if let Some((base, page)) = follow {
+        if let (Some((base, page)), Some(numbers)) = (follow, numbers) {
             // The page's links are numbered in document order, all of them (whether this
             // worker knows them seen or not): the same numbers in every worker.
-            let first = shared
-                .alloc(Some(lease.seq), page.links.len() as u64)
+            let links = self.links(shared, &base, &page, lease.depth + 1, seeds, numbers.first);
+            shared
+                .enqueue(&links, Some(lease.url.as_str()), numbers.again)
                 .await?;
-            let links = self.links(shared, &base, &page, lease.depth + 1, seeds, first);
-            shared.enqueue(&links, Some(lease.url.as_str())).await?;
         }
         let stored = StoredRecord {
             url: lease.url.to_string(),
@@ -567,7 +574,7 @@ impl Worker {
             }
         }
         let found = crate::crawl::sitemaps::discover(fetcher, ctx, seeds).await;
-        let first = shared.alloc(None, found.urls.len() as u64).await?;
+        let first = shared.alloc(None, found.urls.len() as u64).await?.first;
         let listed: Vec<silhouette_redis::Link> = found
             .urls
             .iter()
@@ -578,7 +585,7 @@ impl Worker {
                     .then_some((u, 0, seq))
             })
             .collect();
-        let added = shared.enqueue(&listed, None).await?;
+        let added = shared.enqueue(&listed, None, true).await?;
         found.print(added, false, &mut std::io::stderr())?;
         shared.done_once("sitemaps").await?;
         Ok(())

@@ -10,7 +10,7 @@
 //! order first), which leaves the order: the pages behind it are judged, and it is judged
 //! when fetched, marked out of order.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -154,6 +154,8 @@ impl Turns {
             }
         }
         state.head = head;
+        drop(state);
+        self.wake.notify_one();
     }
 
     /// Tells the page `id` at `seq` what to do, out of the order.
@@ -170,11 +172,29 @@ impl Turns {
     }
 
     /// Asks Redis whose turn it is while pages wait here, mends a stale head, and takes a
-    /// stuck one out of the order. Runs until the worker ends (aborted).
-    pub async fn poll(self: Arc<Self>, mut shared: SharedCrawl) {
+    /// stuck one out of the order. While the head is a page this worker is fetching
+    /// (`fetching`: its leases by URL id), its own record will say what comes next: no need
+    /// to ask. Runs until the worker ends (aborted).
+    pub async fn poll(
+        self: Arc<Self>,
+        mut shared: SharedCrawl,
+        fetching: Arc<Mutex<HashMap<u64, Lease>>>,
+    ) {
         loop {
-            if self.waiting() == 0 {
-                let _ = tokio::time::timeout(Duration::from_millis(100), self.wake.notified())
+            let ours = {
+                let state = self.state();
+                let head = state.head.as_ref();
+                let fetching = fetching.lock().unwrap_or_else(PoisonError::into_inner);
+                state.waiting.is_empty()
+                    || (state.since.elapsed() < self.timeout
+                        && head.is_some_and(|h| {
+                            fetching
+                                .values()
+                                .any(|l| l.seq == h.seq && l.host == h.host)
+                        }))
+            };
+            if ours {
+                let _ = tokio::time::timeout(Duration::from_millis(50), self.wake.notified())
                     .await;
                 continue;
             }

@@ -34,13 +34,13 @@ async fn main() {
         batch.push((Url::parse(&url).expect("URL"), 3, i));
         if batch.len() == 1000 {
             crawl
-                .enqueue(&batch, Some("http://www.example/"))
+                .enqueue(&batch, Some("http://www.example/"), false)
                 .await
                 .expect("queued");
             batch.clear();
         }
     }
-    crawl.enqueue(&batch, None).await.expect("queued");
+    crawl.enqueue(&batch, None, false).await.expect("queued");
     let queued = crawl.used_memory().await.expect("INFO");
     let stats = crawl.stats().await.expect("stats");
     println!(

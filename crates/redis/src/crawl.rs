@@ -140,6 +140,15 @@ fn by_host(urls: &[Link]) -> BTreeMap<String, Vec<&Link>> {
     by_host
 }
 
+/// What queueing URLs on a host found.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HostQueued {
+    /// The host's smallest sequence number not judged.
+    min: Option<u64>,
+    order_was_empty: bool,
+    queue_was_empty: bool,
+}
+
 /// A sequence number as Redis writes it (a score: maybe `1.5e+15`-like), or none (`''`).
 pub(crate) fn seq_of(text: &str) -> Option<u64> {
     text.parse::<u64>()
@@ -357,8 +366,8 @@ impl SharedCrawl {
         let mut queued = 0;
         let mut heads = Vec::new();
         for (host, urls) in by_host(&links) {
-            let (n, min) = self.enqueue_host(&host, &urls, None, usize::MAX).await?;
-            heads.push((host, min));
+            let (n, q) = self.enqueue_host(&host, &urls, None, usize::MAX).await?;
+            heads.push((host, Some(q.min), n > 0));
             if n > 0 && self.config.max_pages.is_some() {
                 // Seeds are queued whatever the budget, and count in it.
                 self.trips(1);
@@ -370,12 +379,15 @@ impl SharedCrawl {
             }
             queued += n;
         }
-        self.set_heads(None, &heads).await?;
+        self.heads_call(None, &heads).await?;
         Ok(queued)
     }
 
     /// Queues the canonical URLs not seen yet, found on `referrer` (admitted by the caller:
     /// scope, traps), each at its place in the canonical order. Returns how many were new.
+    /// `again`: the same URLs may have been queued by a worker that died before the page's
+    /// turn ended (its numbers were given before: [`Numbers::again`]); their hosts are
+    /// scheduled and noted in `heads` whatever this call finds.
     ///
     /// # Errors
     /// Redis.
@@ -383,6 +395,7 @@ impl SharedCrawl {
         &mut self,
         urls: &[Link],
         referrer: Option<&str>,
+        again: bool,
     ) -> Result<usize, SharedError> {
         let mut queued = 0;
         let mut heads = Vec::new();
@@ -403,8 +416,14 @@ impl SharedCrawl {
             if most == 0 {
                 continue;
             }
-            let (n, min) = self.enqueue_host(&host, &urls, referrer, most).await?;
-            heads.push((host, min));
+            let (n, q) = self.enqueue_host(&host, &urls, referrer, most).await?;
+            // A host's smallest number changes only if its order was empty (new numbers
+            // are the largest given); it needs scheduling only if its queue was.
+            let min = (again || q.order_was_empty).then_some(q.min);
+            let schedule = again || (n > 0 && q.queue_was_empty);
+            if min.is_some() || schedule {
+                heads.push((host.clone(), min, schedule));
+            }
             if most == usize::MAX && self.config.max_pages_per_host.is_none() {
                 let mut known = self.known();
                 if known.len() + urls.len() <= KNOWN_MAX {
@@ -424,7 +443,7 @@ impl SharedCrawl {
             queued += n;
         }
         if !heads.is_empty() {
-            self.set_heads(None, &heads).await?;
+            self.heads_call(None, &heads).await?;
         }
         Ok(queued)
     }
@@ -461,16 +480,15 @@ impl SharedCrawl {
             .map_err(doing("taking from the page budget"))
     }
 
-    /// Queues at most `most` of `host`'s URLs not seen yet (and within the host's budget);
-    /// schedules the host if one was queued. Returns how many, and the host's smallest
-    /// sequence number not judged (for [`set_heads`](Self::set_heads)).
+    /// Queues at most `most` of `host`'s URLs not seen yet (and within the host's budget).
+    /// Returns how many, and what the caller tells `heads` and the schedule.
     async fn enqueue_host(
         &mut self,
         host: &str,
         urls: &[&Link],
         referrer: Option<&str>,
         most: usize,
-    ) -> Result<(usize, Option<u64>), SharedError> {
+    ) -> Result<(usize, HostQueued), SharedError> {
         let h = self.keys.host(host);
         let mut call = ENQUEUE.key(h.seen());
         call.key(h.queue()).key(h.meta()).key(h.order());
@@ -481,29 +499,19 @@ impl SharedCrawl {
                 .arg(entry(url.as_str(), *seq, *depth, referrer))
                 .arg(*seq);
         }
-        self.trips(2);
-        let (n, min): (usize, String) = call
+        self.trips(1);
+        let (n, min, order_was_empty, queue_was_empty): (usize, String, u8, u8) = call
             .invoke_async(&mut self.conn)
             .await
             .map_err(doing("queueing URLs"))?;
-        if n > 0 {
-            // Ready now (LT: a later score only moves earlier); the lease script keeps
-            // the host's own interval.
-            let mut pipe = redis::pipe();
-            pipe.cmd("ZADD")
-                .arg(self.keys.schedule())
-                .arg("LT")
-                .arg(0)
-                .arg(host)
-                .ignore()
-                .sadd(self.keys.hosts(), host)
-                .ignore();
-            let _: () = pipe
-                .query_async(&mut self.conn)
-                .await
-                .map_err(doing("scheduling a host"))?;
-        }
-        Ok((n, seq_of(&min)))
+        Ok((
+            n,
+            HostQueued {
+                min: seq_of(&min),
+                order_was_empty: order_was_empty == 1,
+                queue_was_empty: queue_was_empty == 1,
+            },
+        ))
     }
 
     /// Takes `task`, to be done once for the whole crawl (reading the seeds' sitemaps):

@@ -53,5 +53,5 @@ pub use conn::Conn;
 pub use crawl::{Completed, Head, Link, Requeued, SharedConfig, SharedCrawl, SharedStats};
 pub use error::SharedError;
 pub use log::RedisLog;
-pub use order::Place;
+pub use order::{Numbers, Place};
 pub use robots::{RobotsState, SharedRobots};

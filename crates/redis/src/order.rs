@@ -32,6 +32,16 @@ pub enum Place {
     Absent,
 }
 
+/// Sequence numbers given by [`SharedCrawl::alloc`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Numbers {
+    /// The first of them.
+    pub first: u64,
+    /// The page's numbers were given before (a worker judged it and died before its turn
+    /// ended): pass it to [`SharedCrawl::enqueue`].
+    pub again: bool,
+}
+
 impl SharedCrawl {
     /// Gives `n` sequence numbers in a row and returns the first: for the links of page
     /// `page` (by its sequence number: asked again while the page's turn lasts, the same
@@ -39,9 +49,9 @@ impl SharedCrawl {
     ///
     /// # Errors
     /// Redis.
-    pub async fn alloc(&mut self, page: Option<u64>, n: u64) -> Result<u64, SharedError> {
+    pub async fn alloc(&mut self, page: Option<u64>, n: u64) -> Result<Numbers, SharedError> {
         self.trips(1);
-        let base: String = ALLOC
+        let (base, again): (String, u8) = ALLOC
             .key(self.keys.seq())
             .key(self.keys.bases())
             .arg(page.map_or(String::new(), |p| p.to_string()))
@@ -49,9 +59,13 @@ impl SharedCrawl {
             .invoke_async(&mut self.conn)
             .await
             .map_err(doing("numbering links"))?;
-        seq_of(&base).ok_or_else(|| SharedError::Corrupt {
+        let first = seq_of(&base).ok_or_else(|| SharedError::Corrupt {
             key: self.keys.seq(),
             detail: base,
+        })?;
+        Ok(Numbers {
+            first,
+            again: again == 1,
         })
     }
 
@@ -65,13 +79,33 @@ impl SharedCrawl {
         done: Option<u64>,
         hosts: &[(String, Option<u64>)],
     ) -> Result<Option<Head>, SharedError> {
+        let changes: Vec<(String, Option<Option<u64>>, bool)> = hosts
+            .iter()
+            .map(|(h, min)| (h.clone(), Some(*min), false))
+            .collect();
+        self.heads_call(done, &changes).await
+    }
+
+    /// The `HEADS` script: per host, its smallest number (`None`: unchanged) and whether to
+    /// schedule it now.
+    pub(crate) async fn heads_call(
+        &mut self,
+        done: Option<u64>,
+        hosts: &[(String, Option<Option<u64>>, bool)],
+    ) -> Result<Option<Head>, SharedError> {
         self.trips(1);
         let mut call = HEADS.key(self.keys.heads());
         call.key(self.keys.bases())
+            .key(self.keys.schedule())
+            .key(self.keys.hosts())
             .arg(done.map_or(String::new(), |d| d.to_string()));
-        for (host, min) in hosts {
-            call.arg(host)
-                .arg(min.map_or(String::new(), |m| m.to_string()));
+        for (host, min, schedule) in hosts {
+            let min = match min {
+                None => "-".to_owned(),
+                Some(None) => String::new(),
+                Some(Some(m)) => m.to_string(),
+            };
+            call.arg(host).arg(min).arg(u8::from(*schedule));
         }
         let first: Vec<String> = call
             .invoke_async(&mut self.conn)

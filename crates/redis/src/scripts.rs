@@ -33,9 +33,12 @@ script!(
     "KEYS: seen, queue, meta, order. ARGV: at most (URLs queued by this call), per-host \
      budget (0: none), then seen member, entry, sequence number, …. Queues the URLs not \
      seen, within both limits, in the queue and the order; returns {how many, the order's \
-     smallest sequence number or ''}. A URL over a limit is not marked seen.",
+     smallest sequence number or '', 1 if the order was empty before, 1 if the queue was}. \
+     A URL over a limit is not marked seen.",
     r"
 local n = 0
+local order_was_empty = redis.call('ZCARD', KEYS[4]) == 0 and 1 or 0
+local queue_was_empty = redis.call('ZCARD', KEYS[2]) == 0 and 1 or 0
 local most = tonumber(ARGV[1])
 local budget = tonumber(ARGV[2])
 local taken = tonumber(redis.call('HGET', KEYS[3], 'pages') or '0')
@@ -50,7 +53,7 @@ for i = 3, #ARGV, 3 do
 end
 if budget > 0 and n > 0 then redis.call('HSET', KEYS[3], 'pages', taken) end
 local m = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
-return {n, m[2] or ''}
+return {n, m[2] or '', order_was_empty, queue_was_empty}
 "
 );
 
@@ -177,10 +180,11 @@ script!(
     "KEYS: leases, records, meta, order, late. ARGV: entry, id, record, interval ms, \
      decision, backoff ms (0: the host answered), backoff cap ms, judged out of order (1/0). \
      Ends the lease, holds the host for an interval (or its Crawl-delay) from now, or for a \
-     backoff doubling with each failure in a row; writes the record unless one is there; \
-     takes the URL out of the order. Returns {1 if written else 0, the order's smallest \
+     backoff doubling with each failure in a row; writes the record unless one is there (a \
+     URL another worker took out of the order meanwhile gets `out_of_order` added); takes \
+     the URL out of the order. Returns {1 if written else 0, the order's smallest \
      sequence number or ''}.",
-    r"
+    r#"
 redis.call('ZREM', KEYS[1], ARGV[1])
 local wait = math.max(tonumber(ARGV[4]), tonumber(redis.call('HGET', KEYS[3], 'delay') or '0'))
 if tonumber(ARGV[6]) > 0 then
@@ -194,17 +198,22 @@ if nxt > tonumber(redis.call('HGET', KEYS[3], 'next') or '0') then
   redis.call('HSET', KEYS[3], 'next', nxt)
 end
 local written = 0
-if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[3]) == 1 then
+local rec = ARGV[3]
+local late = ARGV[8] == '1'
+if redis.call('SREM', KEYS[5], ARGV[2]) == 1 and not late and string.sub(rec, -1) == '}' then
+  late = true
+  rec = string.sub(rec, 1, -2) .. ',"out_of_order":true}'
+end
+if redis.call('HSETNX', KEYS[2], ARGV[2], rec) == 1 then
   redis.call('HINCRBY', KEYS[3], 'n:' .. ARGV[5], 1)
   redis.call('HDEL', KEYS[3], 'rq:' .. ARGV[2])
-  if ARGV[8] == '1' then redis.call('HINCRBY', KEYS[3], 'late', 1) end
+  if late then redis.call('HINCRBY', KEYS[3], 'late', 1) end
   written = 1
 end
 redis.call('ZREM', KEYS[4], ARGV[2])
-redis.call('SREM', KEYS[5], ARGV[2])
 local m = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
 return {written, m[2] or ''}
-"
+"#
 );
 
 script!(
@@ -270,17 +279,17 @@ return 1
 script!(
     ALLOC,
     "KEYS: counter, bases. ARGV: page sequence number ('': none), n. Gives `n` sequence \
-     numbers in a row and returns the first; for a page, once: asked again, it returns the \
-     same first number.",
+     numbers in a row: {the first, 0}; for a page, once: asked again while its turn lasts, \
+     {the same first number, 1}.",
     r"
 if ARGV[1] ~= '' then
   local b = redis.call('HGET', KEYS[2], ARGV[1])
-  if b then return b end
+  if b then return {b, 1} end
 end
 local n = tonumber(ARGV[2])
 local base = redis.call('INCRBY', KEYS[1], n) - n
 if ARGV[1] ~= '' then redis.call('HSET', KEYS[2], ARGV[1], base) end
-return tostring(base)
+return {tostring(base), 0}
 "
 );
 
@@ -302,16 +311,22 @@ return out
 
 script!(
     HEADS,
-    "KEYS: heads, bases. ARGV: the page whose turn ended ('': none), then host, smallest \
-     sequence number ('': none left), …. Notes each host's smallest sequence number not \
-     judged; returns the page whose turn it is: {host, sequence number} or {}.",
+    "KEYS: heads, bases, schedule, hosts. ARGV: the page whose turn ended ('': none), then \
+     host, smallest sequence number ('': none left, '-': unchanged), schedule now (1/0), …. \
+     Notes each host's smallest sequence number not judged, schedules the hosts that have \
+     new URLs (ready now: LT, a later score only moves earlier; the lease script keeps the \
+     host's interval); returns the page whose turn it is: {host, sequence number} or {}.",
     r"
 if ARGV[1] ~= '' then redis.call('HDEL', KEYS[2], ARGV[1]) end
-for i = 2, #ARGV, 2 do
+for i = 2, #ARGV, 3 do
   if ARGV[i + 1] == '' then
     redis.call('ZREM', KEYS[1], ARGV[i])
-  else
+  elseif ARGV[i + 1] ~= '-' then
     redis.call('ZADD', KEYS[1], ARGV[i + 1], ARGV[i])
+  end
+  if ARGV[i + 2] == '1' then
+    redis.call('ZADD', KEYS[3], 'LT', 0, ARGV[i])
+    redis.call('SADD', KEYS[4], ARGV[i])
   end
 end
 return redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')

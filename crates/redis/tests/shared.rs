@@ -84,14 +84,14 @@ async fn queue_lease_complete_once() {
     assert_eq!(w.add_seeds(&seeds).await.expect("seeds"), 2);
     assert_eq!(w.add_seeds(&seeds).await.expect("seeds"), 0, "seen");
     assert_eq!(w.seeds().await.expect("seeds"), seeds.to_vec());
-    let first = w.alloc(None, 2).await.expect("numbers");
+    let first = w.alloc(None, 2).await.expect("numbers").first;
     assert_eq!(first, 2, "after the two seeds");
     let links = [
         (url("http://a.test/x"), 1, first),
         (url("http://a.test/"), 1, first + 1),
     ];
     assert_eq!(
-        w.enqueue(&links, Some("http://a.test/"))
+        w.enqueue(&links, Some("http://a.test/"), false)
             .await
             .expect("links"),
         1
@@ -183,10 +183,12 @@ async fn pages_take_turns_in_the_canonical_order() {
     assert_eq!(w.head().await.expect("head"), head("b.test", 0), "the first seed");
 
     // A page's links get the same numbers however often it is judged, until its turn ends.
-    let first = w.alloc(Some(0), 3).await.expect("numbers");
-    assert_eq!(first, 2);
-    assert_eq!(w.alloc(Some(0), 3).await.expect("numbers"), first);
-    assert_eq!(w.alloc(None, 1).await.expect("numbers"), 5);
+    let numbers = w.alloc(Some(0), 3).await.expect("numbers");
+    let first = numbers.first;
+    assert_eq!((first, numbers.again), (2, false));
+    let again = w.alloc(Some(0), 3).await.expect("numbers");
+    assert_eq!((again.first, again.again), (first, true));
+    assert_eq!(w.alloc(None, 1).await.expect("numbers").first, 5);
 
     let leases = w.lease(8).await.expect("lease");
     assert_eq!(leases.len(), 2);
@@ -194,7 +196,12 @@ async fn pages_take_turns_in_the_canonical_order() {
     let a = leases.iter().find(|l| l.host == "a.test").expect("a").clone();
     assert_eq!((b.seq, a.seq), (0, 1));
     let links = [(url("http://a.test/x"), 1, first + 1)];
-    assert_eq!(w.enqueue(&links, Some("http://b.test/")).await.expect("links"), 1);
+    assert_eq!(
+        w.enqueue(&links, Some("http://b.test/"), false)
+            .await
+            .expect("links"),
+        1
+    );
     // Recorded out of turn: the head stays.
     let done = w
         .complete_failing(&a, "{}", "kept", None, true)
@@ -208,7 +215,11 @@ async fn pages_take_turns_in_the_canonical_order() {
         .await
         .expect("record");
     assert_eq!(done.head, head("a.test", 3));
-    assert_ne!(w.alloc(Some(0), 3).await.expect("numbers"), first, "turn over");
+    assert_ne!(
+        w.alloc(Some(0), 3).await.expect("numbers").first,
+        first,
+        "turn over"
+    );
 
     // A stuck head leaves the order; its page is judged out of order when fetched.
     let x = w.lease(8).await.expect("lease");
@@ -217,11 +228,17 @@ async fn pages_take_turns_in_the_canonical_order() {
     let now = w.release(&Head { host: "a.test".to_owned(), seq: 3 }).await.expect("release");
     assert_eq!(now, None);
     assert_eq!(w.place("a.test", x[0].id).await.expect("place"), Place::Late);
+    // Recorded by a worker that thought it in order: the record says it was not.
     let done = w
-        .complete_failing(&x[0], "{}", "kept", None, true)
+        .complete_failing(&x[0], "{\"url\":\"x\"}", "kept", None, false)
         .await
         .expect("record");
     assert!(done.written);
+    let (_, records) = w.records("a.test", 0).await.expect("records");
+    assert!(
+        records.contains(&"{\"url\":\"x\",\"out_of_order\":true}".to_owned()),
+        "{records:?}"
+    );
     let stats = w.stats().await.expect("stats");
     assert_eq!((stats.out_of_order, stats.queued, stats.leased), (2, 0, 0));
 }
