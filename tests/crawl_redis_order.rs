@@ -34,7 +34,9 @@ fn sites() -> Vec<Server> {
 
 fn worker(dir: &Path, redis: &str, crawl: &str, seeds: &[String]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_silhouette"))
-        .args(["--config", "c.toml", "crawl", "--redis", redis, "--crawl", crawl])
+        .args([
+            "--config", "c.toml", "crawl", "--redis", redis, "--crawl", crawl,
+        ])
         .args(seeds)
         .current_dir(dir)
         .env_remove("SILHOUETTE_CONFIG")
@@ -57,7 +59,9 @@ fn exported(dir: &Path, redis: &str, crawl: &str) -> Vec<Value> {
     let out = format!("{crawl}.jsonl");
     let r = run_in(
         dir,
-        &["export", "--redis", redis, "--crawl", crawl, "--output", &out],
+        &[
+            "export", "--redis", redis, "--crawl", crawl, "--output", &out,
+        ],
         b"",
     );
     assert_eq!(r.code, 0, "{}", r.stderr);

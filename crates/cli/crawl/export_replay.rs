@@ -120,7 +120,10 @@ pub fn import(export: &Path, dir: &Path) -> Result<Store> {
     // older crawl, without one: when each page was judged).
     records.sort_by_key(|(_, r)| {
         let order = r.get("order").and_then(Value::as_u64).unwrap_or(u64::MAX);
-        (order, r.get("recorded_ms").and_then(Value::as_u64).unwrap_or(0))
+        (
+            order,
+            r.get("recorded_ms").and_then(Value::as_u64).unwrap_or(0),
+        )
     });
 
     let list: Vec<(&str, String)> = params

@@ -199,7 +199,9 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
                     _ => Vec::new(),
                 }
             } else {
-                shared.lease(settings.concurrency.saturating_sub(busy)).await?
+                shared
+                    .lease(settings.concurrency.saturating_sub(busy))
+                    .await?
             };
             if got.is_empty() {
                 break;
@@ -284,6 +286,7 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
         }
     }
     poller.abort();
+    turns.close(&mut shared).await?;
     if let Some(w) = &warc {
         let mut w = w.lock().await;
         w.close(&mut shared).await?;
@@ -380,7 +383,15 @@ impl PageTask {
             fetching: &self.fetching,
         };
         self.worker
-            .finish(self.shared, self.judge, order, self.seeds, lease, fetched, archive)
+            .finish(
+                self.shared,
+                self.judge,
+                order,
+                self.seeds,
+                lease,
+                fetched,
+                archive,
+            )
             .await
     }
 }
@@ -441,10 +452,19 @@ impl Worker {
             Turn::InOrder => false,
             Turn::Late => true,
             Turn::Recorded => {
-                let done = shared
-                    .complete_failing(lease, "", "", None, false)
-                    .await?;
-                order.turns.advanced(done.head);
+                let end = silhouette_redis::Finish {
+                    record: "",
+                    decision: "",
+                    backoff: None,
+                    late: false,
+                    links: &[],
+                    referrer: None,
+                    again: false,
+                };
+                let done = shared.finish(lease, end).await?;
+                order
+                    .turns
+                    .finished(&lease.host, lease.seq, done.min, &done.heads);
                 return Ok(true);
             }
             Turn::Cancelled => {
@@ -473,10 +493,8 @@ impl Worker {
                     content: *page.content,
                 };
                 let mut numbering = shared.clone();
-                let (verdict, numbers) = tokio::join!(
-                    judge.judge(page),
-                    numbering.alloc(Some(lease.seq), links)
-                );
+                let (verdict, numbers) =
+                    tokio::join!(judge.judge(page), numbering.alloc(Some(lease.seq), links));
                 (Some(verdict?), Some(numbers?))
             }
             _ => (None, None),
@@ -499,14 +517,16 @@ impl Worker {
         let on_dup = self.settings.frontier.dedup.on_duplicate;
         let (mut rec, follow) = record(lease, fetched, judged.as_ref(), on_dup);
         rec.out_of_order = late;
-        if let (Some((base, page)), Some(numbers)) = (follow, numbers) {
-            // The page's links are numbered in document order, all of them (whether this
-            // worker knows them seen or not): the same numbers in every worker.
-            let links = self.links(shared, &base, &page, lease.depth + 1, seeds, numbers.first);
-            shared
-                .enqueue(&links, Some(lease.url.as_str()), numbers.again)
-                .await?;
-        }
+        // The page's links are numbered in document order, all of them (whether this
+        // worker knows them seen or not): the same numbers in every worker. They are queued
+        // with the record (`SharedCrawl::finish`).
+        let (links, again) = match (follow, numbers) {
+            (Some((base, page)), Some(numbers)) => (
+                self.links(shared, &base, &page, lease.depth + 1, seeds, numbers.first),
+                numbers.again,
+            ),
+            _ => (Vec::new(), false),
+        };
         let stored = StoredRecord {
             url: lease.url.to_string(),
             host: lease.host.clone(),
@@ -534,21 +554,29 @@ impl Worker {
         let archive = archive.filter(|_| {
             self.warc_records == WarcRecords::All || stored.page.decision == Decision::Kept
         });
-        let decision = stored.page.decision.as_str();
+        let end = |record| silhouette_redis::Finish {
+            record,
+            decision: stored.page.decision.as_str(),
+            backoff,
+            late,
+            links: &links,
+            referrer: Some(lease.url.as_str()),
+            again,
+        };
         let Some((warc, capture)) = archive else {
-            let done = shared
-                .complete_failing(lease, &json, decision, backoff, late)
-                .await?;
-            order.turns.advanced(done.head);
+            let done = shared.finish(lease, end(&json)).await?;
+            order
+                .turns
+                .finished(&lease.host, lease.seq, done.min, &done.heads);
             return Ok(true);
         };
         let mut warc = warc.lock().await;
         let at = warc.write(&capture, shared).await?;
         let json = at.with_place(&json);
-        let done = shared
-            .complete_failing(lease, &json, decision, backoff, late)
-            .await?;
-        order.turns.advanced(done.head);
+        let done = shared.finish(lease, end(&json)).await?;
+        order
+            .turns
+            .finished(&lease.host, lease.seq, done.min, &done.heads);
         if !done.written {
             // Another worker recorded the page first (this lease had run out): its
             // records are the page's.

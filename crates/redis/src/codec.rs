@@ -211,7 +211,11 @@ mod tests {
             )
         );
         assert_eq!(parse_entry("zz\t1\t1\thttp://a/\t", "a"), None);
-        assert_eq!(parse_entry("00\t1\thttp://a/\t", "a"), None, "no sequence number");
+        assert_eq!(
+            parse_entry("00\t1\thttp://a/\t", "a"),
+            None,
+            "no sequence number"
+        );
         assert_eq!(parse_log_entry("1\t2\t3"), None);
     }
 }

@@ -12,6 +12,7 @@ use url::Url;
 use crate::codec::{Lease, entry, id_field, parse_entry, seen_member};
 use crate::error::doing;
 use crate::keys::Keys;
+use crate::order::Heads;
 use crate::scripts::{
     CLAIM, COMPLETE, ENQUEUE, GIVE_BACK, LATER, LEASE, ONCE, PARAMS, RESERVE, SEEDS, UNCLAIM,
 };
@@ -93,7 +94,41 @@ pub struct Completed {
     /// This record was the one written (not another worker's, whose lease had run out).
     pub written: bool,
     /// Whose turn it is now.
-    pub head: Option<Head>,
+    pub heads: Heads,
+}
+
+/// How a page's turn ends ([`SharedCrawl::finish`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Finish<'a> {
+    /// The page's record (a JSON object).
+    pub record: &'a str,
+    /// Its decision (counted per host).
+    pub decision: &'a str,
+    /// The host failed (429, 5xx): every worker leaves it alone this long, doubling.
+    pub backoff: Option<Duration>,
+    /// Judged out of order.
+    pub late: bool,
+    /// The links to queue (numbered: [`SharedCrawl::alloc`]).
+    pub links: &'a [Link],
+    /// The page that linked to them.
+    pub referrer: Option<&'a str>,
+    /// The links' numbers were given before ([`Numbers::again`](crate::Numbers::again)).
+    pub again: bool,
+}
+
+/// What [`SharedCrawl::finish`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finished {
+    /// This record was the one written.
+    pub written: bool,
+    /// Links queued (new).
+    pub queued: usize,
+    /// The page's host's smallest sequence number not judged now (for
+    /// [`SharedCrawl::set_heads`], which the caller does: maybe later, with others).
+    pub min: Option<u64>,
+    /// Other hosts whose smallest number changed (they had no URL waiting), as written to
+    /// `heads`: the turn may be theirs next.
+    pub heads: Vec<(String, u64)>,
 }
 
 /// What the host asked for when a URL was tried again later.
@@ -379,14 +414,14 @@ impl SharedCrawl {
             }
             queued += n;
         }
-        self.heads_call(None, &heads).await?;
+        self.heads_call(&[], &heads).await?;
         Ok(queued)
     }
 
     /// Queues the canonical URLs not seen yet, found on `referrer` (admitted by the caller:
     /// scope, traps), each at its place in the canonical order. Returns how many were new.
     /// `again`: the same URLs may have been queued by a worker that died before the page's
-    /// turn ended (its numbers were given before: [`Numbers::again`]); their hosts are
+    /// turn ended (its numbers were given before: [`Numbers::again`](crate::Numbers::again)); their hosts are
     /// scheduled and noted in `heads` whatever this call finds.
     ///
     /// # Errors
@@ -397,6 +432,17 @@ impl SharedCrawl {
         referrer: Option<&str>,
         again: bool,
     ) -> Result<usize, SharedError> {
+        Ok(self.enqueue_noting(urls, referrer, again).await?.0)
+    }
+
+    /// As [`enqueue`](Self::enqueue); also returns the hosts whose smallest number it wrote
+    /// to `heads` (their order was empty), with that number.
+    async fn enqueue_noting(
+        &mut self,
+        urls: &[Link],
+        referrer: Option<&str>,
+        again: bool,
+    ) -> Result<(usize, Vec<(String, u64)>), SharedError> {
         let mut queued = 0;
         let mut heads = Vec::new();
         for (host, urls) in by_host(urls) {
@@ -443,9 +489,13 @@ impl SharedCrawl {
             queued += n;
         }
         if !heads.is_empty() {
-            self.heads_call(None, &heads).await?;
+            self.heads_call(&[], &heads).await?;
         }
-        Ok(queued)
+        let noted = heads
+            .into_iter()
+            .filter_map(|(host, min, _)| Some((host, min.flatten()?)))
+            .collect();
+        Ok((queued, noted))
     }
 
     /// Takes from the crawl's page budget as many pages as `urls` has URLs not seen yet
@@ -539,11 +589,7 @@ impl SharedCrawl {
     pub async fn once_done(&mut self, task: &str) -> Result<bool, SharedError> {
         self.trips(1);
         let key = self.keys.once(task);
-        let v: Option<String> = self
-            .conn
-            .get(key)
-            .await
-            .map_err(doing("reading a task"))?;
+        let v: Option<String> = self.conn.get(key).await.map_err(doing("reading a task"))?;
         Ok(v.as_deref() == Some("done"))
     }
 
@@ -778,31 +824,98 @@ impl SharedCrawl {
         backoff: Option<Duration>,
         late: bool,
     ) -> Result<Completed, SharedError> {
+        let done = self
+            .finish(
+                lease,
+                Finish {
+                    record,
+                    decision,
+                    backoff,
+                    late,
+                    links: &[],
+                    referrer: None,
+                    again: false,
+                },
+            )
+            .await?;
+        let heads = self
+            .set_heads(&[lease.seq], &[(lease.host.clone(), done.min)])
+            .await?;
+        Ok(Completed {
+            written: done.written,
+            heads,
+        })
+    }
+
+    /// Ends a page's turn: queues its links (those on other hosts first, then, with the
+    /// record, those on its own host: one script), writes the record unless one is there,
+    /// ends the lease, takes the URL out of the order. `heads` is left to the caller
+    /// ([`set_heads`](Self::set_heads) with [`Finished::min`]).
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn finish(&mut self, lease: &Lease, f: Finish<'_>) -> Result<Finished, SharedError> {
+        // With a crawl-wide page budget the links go through `enqueue` (the budget lives
+        // in the crawl's slot); else the page's own host's links go with the record.
+        let (own, others): (Vec<Link>, Vec<Link>) = if self.config.max_pages.is_some() {
+            (Vec::new(), f.links.to_vec())
+        } else {
+            f.links
+                .iter()
+                .cloned()
+                .partition(|(u, _, _)| host_port(u).as_deref() == Some(lease.host.as_str()))
+        };
+        let (mut queued, heads) = if others.is_empty() {
+            (0, Vec::new())
+        } else {
+            self.enqueue_noting(&others, f.referrer, f.again).await?
+        };
+        let own: Vec<Link> = {
+            let known = self.known();
+            own.into_iter()
+                .filter(|(u, _, _)| !known.contains(&seen_member(u.as_str())))
+                .collect()
+        };
         let h = self.keys.host(&lease.host);
-        self.trips(1);
-        let (written, min): (i64, String) = COMPLETE
-            .key(h.leases())
-            .key(h.records())
+        let mut call = COMPLETE.key(h.leases());
+        call.key(h.records())
             .key(h.meta())
             .key(h.order())
             .key(h.late())
+            .key(h.seen())
+            .key(h.queue())
             .arg(&lease.entry)
             .arg(id_field(lease.id))
-            .arg(record)
+            .arg(f.record)
             .arg(ms(self.config.host_interval))
-            .arg(decision)
-            .arg(backoff.map_or(0, |b| ms(b).max(1)))
+            .arg(f.decision)
+            .arg(f.backoff.map_or(0, |b| ms(b).max(1)))
             .arg(ms(self.config.backoff_cap))
-            .arg(u8::from(late))
+            .arg(u8::from(f.late))
+            .arg(own.len())
+            .arg(self.config.max_pages_per_host.unwrap_or(0));
+        for (url, depth, seq) in &own {
+            call.arg(&seen_member(url.as_str())[..])
+                .arg(entry(url.as_str(), *seq, *depth, f.referrer))
+                .arg(*seq);
+        }
+        self.trips(1);
+        let (written, min, n): (i64, String, usize) = call
             .invoke_async(&mut self.conn)
             .await
             .map_err(doing("writing a record"))?;
-        let head = self
-            .set_heads(Some(lease.seq), &[(lease.host.clone(), seq_of(&min))])
-            .await?;
-        Ok(Completed {
+        if self.config.max_pages_per_host.is_none() {
+            let mut known = self.known();
+            if known.len() + own.len() <= KNOWN_MAX {
+                known.extend(own.iter().map(|(u, _, _)| seen_member(u.as_str())));
+            }
+        }
+        queued += n;
+        Ok(Finished {
             written: written == 1,
-            head,
+            queued,
+            min: seq_of(&min),
+            heads,
         })
     }
 

@@ -50,8 +50,10 @@ mod scripts;
 
 pub use codec::{Lease, url_id};
 pub use conn::Conn;
-pub use crawl::{Completed, Head, Link, Requeued, SharedConfig, SharedCrawl, SharedStats};
+pub use crawl::{
+    Completed, Finish, Finished, Head, Link, Requeued, SharedConfig, SharedCrawl, SharedStats,
+};
 pub use error::SharedError;
 pub use log::RedisLog;
-pub use order::{Numbers, Place};
+pub use order::{Heads, Numbers, Place};
 pub use robots::{RobotsState, SharedRobots};

@@ -32,6 +32,17 @@ pub enum Place {
     Absent,
 }
 
+/// The first two members of `heads`: whose turn it is, and the smallest sequence number of
+/// another host (a worker whose page's host still has the smallest number after the page
+/// knows it is that host's turn again without asking).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Heads {
+    /// Whose turn it is (`None`: no URL waits).
+    pub first: Option<Head>,
+    /// The first URL of another host.
+    pub second: Option<Head>,
+}
+
 /// Sequence numbers given by [`SharedCrawl::alloc`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Numbers {
@@ -70,15 +81,15 @@ impl SharedCrawl {
     }
 
     /// Notes each host's smallest sequence number not judged (`None`: none left), and that
-    /// page `done`'s turn ended; returns whose turn it is.
+    /// the turns of pages `done` ended; returns whose turn it is.
     ///
     /// # Errors
     /// Redis.
     pub async fn set_heads(
         &mut self,
-        done: Option<u64>,
+        done: &[u64],
         hosts: &[(String, Option<u64>)],
-    ) -> Result<Option<Head>, SharedError> {
+    ) -> Result<Heads, SharedError> {
         let changes: Vec<(String, Option<Option<u64>>, bool)> = hosts
             .iter()
             .map(|(h, min)| (h.clone(), Some(*min), false))
@@ -90,15 +101,20 @@ impl SharedCrawl {
     /// schedule it now.
     pub(crate) async fn heads_call(
         &mut self,
-        done: Option<u64>,
+        done: &[u64],
         hosts: &[(String, Option<Option<u64>>, bool)],
-    ) -> Result<Option<Head>, SharedError> {
+    ) -> Result<Heads, SharedError> {
         self.trips(1);
         let mut call = HEADS.key(self.keys.heads());
         call.key(self.keys.bases())
             .key(self.keys.schedule())
             .key(self.keys.hosts())
-            .arg(done.map_or(String::new(), |d| d.to_string()));
+            .arg(
+                done.iter()
+                    .map(u64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(","),
+            );
         for (host, min, schedule) in hosts {
             let min = match min {
                 None => "-".to_owned(),
@@ -107,16 +123,20 @@ impl SharedCrawl {
             };
             call.arg(host).arg(min).arg(u8::from(*schedule));
         }
-        let first: Vec<String> = call
+        let top: Vec<String> = call
             .invoke_async(&mut self.conn)
             .await
             .map_err(doing("reading whose turn it is"))?;
-        Ok(match first.as_slice() {
+        let mut top = top.chunks(2).filter_map(|pair| match pair {
             [host, seq] => seq_of(seq).map(|seq| Head {
                 host: host.clone(),
                 seq,
             }),
             _ => None,
+        });
+        Ok(Heads {
+            first: top.next(),
+            second: top.next(),
         })
     }
 
@@ -125,7 +145,15 @@ impl SharedCrawl {
     /// # Errors
     /// Redis.
     pub async fn head(&mut self) -> Result<Option<Head>, SharedError> {
-        self.set_heads(None, &[]).await
+        Ok(self.heads().await?.first)
+    }
+
+    /// Whose turn it is, and the first URL of another host after it.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn heads(&mut self) -> Result<Heads, SharedError> {
+        self.set_heads(&[], &[]).await
     }
 
     /// Reads `host`'s smallest sequence number from its own order set into `heads` (mends
@@ -133,7 +161,7 @@ impl SharedCrawl {
     ///
     /// # Errors
     /// Redis.
-    pub async fn refresh_head(&mut self, host: &str) -> Result<Option<Head>, SharedError> {
+    pub async fn refresh_head(&mut self, host: &str) -> Result<Heads, SharedError> {
         self.trips(1);
         let first: Vec<(String, String)> = self
             .conn
@@ -141,7 +169,7 @@ impl SharedCrawl {
             .await
             .map_err(doing("reading a host's order"))?;
         let min = first.first().and_then(|(_, s)| seq_of(s));
-        self.set_heads(None, &[(host.to_owned(), min)]).await
+        self.set_heads(&[], &[(host.to_owned(), min)]).await
     }
 
     /// Where URL `id` of `host` is in the order.
@@ -172,7 +200,7 @@ impl SharedCrawl {
     ///
     /// # Errors
     /// Redis.
-    pub async fn release(&mut self, head: &Head) -> Result<Option<Head>, SharedError> {
+    pub async fn release(&mut self, head: &Head) -> Result<Heads, SharedError> {
         let h = self.keys.host(&head.host);
         self.trips(1);
         let min: String = RELEASE
@@ -182,7 +210,7 @@ impl SharedCrawl {
             .invoke_async(&mut self.conn)
             .await
             .map_err(doing("taking a URL out of the order"))?;
-        self.set_heads(None, &[(head.host.clone(), seq_of(&min))])
+        self.set_heads(&[], &[(head.host.clone(), seq_of(&min))])
             .await
     }
 

@@ -177,14 +177,29 @@ return {'busy', tostring(now + interval)}
 
 script!(
     COMPLETE,
-    "KEYS: leases, records, meta, order, late. ARGV: entry, id, record, interval ms, \
-     decision, backoff ms (0: the host answered), backoff cap ms, judged out of order (1/0). \
-     Ends the lease, holds the host for an interval (or its Crawl-delay) from now, or for a \
+    "KEYS: leases, records, meta, order, late, seen, queue. ARGV: entry, id, record, interval \
+     ms, decision, backoff ms (0: the host answered), backoff cap ms, judged out of order \
+     (1/0), then the page's links on its own host as `ENQUEUE` takes them (at most, budget, \
+     seen member, entry, sequence number, …), queued first. Ends the lease, holds the host for an interval (or its Crawl-delay) from now, or for a \
      backoff doubling with each failure in a row; writes the record unless one is there (a \
      URL another worker took out of the order meanwhile gets `out_of_order` added); takes \
      the URL out of the order. Returns {1 if written else 0, the order's smallest \
-     sequence number or ''}.",
+     sequence number or '', links queued}.",
     r#"
+local n = 0
+local most = tonumber(ARGV[9])
+local budget = tonumber(ARGV[10])
+local taken = tonumber(redis.call('HGET', KEYS[3], 'pages') or '0')
+for i = 11, #ARGV, 3 do
+  if n >= most or (budget > 0 and taken >= budget) then break end
+  if redis.call('SADD', KEYS[6], ARGV[i]) == 1 then
+    redis.call('ZADD', KEYS[7], ARGV[i + 2], ARGV[i + 1])
+    redis.call('ZADD', KEYS[4], ARGV[i + 2], string.sub(ARGV[i + 1], 1, 16))
+    n = n + 1
+    taken = taken + 1
+  end
+end
+if budget > 0 and n > 0 then redis.call('HSET', KEYS[3], 'pages', taken) end
 redis.call('ZREM', KEYS[1], ARGV[1])
 local wait = math.max(tonumber(ARGV[4]), tonumber(redis.call('HGET', KEYS[3], 'delay') or '0'))
 if tonumber(ARGV[6]) > 0 then
@@ -212,7 +227,7 @@ if redis.call('HSETNX', KEYS[2], ARGV[2], rec) == 1 then
 end
 redis.call('ZREM', KEYS[4], ARGV[2])
 local m = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
-return {written, m[2] or ''}
+return {written, m[2] or '', n}
 "#
 );
 
@@ -311,13 +326,15 @@ return out
 
 script!(
     HEADS,
-    "KEYS: heads, bases, schedule, hosts. ARGV: the page whose turn ended ('': none), then \
+    "KEYS: heads, bases, schedule, hosts. ARGV: the pages whose turn ended (numbers separated \
+     by commas, maybe none), then \
      host, smallest sequence number ('': none left, '-': unchanged), schedule now (1/0), …. \
      Notes each host's smallest sequence number not judged, schedules the hosts that have \
      new URLs (ready now: LT, a later score only moves earlier; the lease script keeps the \
-     host's interval); returns the page whose turn it is: {host, sequence number} or {}.",
+     host's interval); returns the page whose turn it is and the next host's: {host, \
+     sequence number, host, sequence number} (or fewer).",
     r"
-if ARGV[1] ~= '' then redis.call('HDEL', KEYS[2], ARGV[1]) end
+for done in string.gmatch(ARGV[1], '%d+') do redis.call('HDEL', KEYS[2], done) end
 for i = 2, #ARGV, 3 do
   if ARGV[i + 1] == '' then
     redis.call('ZREM', KEYS[1], ARGV[i])
@@ -329,7 +346,7 @@ for i = 2, #ARGV, 3 do
     redis.call('SADD', KEYS[4], ARGV[i])
   end
 end
-return redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return redis.call('ZRANGE', KEYS[1], 0, 1, 'WITHSCORES')
 "
 );
 

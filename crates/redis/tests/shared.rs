@@ -180,7 +180,11 @@ async fn pages_take_turns_in_the_canonical_order() {
     let mut w = join(&server, &[], config(60_000, 0)).await;
     let seeds = [url("http://b.test/"), url("http://a.test/")];
     assert_eq!(w.add_seeds(&seeds).await.expect("seeds"), 2);
-    assert_eq!(w.head().await.expect("head"), head("b.test", 0), "the first seed");
+    assert_eq!(
+        w.head().await.expect("head"),
+        head("b.test", 0),
+        "the first seed"
+    );
 
     // A page's links get the same numbers however often it is judged, until its turn ends.
     let numbers = w.alloc(Some(0), 3).await.expect("numbers");
@@ -192,8 +196,16 @@ async fn pages_take_turns_in_the_canonical_order() {
 
     let leases = w.lease(8).await.expect("lease");
     assert_eq!(leases.len(), 2);
-    let b = leases.iter().find(|l| l.host == "b.test").expect("b").clone();
-    let a = leases.iter().find(|l| l.host == "a.test").expect("a").clone();
+    let b = leases
+        .iter()
+        .find(|l| l.host == "b.test")
+        .expect("b")
+        .clone();
+    let a = leases
+        .iter()
+        .find(|l| l.host == "a.test")
+        .expect("a")
+        .clone();
     assert_eq!((b.seq, a.seq), (0, 1));
     let links = [(url("http://a.test/x"), 1, first + 1)];
     assert_eq!(
@@ -208,13 +220,16 @@ async fn pages_take_turns_in_the_canonical_order() {
         .await
         .expect("record");
     assert!(done.written);
-    assert_eq!(done.head, head("b.test", 0));
-    assert_eq!(w.place("a.test", a.id).await.expect("place"), Place::Recorded);
+    assert_eq!(done.heads.first, head("b.test", 0));
+    assert_eq!(
+        w.place("a.test", a.id).await.expect("place"),
+        Place::Recorded
+    );
     let done = w
         .complete_failing(&b, "{}", "kept", None, false)
         .await
         .expect("record");
-    assert_eq!(done.head, head("a.test", 3));
+    assert_eq!(done.heads.first, head("a.test", 3));
     assert_ne!(
         w.alloc(Some(0), 3).await.expect("numbers").first,
         first,
@@ -224,10 +239,22 @@ async fn pages_take_turns_in_the_canonical_order() {
     // A stuck head leaves the order; its page is judged out of order when fetched.
     let x = w.lease(8).await.expect("lease");
     assert_eq!(x.len(), 1);
-    assert_eq!(w.place("a.test", x[0].id).await.expect("place"), Place::InOrder(3));
-    let now = w.release(&Head { host: "a.test".to_owned(), seq: 3 }).await.expect("release");
-    assert_eq!(now, None);
-    assert_eq!(w.place("a.test", x[0].id).await.expect("place"), Place::Late);
+    assert_eq!(
+        w.place("a.test", x[0].id).await.expect("place"),
+        Place::InOrder(3)
+    );
+    let now = w
+        .release(&Head {
+            host: "a.test".to_owned(),
+            seq: 3,
+        })
+        .await
+        .expect("release");
+    assert_eq!(now.first, None);
+    assert_eq!(
+        w.place("a.test", x[0].id).await.expect("place"),
+        Place::Late
+    );
     // Recorded by a worker that thought it in order: the record says it was not.
     let done = w
         .complete_failing(&x[0], "{\"url\":\"x\"}", "kept", None, false)
