@@ -125,8 +125,25 @@ fn one_worker_and_three_with_one_killed_decide_the_same() {
     for w in others {
         finish(w);
     }
-    let three = decisions(&exported(dir.path(), &redis.url(), "three"));
-    assert!(three == one, "three workers decided otherwise");
+    let three_records = exported(dir.path(), &redis.url(), "three");
+    let three = decisions(&three_records);
+    let first_difference = one.iter().zip(&three).position(|(a, b)| a != b);
+    if let Some(i) = first_difference {
+        let url = &one[i].1;
+        let one_records = exported(dir.path(), &redis.url(), "one");
+        for r in one_records.iter().chain(&three_records) {
+            if r.get("url").and_then(Value::as_str) == Some(url) {
+                eprintln!("{r}");
+            }
+        }
+    }
+    assert!(
+        three == one,
+        "three workers decided otherwise ({} and {} records; first difference: {:?})",
+        one.len(),
+        three.len(),
+        first_difference.map(|i| (&one[i], &three[i]))
+    );
 }
 
 #[test]

@@ -145,6 +145,7 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
             .frontier
             .reorder_timeout
             .max(cluster.shared.lease + Duration::from_secs(5)),
+        cluster.shared.lease,
     ));
     let window = usize::try_from(settings.frontier.reorder_window).unwrap_or(usize::MAX);
     // Leases whose page is still being fetched: handed back on Ctrl-C. A page being
@@ -207,6 +208,10 @@ async fn work(job: WorkerJob) -> Result<(RunReport, SharedStats)> {
                 break;
             }
             for lease in got {
+                if turns.holds_id(lease.id) || lock(&fetching).contains_key(&lease.id) {
+                    // Its lease ran out and came back here: the page is on its way already.
+                    continue;
+                }
                 lock(&fetching).insert(lease.id, lease.clone());
                 let page = PageTask {
                     fetcher: fetcher.clone(),
@@ -452,19 +457,7 @@ impl Worker {
             Turn::InOrder => false,
             Turn::Late => true,
             Turn::Recorded => {
-                let end = silhouette_redis::Finish {
-                    record: "",
-                    decision: "",
-                    backoff: None,
-                    late: false,
-                    links: &[],
-                    referrer: None,
-                    again: false,
-                };
-                let done = shared.finish(lease, end).await?;
-                order
-                    .turns
-                    .finished(&lease.host, lease.seq, done.min, &done.heads);
+                recorded_elsewhere(shared, order.turns, lease).await?;
                 return Ok(true);
             }
             Turn::Cancelled => {
@@ -474,7 +467,7 @@ impl Worker {
         };
         // The page is judged and its links numbered at once (two round trips in parallel;
         // the numbers are the page's whether its links are followed or not).
-        let (judged, numbers) = match &fetched {
+        let (judged, numbers, elsewhere) = match &fetched {
             Fetched::Page {
                 final_url,
                 body_hash,
@@ -495,9 +488,14 @@ impl Worker {
                 let mut numbering = shared.clone();
                 let (verdict, numbers) =
                     tokio::join!(judge.judge(page), numbering.alloc(Some(lease.seq), links));
-                (Some(verdict?), Some(numbers?))
+                let numbers = numbers?;
+                match verdict? {
+                    Some(verdict) => (Some(verdict), Some(numbers), false),
+                    // Recorded by another worker (this one judged it again, late).
+                    None => (None, None, true),
+                }
             }
-            _ => (None, None),
+            _ => (None, None, false),
         };
         // As the single-process crawl (429, 5xx): the host waits, here for every worker.
         let backoff = match &fetched {
@@ -506,14 +504,27 @@ impl Worker {
             } if *s == 429 || *s >= 500 => Some(self.settings.fetch.backoff_base),
             _ => None,
         };
-        // A redirect's target was fetched: never queue it as a link (single-process:
-        // `Frontier::note_alias`).
-        if let Fetched::Page { final_url, .. } | Fetched::Failed { final_url, .. } = &fetched
-            && *final_url != lease.url
-            && let Ok(target) = canonicalize(final_url, &self.settings.frontier.canon)
-        {
-            shared.mark_seen(&target).await?;
+        if !late {
+            // The next page may be judged while this one is recorded.
+            order.turns.judged(lease);
         }
+        if elsewhere {
+            if !late {
+                order.turns.wait_record(lease).await;
+            }
+            recorded_elsewhere(shared, order.turns, lease).await?;
+            return Ok(true);
+        }
+        // A redirect's target was fetched: never queue it as a link (single-process:
+        // `Frontier::note_alias`); marked in the page's turn to be recorded.
+        let redirected = match &fetched {
+            Fetched::Page { final_url, .. } | Fetched::Failed { final_url, .. }
+                if *final_url != lease.url =>
+            {
+                canonicalize(final_url, &self.settings.frontier.canon).ok()
+            }
+            _ => None,
+        };
         let on_dup = self.settings.frontier.dedup.on_duplicate;
         let (mut rec, follow) = record(lease, fetched, judged.as_ref(), on_dup);
         rec.out_of_order = late;
@@ -554,6 +565,12 @@ impl Worker {
         let archive = archive.filter(|_| {
             self.warc_records == WarcRecords::All || stored.page.decision == Decision::Kept
         });
+        if !late {
+            order.turns.wait_record(lease).await;
+        }
+        if let Some(target) = &redirected {
+            shared.mark_seen(target).await?;
+        }
         let end = |record| silhouette_redis::Finish {
             record,
             decision: stored.page.decision.as_str(),
@@ -567,7 +584,7 @@ impl Worker {
             let done = shared.finish(lease, end(&json)).await?;
             order
                 .turns
-                .finished(&lease.host, lease.seq, done.min, &done.heads);
+                .finished(&lease.host, lease.seq, &done.next, &done.heads);
             return Ok(true);
         };
         let mut warc = warc.lock().await;
@@ -576,7 +593,7 @@ impl Worker {
         let done = shared.finish(lease, end(&json)).await?;
         order
             .turns
-            .finished(&lease.host, lease.seq, done.min, &done.heads);
+            .finished(&lease.host, lease.seq, &done.next, &done.heads);
         if !done.written {
             // Another worker recorded the page first (this lease had run out): its
             // records are the page's.
@@ -651,6 +668,23 @@ impl Worker {
             })
             .collect()
     }
+}
+
+/// Ends the lease of a page another worker recorded (this one's lease had run out): its
+/// record stays the other worker's; the page's turn ends here too.
+async fn recorded_elsewhere(shared: &mut SharedCrawl, turns: &Turns, lease: &Lease) -> Result<()> {
+    let end = silhouette_redis::Finish {
+        record: "",
+        decision: "",
+        backoff: None,
+        late: false,
+        links: &[],
+        referrer: None,
+        again: false,
+    };
+    let done = shared.finish(lease, end).await?;
+    turns.finished(&lease.host, lease.seq, &done.next, &done.heads);
+    Ok(())
 }
 
 /// The record of a fetched URL, and the page whose links are followed.

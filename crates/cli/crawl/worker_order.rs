@@ -1,18 +1,24 @@
-//! A worker's pages wait for their turn: a shared crawl judges one page at a time, in the
-//! canonical order (`silhouette_redis::SharedCrawl::heads`), whichever worker fetched it.
+//! A worker's pages take turns: a shared crawl judges pages one at a time, in the canonical
+//! order (`silhouette_redis::SharedCrawl::heads`), whichever worker fetched them.
 //!
-//! A page task that fetched its page calls [`Turns::wait`]. The worker knows whose turn it
-//! is from Redis (`heads`: whose turn, and the first URL of another host), and from the
-//! pages it finishes itself: when a page's host still has the smallest number after it
-//! ([`Turns::finished`]), the turn stays on that host and is handed over without asking
-//! Redis, which learns it from a background write (the poller). The poller also asks Redis
-//! while pages wait and the head is another worker's, mends what a dead worker left (a
-//! stale head, mended from the host's own order set after a second), and takes a head
-//! stuck longer than `crawl.reorder-timeout-secs` (at least the lease time and 5 s more, so
-//! that a dead worker's URLs come back and are judged in order first) out of the order:
-//! the pages behind it are judged, and it is judged when fetched, marked out of order.
+//! A page's turn has two steps, each taken in the order: **judge** (the dedup decision and
+//! the numbers of its links, [`Turns::wait`] then [`Turns::judged`]) and **record** (its
+//! links queued with its record, [`Turns::wait_record`] then [`Turns::finished`]). The next
+//! page may be judged while the previous one is being recorded: its links come after every
+//! URL that exists, so they cannot change which page is next.
+//!
+//! The worker knows which pages come next from Redis (`heads`: whose turn it is, and the
+//! first URL of another host) and from the pages it records itself (each record returns its
+//! host's next numbers): while they stay on one host and before the other hosts' first
+//! number, pages follow each other without asking Redis, which learns it from a background
+//! write (the poller). The poller also asks Redis while pages wait and the turn is another
+//! worker's, mends what a dead worker left (a stale head, mended from the host's own order
+//! set after a second), and takes a head stuck longer than `crawl.reorder-timeout-secs` (at
+//! least the lease time and 5 s more, so that a dead worker's URLs come back and are judged
+//! in order first) out of the order: the pages behind it are judged, and it is judged when
+//! fetched, marked out of order.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -38,25 +44,109 @@ const POLL: Duration = Duration::from_millis(2);
 const STALE: Duration = Duration::from_secs(1);
 
 struct Waiter {
-    host: String,
-    id: u64,
+    lease: Lease,
     tx: oneshot::Sender<Turn>,
 }
 
 struct State {
-    heads: Heads,
+    /// The pages next in the order, as far as known: all of `host`, the first one the page
+    /// to record next, all before `second` (another host's first URL).
+    host: String,
+    known: VecDeque<u64>,
+    second: Option<Head>,
+    /// The last page judged in order and not recorded yet.
+    judged: Option<u64>,
     /// Since when the head is what it is, or pages wait (the later).
     since: Instant,
     /// When the head was last checked against its host.
     checked: Instant,
-    /// Pages waiting for their turn, by sequence number.
+    /// Pages waiting to be judged, by sequence number.
     waiting: BTreeMap<u64, Vec<Waiter>>,
-    /// What `heads` is to learn: hosts' smallest numbers, and the pages whose turn ended.
+    /// Pages judged, waiting to be recorded.
+    recording: BTreeMap<u64, (Lease, oneshot::Sender<()>)>,
+    /// When the leases of the pages held here were last renewed.
+    renewed: Instant,
+    /// What `heads` is to learn: hosts' smallest numbers.
     pending: BTreeMap<String, Option<u64>>,
-    done: Vec<u64>,
-    /// Counts the pages finished here: a reply from Redis read before the last of them is
+    /// Counts the pages recorded here: a reply from Redis read before the last of them is
     /// older than what this worker knows.
     generation: u64,
+}
+
+impl State {
+    /// The page whose turn it is to be recorded (the head of the order).
+    fn head(&self) -> Option<Head> {
+        self.known.front().map(|&seq| Head {
+            host: self.host.clone(),
+            seq,
+        })
+    }
+
+    /// The page whose turn it is to be judged.
+    fn to_judge(&self) -> Option<u64> {
+        match self.judged {
+            None => self.known.front().copied(),
+            Some(j) => self.known.iter().copied().find(|&s| s > j),
+        }
+    }
+
+    /// Learns the next pages of `host` (ascending), those before `second`.
+    fn learn(&mut self, host: &str, next: &[u64], second: Option<Head>) {
+        if self.head().map(|h| h.seq) != next.first().copied() || self.host != host {
+            self.since = Instant::now();
+            self.checked = self.since;
+        }
+        self.host = host.to_owned();
+        self.known = next
+            .iter()
+            .copied()
+            .take_while(|s| second.as_ref().is_none_or(|o| *s < o.seq))
+            .collect();
+        self.second = second;
+        self.wake();
+    }
+
+    /// Wakes the page to judge and the page to record, if they wait here.
+    fn wake(&mut self) {
+        if let Some(seq) = self.to_judge()
+            && let Some(list) = self.waiting.remove(&seq)
+        {
+            let host = self.host.clone();
+            let (ours, others): (Vec<Waiter>, Vec<Waiter>) =
+                list.into_iter().partition(|w| w.lease.host == host);
+            let mut ours = ours.into_iter();
+            // Two leases of one page (one had run out): the first judges it, the others
+            // find it recorded.
+            if let Some(first) = ours.next() {
+                let _ = first.tx.send(Turn::InOrder);
+            }
+            let rest: Vec<Waiter> = ours.chain(others).collect();
+            if !rest.is_empty() {
+                self.waiting.insert(seq, rest);
+            }
+        }
+        if let Some(seq) = self.known.front().copied() {
+            // The page whose turn it is, and pages the order has passed (recorded by a
+            // worker whose lease had run out, or taken out of the order): they are
+            // recorded now (not written, or marked out of order).
+            let passed: Vec<u64> = self.recording.range(..=seq).map(|(s, _)| *s).collect();
+            for s in passed {
+                if let Some((_, tx)) = self.recording.remove(&s) {
+                    let _ = tx.send(());
+                }
+            }
+        }
+    }
+
+    /// The leases of the pages held here.
+    fn leases(&self) -> Vec<Lease> {
+        self.waiting
+            .values()
+            .flatten()
+            .map(|w| w.lease.clone())
+            .chain(self.recording.values().map(|(l, _)| l.clone()))
+            .collect()
+    }
 }
 
 /// The pages of one worker waiting for their turn.
@@ -64,6 +154,8 @@ pub struct Turns {
     state: Mutex<State>,
     wake: Notify,
     timeout: Duration,
+    /// The lease time: held leases are renewed every third of it.
+    lease: Duration,
 }
 
 impl std::fmt::Debug for Turns {
@@ -75,21 +167,27 @@ impl std::fmt::Debug for Turns {
 }
 
 impl Turns {
-    /// `timeout`: how long pages wait behind a head before it leaves the order.
-    pub fn new(timeout: Duration) -> Self {
+    /// `timeout`: how long pages wait behind a head before it leaves the order; `lease`:
+    /// the crawl's lease time.
+    pub fn new(timeout: Duration, lease: Duration) -> Self {
         let now = Instant::now();
         Self {
             state: Mutex::new(State {
-                heads: Heads::default(),
+                host: String::new(),
+                known: VecDeque::new(),
+                second: None,
+                judged: None,
                 since: now,
                 checked: now,
                 waiting: BTreeMap::new(),
+                recording: BTreeMap::new(),
+                renewed: now,
                 pending: BTreeMap::new(),
-                done: Vec::new(),
                 generation: 0,
             }),
             wake: Notify::new(),
             timeout,
+            lease,
         }
     }
 
@@ -97,37 +195,40 @@ impl Turns {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Pages waiting for their turn.
+    /// Pages waiting for their turn (to be judged or recorded).
     pub fn waiting(&self) -> usize {
-        self.state().waiting.values().map(Vec::len).sum()
+        let state = self.state();
+        state.waiting.values().map(Vec::len).sum::<usize>() + state.recording.len()
     }
 
     /// Whether the page at `seq` waits here.
     pub fn holds(&self, seq: u64) -> bool {
-        self.state().waiting.contains_key(&seq)
+        let state = self.state();
+        state.waiting.contains_key(&seq) || state.recording.contains_key(&seq)
     }
 
-    /// Waits for `lease`'s turn (or Ctrl-C).
+    /// Whether URL `id` waits here (a lease of it that ran out and came back to this
+    /// worker is not fetched again).
+    pub fn holds_id(&self, id: u64) -> bool {
+        let state = self.state();
+        state.waiting.values().flatten().any(|w| w.lease.id == id)
+            || state.recording.values().any(|(l, _)| l.id == id)
+    }
+
+    /// Waits for `lease`'s turn to be judged (or Ctrl-C).
     pub async fn wait(&self, lease: &Lease, cancelled: &mut watch::Receiver<bool>) -> Turn {
+        tracing::debug!("#{} waits to be judged", lease.seq);
         let rx = {
             let mut state = self.state();
-            if state
-                .heads
-                .first
-                .as_ref()
-                .is_some_and(|h| h.seq == lease.seq && h.host == lease.host)
-            {
-                return Turn::InOrder;
-            }
-            if state.waiting.is_empty() {
+            if state.waiting.is_empty() && state.recording.is_empty() {
                 state.since = state.since.max(Instant::now());
             }
             let (tx, rx) = oneshot::channel();
             state.waiting.entry(lease.seq).or_default().push(Waiter {
-                host: lease.host.clone(),
-                id: lease.id,
+                lease: lease.clone(),
                 tx,
             });
+            state.wake();
             rx
         };
         self.wake.notify_one();
@@ -136,7 +237,7 @@ impl Turns {
             _ = cancelled.wait_for(|c| *c) => {
                 let mut state = self.state();
                 if let Some(list) = state.waiting.get_mut(&lease.seq) {
-                    list.retain(|w| w.id != lease.id);
+                    list.retain(|w| w.lease.id != lease.id);
                     if list.is_empty() {
                         state.waiting.remove(&lease.seq);
                     }
@@ -146,76 +247,108 @@ impl Turns {
         }
     }
 
-    /// A page of `host` at `seq` was recorded (its turn, if it had it, ended); `min` is
-    /// its host's smallest number not judged now, `others` the hosts that got their first
-    /// URL from it. If the turn was the page's and stays on its host, the next page has it
-    /// at once; `heads` learns it in the background.
-    pub fn finished(&self, host: &str, seq: u64, min: Option<u64>, others: &[(String, u64)]) {
+    /// `lease`'s page was judged in order: the next page may be judged.
+    pub fn judged(&self, lease: &Lease) {
         let mut state = self.state();
+        state.judged = Some(lease.seq);
+        state.wake();
+    }
+
+    /// Waits for the turn of `lease`'s page (judged in order) to be recorded.
+    pub async fn wait_record(&self, lease: &Lease) {
+        tracing::debug!("#{} waits to be recorded", lease.seq);
+        let rx = {
+            let mut state = self.state();
+            if state.known.front() == Some(&lease.seq) && state.host == lease.host {
+                return;
+            }
+            let (tx, rx) = oneshot::channel();
+            state.recording.insert(lease.seq, (lease.clone(), tx));
+            rx
+        };
+        self.wake.notify_one();
+        let _ = rx.await;
+    }
+
+    /// A page of `host` at `seq` was recorded (its turn, if it had it, ended); `next` are
+    /// its host's first numbers not judged now, `others` the hosts that got their first URL
+    /// from it. If the turn was the page's and stays on its host, the next page has it at
+    /// once; `heads` learns it in the background.
+    pub fn finished(&self, host: &str, seq: u64, next: &[u64], others: &[(String, u64)]) {
+        let mut state = self.state();
+        tracing::debug!(
+            "recorded #{seq}; next {:?}; known {:?} judged {:?}",
+            &next[..next.len().min(4)],
+            state.known.iter().take(4).collect::<Vec<_>>(),
+            state.judged
+        );
+        let mut second = state.second.clone();
         for (other, m) in others {
-            if other != host && state.heads.second.as_ref().is_none_or(|s| *m < s.seq) {
-                state.heads.second = Some(Head {
+            if other != host && second.as_ref().is_none_or(|s| *m < s.seq) {
+                second = Some(Head {
                     host: other.clone(),
                     seq: *m,
                 });
             }
         }
+        state.second.clone_from(&second);
         state.generation += 1;
-        state.pending.insert(host.to_owned(), min);
-        state.done.push(seq);
-        let had_turn = state
-            .heads
-            .first
-            .as_ref()
-            .is_some_and(|h| h.seq == seq && h.host == host);
+        state.pending.insert(host.to_owned(), next.first().copied());
+        if state.judged == Some(seq) {
+            state.judged = None;
+        }
+        let had_turn = state.known.front() == Some(&seq) && state.host == host;
         if had_turn {
-            let second = state.heads.second.clone();
-            let stays = min.filter(|m| second.as_ref().is_none_or(|o| *m < o.seq));
-            let first = stays.map(|seq| Head {
-                host: host.to_owned(),
-                seq,
-            });
-            // Not on this host: the poller asks (with what this worker just learned).
-            Self::advance(&mut state, Heads { first, second });
+            // Not on this host any more: the poller asks (with what this worker just
+            // learned).
+            state.learn(host, next, second);
         }
         drop(state);
         self.wake.notify_one();
     }
 
-    /// Notes whose turn it is now (read from Redis at `generation`, if no page was
-    /// finished here since); wakes that page if it waits here.
+    /// Notes whose turn it is (read from Redis at `generation`, if no page was recorded
+    /// here since).
     fn advanced(&self, heads: Heads, generation: u64) {
         let mut state = self.state();
-        if state.generation == generation {
-            Self::advance(&mut state, heads);
+        tracing::debug!(
+            "read {heads:?} at {generation} (now {}); known {:?} judged {:?}",
+            state.generation,
+            state.known.iter().take(4).collect::<Vec<_>>(),
+            state.judged
+        );
+        if state.generation != generation {
+            return;
         }
-    }
-
-    fn advance(state: &mut State, heads: Heads) {
-        if state.heads.first != heads.first {
-            state.since = Instant::now();
-            state.checked = state.since;
+        let head = state.head();
+        if state.judged.is_some() && head.is_some() && head != heads.first {
+            // A page judged here waits to be recorded after the head this worker knows:
+            // Redis has not learned of it yet.
+            return;
         }
-        if let Some(h) = &heads.first
-            && let Some(list) = state.waiting.remove(&h.seq)
-        {
-            let (ours, others): (Vec<Waiter>, Vec<Waiter>) =
-                list.into_iter().partition(|w| w.host == h.host);
-            for w in ours {
-                let _ = w.tx.send(Turn::InOrder);
+        match heads.first {
+            Some(first) => {
+                let mut next: Vec<u64> = state
+                    .known
+                    .iter()
+                    .copied()
+                    .filter(|_| state.host == first.host)
+                    .skip_while(|&s| s < first.seq)
+                    .collect();
+                if next.first() != Some(&first.seq) {
+                    next = vec![first.seq];
+                }
+                state.learn(&first.host, &next, heads.second);
             }
-            if !others.is_empty() {
-                state.waiting.insert(h.seq, others);
-            }
+            None => state.learn("", &[], None),
         }
-        state.heads = heads;
     }
 
     /// Tells the page `id` at `seq` what to do, out of the order.
     fn out_of_turn(&self, seq: u64, id: u64, turn: Turn) {
         let mut state = self.state();
         if let Some(list) = state.waiting.get_mut(&seq) {
-            if let Some(i) = list.iter().position(|w| w.id == id) {
+            if let Some(i) = list.iter().position(|w| w.lease.id == id) {
                 let _ = list.remove(i).tx.send(turn);
             }
             if list.is_empty() {
@@ -226,18 +359,16 @@ impl Turns {
 
     /// Writes what `heads` is to learn (if anything) and reads whose turn it is.
     async fn flush(&self, shared: &mut SharedCrawl) -> Result<(), SharedError> {
-        let (generation, done, hosts) = {
+        let (generation, hosts) = {
             let mut state = self.state();
-            let done = std::mem::take(&mut state.done);
             let hosts: Vec<(String, Option<u64>)> =
                 std::mem::take(&mut state.pending).into_iter().collect();
-            (state.generation, done, hosts)
+            (state.generation, hosts)
         };
-        let heads = shared.set_heads(&done, &hosts).await;
+        let heads = shared.set_heads(&hosts).await;
         if heads.is_err() {
             // Not written: written with the next flush.
             let mut state = self.state();
-            state.done.extend(done);
             for (host, min) in hosts {
                 state.pending.entry(host).or_insert(min);
             }
@@ -248,9 +379,9 @@ impl Turns {
 
     /// Writes `heads` in the background, asks Redis whose turn it is while pages wait here,
     /// mends a stale head, and takes a stuck one out of the order. While the head is a page
-    /// this worker is fetching (`fetching`: its leases by URL id), its own record will say
-    /// what comes next: no need to ask. Runs until the worker ends (aborted); [`close`]
-    /// writes what is left.
+    /// this worker is fetching or recording (`fetching`: its leases by URL id), this worker
+    /// will say what comes next: no need to ask. Runs until the worker ends (aborted);
+    /// [`close`] writes what is left.
     ///
     /// [`close`]: Self::close
     pub async fn poll(
@@ -259,18 +390,40 @@ impl Turns {
         fetching: Arc<Mutex<HashMap<u64, Lease>>>,
     ) {
         loop {
+            let renew = {
+                let mut state = self.state();
+                if state.renewed.elapsed() >= self.lease / 3 {
+                    state.renewed = Instant::now();
+                    let fetching = fetching.lock().unwrap_or_else(PoisonError::into_inner);
+                    let mut leases = state.leases();
+                    leases.extend(fetching.values().cloned());
+                    leases
+                } else {
+                    Vec::new()
+                }
+            };
+            if !renew.is_empty()
+                && let Err(e) = shared.renew(&renew).await
+            {
+                tracing::warn!("renewing leases: {e}");
+            }
             let (pending, idle) = {
                 let state = self.state();
-                let head = state.heads.first.as_ref();
+                let head = state.head();
                 let fetching = fetching.lock().unwrap_or_else(PoisonError::into_inner);
-                let pending = !state.pending.is_empty() || !state.done.is_empty();
+                let pending = !state.pending.is_empty();
                 let ours = state.since.elapsed() < self.timeout
                     && head.is_some_and(|h| {
-                        fetching
-                            .values()
-                            .any(|l| l.seq == h.seq && l.host == h.host)
+                        state.judged.is_some()
+                            || state.recording.contains_key(&h.seq)
+                            || fetching
+                                .values()
+                                .any(|l| l.seq == h.seq && l.host == h.host)
                     });
-                (pending, state.waiting.is_empty() || ours)
+                (
+                    pending,
+                    (state.waiting.is_empty() && state.recording.is_empty()) || ours,
+                )
             };
             let step = if idle && !pending {
                 None
@@ -305,7 +458,7 @@ impl Turns {
         self.flush(shared).await?;
         let (head, generation) = {
             let state = self.state();
-            (state.heads.first.clone(), state.generation)
+            (state.head(), state.generation)
         };
         // Pages before the head are no longer in the order (or `heads` is stale for them).
         let behind: Vec<(u64, String, u64)> = {
@@ -314,7 +467,10 @@ impl Turns {
                 .waiting
                 .iter()
                 .filter(|(seq, _)| head.as_ref().is_none_or(|h| **seq < h.seq))
-                .flat_map(|(seq, list)| list.iter().map(|w| (*seq, w.host.clone(), w.id)))
+                .flat_map(|(seq, list)| {
+                    list.iter()
+                        .map(|w| (*seq, w.lease.host.clone(), w.lease.id))
+                })
                 .collect()
         };
         for (seq, host, id) in behind {

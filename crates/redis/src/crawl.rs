@@ -126,6 +126,8 @@ pub struct Finished {
     /// The page's host's smallest sequence number not judged now (for
     /// [`SharedCrawl::set_heads`], which the caller does: maybe later, with others).
     pub min: Option<u64>,
+    /// The host's first sequence numbers not judged (up to 32, ascending; `min` first).
+    pub next: Vec<u64>,
     /// Other hosts whose smallest number changed (they had no URL waiting), as written to
     /// `heads`: the turn may be theirs next.
     pub heads: Vec<(String, u64)>,
@@ -414,7 +416,7 @@ impl SharedCrawl {
             }
             queued += n;
         }
-        self.heads_call(&[], &heads).await?;
+        self.heads_call(&heads).await?;
         Ok(queued)
     }
 
@@ -489,7 +491,7 @@ impl SharedCrawl {
             queued += n;
         }
         if !heads.is_empty() {
-            self.heads_call(&[], &heads).await?;
+            self.heads_call(&heads).await?;
         }
         let noted = heads
             .into_iter()
@@ -838,9 +840,7 @@ impl SharedCrawl {
                 },
             )
             .await?;
-        let heads = self
-            .set_heads(&[lease.seq], &[(lease.host.clone(), done.min)])
-            .await?;
+        let heads = self.set_heads(&[(lease.host.clone(), done.min)]).await?;
         Ok(Completed {
             written: done.written,
             heads,
@@ -900,10 +900,23 @@ impl SharedCrawl {
                 .arg(*seq);
         }
         self.trips(1);
-        let (written, min, n): (i64, String, usize) = call
+        let reply: Vec<String> = call
             .invoke_async(&mut self.conn)
             .await
             .map_err(doing("writing a record"))?;
+        let (written, n, next) = match reply.as_slice() {
+            [written, n, next @ ..] => (
+                written == "1",
+                n.parse::<usize>().unwrap_or(0),
+                next.iter().filter_map(|s| seq_of(s)).collect::<Vec<u64>>(),
+            ),
+            _ => {
+                return Err(SharedError::Corrupt {
+                    key: h.records(),
+                    detail: format!("{reply:?}"),
+                });
+            }
+        };
         if self.config.max_pages_per_host.is_none() {
             let mut known = self.known();
             if known.len() + own.len() <= KNOWN_MAX {
@@ -912,9 +925,10 @@ impl SharedCrawl {
         }
         queued += n;
         Ok(Finished {
-            written: written == 1,
+            written,
             queued,
-            min: seq_of(&min),
+            min: next.first().copied(),
+            next,
             heads,
         })
     }

@@ -47,6 +47,13 @@ pub enum SharedError {
         /// (setting, the crawl's value, this worker's value).
         diffs: Vec<(String, String, String)>,
     },
+    /// A page to be logged was recorded already (a worker judged it again late, after
+    /// another worker whose lease was the valid one had recorded it): nothing was logged.
+    #[error("a page of {scope} was recorded already; its decision is not logged again")]
+    Recorded {
+        /// The dedup scope (its host).
+        scope: String,
+    },
     /// Something in Redis is not what this crate writes.
     #[error("Redis key {key}: unexpected content ({detail})")]
     Corrupt {

@@ -61,8 +61,9 @@ impl Keys {
     pub(crate) fn seq(&self) -> String {
         self.key("seq")
     }
-    /// Page sequence number → the first sequence number of its links (hash), while the page
-    /// is being judged: a page judged again gives its links the same numbers.
+    /// Page sequence number → the first sequence number of its links (hash): a page judged
+    /// again (by a worker whose lease had run out, or that died mid-turn) gives its links
+    /// the same numbers.
     pub(crate) fn bases(&self) -> String {
         self.key("bases")
     }

@@ -4,7 +4,7 @@
 use redis::Value;
 use silhouette_frontier::{DecisionLog, JudgedPage};
 
-use crate::codec::{log_entry, parse_log_entry};
+use crate::codec::{id_field, log_entry, parse_log_entry};
 use crate::error::doing;
 use crate::keys::Keys;
 use crate::scripts::APPEND_AT;
@@ -41,6 +41,16 @@ impl DecisionLog for RedisLog {
         let log = self.keys.dedup(scope);
         let mut call = APPEND_AT.key(&log);
         call.arg(at);
+        if scope.is_empty() || entries.is_empty() {
+            call.arg(0);
+        } else {
+            // Host scope: the host's records are in the log's slot; a page recorded already
+            // is not logged again.
+            call.key(self.keys.host(scope).records()).arg(entries.len());
+            for e in entries {
+                call.arg(id_field(e.id));
+            }
+        }
         for e in entries {
             call.arg(log_entry(e));
         }
@@ -51,6 +61,9 @@ impl DecisionLog for RedisLog {
             .map_err(doing("logging a dedup decision"))?;
         match reply.as_slice() {
             [Value::Int(1)] => Ok(None),
+            [Value::Int(2)] => Err(SharedError::Recorded {
+                scope: scope.to_owned(),
+            }),
             [Value::Int(0), Value::Array(entries)] => {
                 self.retries += 1;
                 entries

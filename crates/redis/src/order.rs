@@ -16,7 +16,7 @@ use redis::AsyncCommands;
 use crate::codec::{Lease, id_field, parse_entry};
 use crate::crawl::{Head, seq_of};
 use crate::error::doing;
-use crate::scripts::{ALLOC, HEADS, PLACE, RELEASE};
+use crate::scripts::{ALLOC, HEADS, PLACE, RELEASE, RENEW};
 use crate::{SharedCrawl, SharedError};
 
 /// Where a URL is in the canonical order.
@@ -80,41 +80,31 @@ impl SharedCrawl {
         })
     }
 
-    /// Notes each host's smallest sequence number not judged (`None`: none left), and that
-    /// the turns of pages `done` ended; returns whose turn it is.
+    /// Notes each host's smallest sequence number not judged (`None`: none left); returns
+    /// whose turn it is.
     ///
     /// # Errors
     /// Redis.
     pub async fn set_heads(
         &mut self,
-        done: &[u64],
         hosts: &[(String, Option<u64>)],
     ) -> Result<Heads, SharedError> {
         let changes: Vec<(String, Option<Option<u64>>, bool)> = hosts
             .iter()
             .map(|(h, min)| (h.clone(), Some(*min), false))
             .collect();
-        self.heads_call(done, &changes).await
+        self.heads_call(&changes).await
     }
 
     /// The `HEADS` script: per host, its smallest number (`None`: unchanged) and whether to
     /// schedule it now.
     pub(crate) async fn heads_call(
         &mut self,
-        done: &[u64],
         hosts: &[(String, Option<Option<u64>>, bool)],
     ) -> Result<Heads, SharedError> {
         self.trips(1);
         let mut call = HEADS.key(self.keys.heads());
-        call.key(self.keys.bases())
-            .key(self.keys.schedule())
-            .key(self.keys.hosts())
-            .arg(
-                done.iter()
-                    .map(u64::to_string)
-                    .collect::<Vec<_>>()
-                    .join(","),
-            );
+        call.key(self.keys.schedule()).key(self.keys.hosts());
         for (host, min, schedule) in hosts {
             let min = match min {
                 None => "-".to_owned(),
@@ -153,7 +143,7 @@ impl SharedCrawl {
     /// # Errors
     /// Redis.
     pub async fn heads(&mut self) -> Result<Heads, SharedError> {
-        self.set_heads(&[], &[]).await
+        self.set_heads(&[]).await
     }
 
     /// Reads `host`'s smallest sequence number from its own order set into `heads` (mends
@@ -169,7 +159,7 @@ impl SharedCrawl {
             .await
             .map_err(doing("reading a host's order"))?;
         let min = first.first().and_then(|(_, s)| seq_of(s));
-        self.set_heads(&[], &[(host.to_owned(), min)]).await
+        self.set_heads(&[(host.to_owned(), min)]).await
     }
 
     /// Where URL `id` of `host` is in the order.
@@ -210,8 +200,32 @@ impl SharedCrawl {
             .invoke_async(&mut self.conn)
             .await
             .map_err(doing("taking a URL out of the order"))?;
-        self.set_heads(&[], &[(head.host.clone(), seq_of(&min))])
-            .await
+        self.set_heads(&[(head.host.clone(), seq_of(&min))]).await
+    }
+
+    /// Extends `leases` (still held by this worker: fetching, or fetched and waiting for
+    /// their turn) to the lease time from now, one call per host.
+    ///
+    /// # Errors
+    /// Redis.
+    pub async fn renew(&mut self, leases: &[Lease]) -> Result<(), SharedError> {
+        let mut by_host: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+        for l in leases {
+            by_host.entry(&l.host).or_default().push(&l.entry);
+        }
+        for (host, entries) in by_host {
+            self.trips(1);
+            let mut call = RENEW.key(self.keys.host(host).leases());
+            call.arg(u64::try_from(self.config.lease.as_millis()).unwrap_or(u64::MAX));
+            for e in entries {
+                call.arg(e);
+            }
+            let _: i64 = call
+                .invoke_async(&mut self.conn)
+                .await
+                .map_err(doing("renewing leases"))?;
+        }
+        Ok(())
     }
 
     /// Leases `head`'s URL if it is queued and its host may be fetched now (a worker whose

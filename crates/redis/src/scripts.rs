@@ -183,8 +183,8 @@ script!(
      seen member, entry, sequence number, …), queued first. Ends the lease, holds the host for an interval (or its Crawl-delay) from now, or for a \
      backoff doubling with each failure in a row; writes the record unless one is there (a \
      URL another worker took out of the order meanwhile gets `out_of_order` added); takes \
-     the URL out of the order. Returns {1 if written else 0, the order's smallest \
-     sequence number or '', links queued}.",
+     the URL out of the order. Returns {1 if written else 0, links queued, the order's \
+     first 32 sequence numbers, …}.",
     r#"
 local n = 0
 local most = tonumber(ARGV[9])
@@ -226,8 +226,10 @@ if redis.call('HSETNX', KEYS[2], ARGV[2], rec) == 1 then
   written = 1
 end
 redis.call('ZREM', KEYS[4], ARGV[2])
-local m = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
-return {written, m[2] or '', n}
+local out = {tostring(written), tostring(n)}
+local m = redis.call('ZRANGE', KEYS[4], 0, 31, 'WITHSCORES')
+for i = 2, #m, 2 do out[#out + 1] = m[i] end
+return out
 "#
 );
 
@@ -265,14 +267,22 @@ return 0
 
 script!(
     APPEND_AT,
-    "KEYS: dedup log. ARGV: at, entries... If the log holds exactly `at` entries, appends the \
-     entries (maybe none) and returns {1}; else returns {0, entries from `at`}.",
+    "KEYS: dedup log, records (host scope; none in global scope). ARGV: at, how many ids, \
+     the entries' URL ids, entries... If the log holds exactly `at` entries, appends the \
+     entries (maybe none) and returns {1}; else returns {0, entries from `at`}; {2} if a \
+     page to log was recorded already (judged again, late).",
     r"
 local at = tonumber(ARGV[1])
+local ids = tonumber(ARGV[2])
 if redis.call('LLEN', KEYS[1]) ~= at then
   return {0, redis.call('LRANGE', KEYS[1], at, -1)}
 end
-for i = 2, #ARGV, 64 do
+if KEYS[2] then
+  for i = 3, 2 + ids do
+    if redis.call('HEXISTS', KEYS[2], ARGV[i]) == 1 then return {2} end
+  end
+end
+for i = 3 + ids, #ARGV, 64 do
   redis.call('RPUSH', KEYS[1], unpack(ARGV, i, math.min(i + 63, #ARGV)))
 end
 return {1}
@@ -292,10 +302,21 @@ return 1
 );
 
 script!(
+    RENEW,
+    "KEYS: leases. ARGV: lease ms, entries…. Extends the leases still held to the lease time \
+     from now (a page fetched and waiting for its turn is not leased again meanwhile).",
+    r"
+local until = now + tonumber(ARGV[1])
+for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', until, ARGV[i]) end
+return 1
+"
+);
+
+script!(
     ALLOC,
     "KEYS: counter, bases. ARGV: page sequence number ('': none), n. Gives `n` sequence \
-     numbers in a row: {the first, 0}; for a page, once: asked again while its turn lasts, \
-     {the same first number, 1}.",
+     numbers in a row: {the first, 0}; for a page, once: asked again (by a worker that judges \
+     it again, whenever), {the same first number, 1}.",
     r"
 if ARGV[1] ~= '' then
   local b = redis.call('HGET', KEYS[2], ARGV[1])
@@ -326,24 +347,21 @@ return out
 
 script!(
     HEADS,
-    "KEYS: heads, bases, schedule, hosts. ARGV: the pages whose turn ended (numbers separated \
-     by commas, maybe none), then \
-     host, smallest sequence number ('': none left, '-': unchanged), schedule now (1/0), …. \
+    "KEYS: heads, schedule, hosts. ARGV: host, smallest sequence number ('': none left, '-': unchanged), schedule now (1/0), …. \
      Notes each host's smallest sequence number not judged, schedules the hosts that have \
      new URLs (ready now: LT, a later score only moves earlier; the lease script keeps the \
      host's interval); returns the page whose turn it is and the next host's: {host, \
      sequence number, host, sequence number} (or fewer).",
     r"
-for done in string.gmatch(ARGV[1], '%d+') do redis.call('HDEL', KEYS[2], done) end
-for i = 2, #ARGV, 3 do
+for i = 1, #ARGV, 3 do
   if ARGV[i + 1] == '' then
     redis.call('ZREM', KEYS[1], ARGV[i])
   elseif ARGV[i + 1] ~= '-' then
     redis.call('ZADD', KEYS[1], ARGV[i + 1], ARGV[i])
   end
   if ARGV[i + 2] == '1' then
-    redis.call('ZADD', KEYS[3], 'LT', 0, ARGV[i])
-    redis.call('SADD', KEYS[4], ARGV[i])
+    redis.call('ZADD', KEYS[2], 'LT', 0, ARGV[i])
+    redis.call('SADD', KEYS[3], ARGV[i])
   end
 end
 return redis.call('ZRANGE', KEYS[1], 0, 1, 'WITHSCORES')
