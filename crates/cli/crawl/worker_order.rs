@@ -416,6 +416,7 @@ impl Turns {
                     && head.is_some_and(|h| {
                         state.judged.is_some()
                             || state.recording.contains_key(&h.seq)
+                            || state.waiting.contains_key(&h.seq)
                             || fetching
                                 .values()
                                 .any(|l| l.seq == h.seq && l.host == h.host)
