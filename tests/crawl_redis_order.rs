@@ -128,18 +128,21 @@ fn one_worker_and_three_with_one_killed_decide_the_same() {
     let three_records = exported(dir.path(), &redis.url(), "three");
     let three = decisions(&three_records);
     let first_difference = one.iter().zip(&three).position(|(a, b)| a != b);
-    if let Some(i) = first_difference {
-        let url = &one[i].1;
-        let one_records = exported(dir.path(), &redis.url(), "one");
-        for r in one_records.iter().chain(&three_records) {
-            if r.get("url").and_then(Value::as_str) == Some(url) {
-                eprintln!("{r}");
-            }
-        }
-    }
+    // Both records of the first URL that differs, to say why.
+    let records: Vec<String> = first_difference
+        .map(|i| {
+            let one_records = exported(dir.path(), &redis.url(), "one");
+            one_records
+                .iter()
+                .chain(&three_records)
+                .filter(|r| r.get("url").and_then(Value::as_str) == Some(&one[i].1))
+                .map(Value::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
     assert!(
         three == one,
-        "three workers decided otherwise ({} and {} records; first difference: {:?})",
+        "three workers decided otherwise ({} and {} records; first difference: {:?}; records {records:?})",
         one.len(),
         three.len(),
         first_difference.map(|i| (&one[i], &three[i]))
