@@ -5,16 +5,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use redis::{AsyncCommands, Value};
+use redis::AsyncCommands;
 use silhouette_frontier::host_port;
 use url::Url;
 
 use crate::codec::{Lease, entry, id_field, parse_entry, seen_member};
 use crate::error::doing;
 use crate::keys::Keys;
-use crate::order::Heads;
 use crate::scripts::{
-    CLAIM, COMPLETE, ENQUEUE, GIVE_BACK, LATER, LEASE, ONCE, PARAMS, RESERVE, SEEDS, UNCLAIM,
+    CLAIM, ENQUEUE, GIVE_BACK, LATER, LEASE, ONCE, PARAMS, RESERVE, SEEDS, UNCLAIM,
 };
 use crate::{Conn, RedisLog, SharedError, SharedRobots};
 
@@ -56,25 +55,6 @@ impl Default for SharedConfig {
     }
 }
 
-/// What `stats` shows.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SharedStats {
-    /// Records per decision.
-    pub decisions: BTreeMap<String, u64>,
-    /// URLs waiting in queues.
-    pub queued: u64,
-    /// URLs leased by workers now.
-    pub leased: u64,
-    /// Hosts with a URL.
-    pub hosts: u64,
-    /// Workers with a heartbeat in the last 15 s.
-    pub workers_alive: u64,
-    /// URLs seen.
-    pub seen: u64,
-    /// Pages judged out of the canonical order (their fetch was stuck).
-    pub out_of_order: u64,
-}
-
 /// A URL to queue: canonical URL, link depth, sequence number (its place in the canonical
 /// order: [`SharedCrawl::alloc`]).
 pub type Link = (Url, u32, u64);
@@ -86,51 +66,6 @@ pub struct Head {
     pub host: String,
     /// Its sequence number.
     pub seq: u64,
-}
-
-/// What [`SharedCrawl::complete_failing`] did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Completed {
-    /// This record was the one written (not another worker's, whose lease had run out).
-    pub written: bool,
-    /// Whose turn it is now.
-    pub heads: Heads,
-}
-
-/// How a page's turn ends ([`SharedCrawl::finish`]).
-#[derive(Clone, Copy, Debug)]
-pub struct Finish<'a> {
-    /// The page's record (a JSON object).
-    pub record: &'a str,
-    /// Its decision (counted per host).
-    pub decision: &'a str,
-    /// The host failed (429, 5xx): every worker leaves it alone this long, doubling.
-    pub backoff: Option<Duration>,
-    /// Judged out of order.
-    pub late: bool,
-    /// The links to queue (numbered: [`SharedCrawl::alloc`]).
-    pub links: &'a [Link],
-    /// The page that linked to them.
-    pub referrer: Option<&'a str>,
-    /// The links' numbers were given before ([`Numbers::again`](crate::Numbers::again)).
-    pub again: bool,
-}
-
-/// What [`SharedCrawl::finish`] did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finished {
-    /// This record was the one written.
-    pub written: bool,
-    /// Links queued (new).
-    pub queued: usize,
-    /// The page's host's smallest sequence number not judged now (for
-    /// [`SharedCrawl::set_heads`], which the caller does: maybe later, with others).
-    pub min: Option<u64>,
-    /// The host's first sequence numbers not judged (up to 32, ascending; `min` first).
-    pub next: Vec<u64>,
-    /// Other hosts whose smallest number changed (they had no URL waiting), as written to
-    /// `heads`: the turn may be theirs next.
-    pub heads: Vec<(String, u64)>,
 }
 
 /// What the host asked for when a URL was tried again later.
@@ -160,9 +95,9 @@ pub struct SharedCrawl {
 }
 
 /// The most seen-set members a worker remembers (16 bytes each, plus the set's overhead).
-const KNOWN_MAX: usize = 1 << 20;
+pub(crate) const KNOWN_MAX: usize = 1 << 20;
 
-fn ms(d: Duration) -> u64 {
+pub(crate) fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
@@ -193,7 +128,7 @@ pub(crate) fn seq_of(text: &str) -> Option<u64> {
         .or_else(|| text.parse::<f64>().ok().map(|f| f as u64))
 }
 
-fn unix_ms() -> u64 {
+pub(crate) fn unix_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, ms)
 }
 
@@ -309,7 +244,7 @@ impl SharedCrawl {
     }
 
     /// The known seen-set members (never held across an await).
-    fn known(&self) -> std::sync::MutexGuard<'_, HashSet<[u8; 16]>> {
+    pub(crate) fn known(&self) -> std::sync::MutexGuard<'_, HashSet<[u8; 16]>> {
         self.known.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -439,7 +374,7 @@ impl SharedCrawl {
 
     /// As [`enqueue`](Self::enqueue); also returns the hosts whose smallest number it wrote
     /// to `heads` (their order was empty), with that number.
-    async fn enqueue_noting(
+    pub(crate) async fn enqueue_noting(
         &mut self,
         urls: &[Link],
         referrer: Option<&str>,
@@ -793,146 +728,6 @@ impl SharedCrawl {
             .map(|(_, at)| Duration::from_millis((*at as u64).saturating_sub(now_ms))))
     }
 
-    /// Writes the record of a leased URL (unless a worker whose lease had expired wrote
-    /// one first) and ends the lease. Returns whether this record was the one written.
-    ///
-    /// # Errors
-    /// Redis.
-    pub async fn complete(
-        &mut self,
-        lease: &Lease,
-        record: &str,
-        decision: &str,
-    ) -> Result<bool, SharedError> {
-        let done = self
-            .complete_failing(lease, record, decision, None, false)
-            .await?;
-        Ok(done.written)
-    }
-
-    /// As [`complete`](Self::complete), and the URL's turn in the canonical order ends;
-    /// `backoff`: the host failed (429, 5xx), so every worker leaves it alone for `backoff`,
-    /// doubled for each failure in a row (up to [`SharedConfig::backoff_cap`]); `None`: the
-    /// host answered, the failures are forgotten. `late`: the page was judged out of order
-    /// (counted by [`stats`](Self::stats)).
-    ///
-    /// # Errors
-    /// Redis.
-    pub async fn complete_failing(
-        &mut self,
-        lease: &Lease,
-        record: &str,
-        decision: &str,
-        backoff: Option<Duration>,
-        late: bool,
-    ) -> Result<Completed, SharedError> {
-        let done = self
-            .finish(
-                lease,
-                Finish {
-                    record,
-                    decision,
-                    backoff,
-                    late,
-                    links: &[],
-                    referrer: None,
-                    again: false,
-                },
-            )
-            .await?;
-        let heads = self.set_heads(&[(lease.host.clone(), done.min)]).await?;
-        Ok(Completed {
-            written: done.written,
-            heads,
-        })
-    }
-
-    /// Ends a page's turn: queues its links (those on other hosts first, then, with the
-    /// record, those on its own host: one script), writes the record unless one is there,
-    /// ends the lease, takes the URL out of the order. `heads` is left to the caller
-    /// ([`set_heads`](Self::set_heads) with [`Finished::min`]).
-    ///
-    /// # Errors
-    /// Redis.
-    pub async fn finish(&mut self, lease: &Lease, f: Finish<'_>) -> Result<Finished, SharedError> {
-        // With a crawl-wide page budget the links go through `enqueue` (the budget lives
-        // in the crawl's slot); else the page's own host's links go with the record.
-        let (own, others): (Vec<Link>, Vec<Link>) = if self.config.max_pages.is_some() {
-            (Vec::new(), f.links.to_vec())
-        } else {
-            f.links
-                .iter()
-                .cloned()
-                .partition(|(u, _, _)| host_port(u).as_deref() == Some(lease.host.as_str()))
-        };
-        let (mut queued, heads) = if others.is_empty() {
-            (0, Vec::new())
-        } else {
-            self.enqueue_noting(&others, f.referrer, f.again).await?
-        };
-        let own: Vec<Link> = {
-            let known = self.known();
-            own.into_iter()
-                .filter(|(u, _, _)| !known.contains(&seen_member(u.as_str())))
-                .collect()
-        };
-        let h = self.keys.host(&lease.host);
-        let mut call = COMPLETE.key(h.leases());
-        call.key(h.records())
-            .key(h.meta())
-            .key(h.order())
-            .key(h.late())
-            .key(h.seen())
-            .key(h.queue())
-            .arg(&lease.entry)
-            .arg(id_field(lease.id))
-            .arg(f.record)
-            .arg(ms(self.config.host_interval))
-            .arg(f.decision)
-            .arg(f.backoff.map_or(0, |b| ms(b).max(1)))
-            .arg(ms(self.config.backoff_cap))
-            .arg(u8::from(f.late))
-            .arg(own.len())
-            .arg(self.config.max_pages_per_host.unwrap_or(0));
-        for (url, depth, seq) in &own {
-            call.arg(&seen_member(url.as_str())[..])
-                .arg(entry(url.as_str(), *seq, *depth, f.referrer))
-                .arg(*seq);
-        }
-        self.trips(1);
-        let reply: Vec<String> = call
-            .invoke_async(&mut self.conn)
-            .await
-            .map_err(doing("writing a record"))?;
-        let (written, n, next) = match reply.as_slice() {
-            [written, n, next @ ..] => (
-                written == "1",
-                n.parse::<usize>().unwrap_or(0),
-                next.iter().filter_map(|s| seq_of(s)).collect::<Vec<u64>>(),
-            ),
-            _ => {
-                return Err(SharedError::Corrupt {
-                    key: h.records(),
-                    detail: format!("{reply:?}"),
-                });
-            }
-        };
-        if self.config.max_pages_per_host.is_none() {
-            let mut known = self.known();
-            if known.len() + own.len() <= KNOWN_MAX {
-                known.extend(own.iter().map(|(u, _, _)| seen_member(u.as_str())));
-            }
-        }
-        queued += n;
-        Ok(Finished {
-            written,
-            queued,
-            min: next.first().copied(),
-            next,
-            heads,
-        })
-    }
-
     /// The host asked to wait `after`: the URL goes back to its queue and the whole host
     /// waits, for every worker; past `max_requeues` times, [`Requeued::GaveUp`].
     ///
@@ -984,132 +779,5 @@ impl SharedCrawl {
                 .map_err(doing("scheduling a host"))?;
         }
         Ok(())
-    }
-
-    /// Every host with a URL, sorted.
-    ///
-    /// # Errors
-    /// Redis.
-    pub async fn hosts(&mut self) -> Result<Vec<String>, SharedError> {
-        let key = self.keys.hosts();
-        let mut hosts: Vec<String> = self
-            .conn
-            .smembers(key)
-            .await
-            .map_err(doing("reading the hosts"))?;
-        hosts.sort();
-        Ok(hosts)
-    }
-
-    /// A page of `host`'s records from `cursor` (start with 0; the next cursor is 0 at the
-    /// end): (next cursor, records).
-    ///
-    /// # Errors
-    /// Redis.
-    pub async fn records(
-        &mut self,
-        host: &str,
-        cursor: u64,
-    ) -> Result<(u64, Vec<String>), SharedError> {
-        let (next, pairs): (u64, Vec<String>) = redis::cmd("HSCAN")
-            .arg(self.keys.host(host).records())
-            .arg(cursor)
-            .arg("COUNT")
-            .arg(500)
-            .query_async(&mut self.conn)
-            .await
-            .map_err(doing("reading records"))?;
-        Ok((next, pairs.into_iter().skip(1).step_by(2).collect()))
-    }
-
-    /// The summary of the crawl.
-    ///
-    /// # Errors
-    /// Redis.
-    pub async fn stats(&mut self) -> Result<SharedStats, SharedError> {
-        let hosts = self.hosts().await?;
-        let mut stats = SharedStats {
-            hosts: hosts.len() as u64,
-            ..SharedStats::default()
-        };
-        for host in &hosts {
-            let h = self.keys.host(host);
-            let (meta, queued, leased, seen): (HashMap<String, String>, u64, u64, u64) =
-                redis::pipe()
-                    .hgetall(h.meta())
-                    .zcard(h.queue())
-                    .zcard(h.leases())
-                    .scard(h.seen())
-                    .query_async(&mut self.conn)
-                    .await
-                    .map_err(doing("reading a host's counters"))?;
-            for (k, v) in meta {
-                if k == "late" {
-                    stats.out_of_order += v.parse::<u64>().unwrap_or(0);
-                }
-                if let Some(decision) = k.strip_prefix("n:") {
-                    *stats.decisions.entry(decision.to_owned()).or_insert(0) +=
-                        v.parse::<u64>().unwrap_or(0);
-                }
-            }
-            stats.queued += queued;
-            stats.leased += leased;
-            stats.seen += seen;
-        }
-        let key = self.keys.workers();
-        stats.workers_alive = self
-            .conn
-            .zcount(key, unix_ms().saturating_sub(15_000), "+inf")
-            .await
-            .map_err(doing("counting workers"))?;
-        Ok(stats)
-    }
-
-    /// Bytes the hosts' seen sets take in Redis (`MEMORY USAGE`, every element counted).
-    ///
-    /// # Errors
-    /// Redis.
-    pub async fn seen_bytes(&mut self) -> Result<u64, SharedError> {
-        let mut total = 0;
-        for host in self.hosts().await? {
-            let bytes: Option<u64> = redis::cmd("MEMORY")
-                .arg("USAGE")
-                .arg(self.keys.host(&host).seen())
-                .arg("SAMPLES")
-                .arg(0)
-                .query_async(&mut self.conn)
-                .await
-                .map_err(doing("reading MEMORY USAGE"))?;
-            total += bytes.unwrap_or(0);
-        }
-        Ok(total)
-    }
-
-    /// Redis's `used_memory` (bytes), from `INFO memory` (of the node this connection asks).
-    ///
-    /// # Errors
-    /// Redis.
-    pub async fn used_memory(&mut self) -> Result<u64, SharedError> {
-        let info: Value = redis::cmd("INFO")
-            .arg("memory")
-            .query_async(&mut self.conn)
-            .await
-            .map_err(doing("reading INFO memory"))?;
-        let text: String = match info {
-            Value::Map(nodes) => nodes
-                .into_iter()
-                .filter_map(|(_, v)| redis::from_redis_value::<String>(v).ok())
-                .collect::<Vec<_>>()
-                .join("\n"),
-            v => redis::from_redis_value(v).map_err(|e| SharedError::Corrupt {
-                key: "INFO memory".to_owned(),
-                detail: e.to_string(),
-            })?,
-        };
-        Ok(text
-            .lines()
-            .filter_map(|l| l.strip_prefix("used_memory:"))
-            .filter_map(|v| v.trim().parse::<u64>().ok())
-            .sum())
     }
 }

@@ -42,6 +42,8 @@ mod codec;
 mod conn;
 mod crawl;
 mod error;
+mod finish;
+mod inspect;
 mod keys;
 mod log;
 mod order;
@@ -50,10 +52,10 @@ mod scripts;
 
 pub use codec::{Lease, url_id};
 pub use conn::Conn;
-pub use crawl::{
-    Completed, Finish, Finished, Head, Link, Requeued, SharedConfig, SharedCrawl, SharedStats,
-};
+pub use crawl::{Head, Link, Requeued, SharedConfig, SharedCrawl};
 pub use error::SharedError;
+pub use finish::{Completed, Finish, Finished};
+pub use inspect::SharedStats;
 pub use log::RedisLog;
 pub use order::{Heads, Numbers, Place};
 pub use robots::{RobotsState, SharedRobots};
