@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use server::Server;
 use silhouette_frontier::{DedupConfig, JudgedPage, SharedDedup, Verdict};
-use silhouette_redis::{Head, Place, Requeued, SharedConfig, SharedCrawl, SharedError};
+use silhouette_redis::{Finish, Head, Place, Requeued, SharedConfig, SharedCrawl, SharedError};
 use url::Url;
 
 fn url(s: &str) -> Url {
@@ -351,4 +351,55 @@ async fn commands_ride_out_a_restart() {
     let leases = w.lease(4).await.expect("lease");
     assert_eq!(leases.len(), 1);
     assert_eq!(leases[0].url.as_str(), "http://a.test/");
+}
+
+/// A page's turn ends with its links (its own host's queued with the record, another host's
+/// just before); a page judged again after it was recorded logs nothing.
+#[tokio::test]
+async fn a_recorded_page_is_not_logged_again() {
+    let server = Server::start();
+    let mut w = join(&server, &[], config(60_000, 0)).await;
+    w.add_seeds(&[url("http://a.test/")]).await.expect("seeds");
+    let lease = w.lease(1).await.expect("lease").remove(0);
+    let first = w.alloc(Some(lease.seq), 2).await.expect("numbers").first;
+    let links = [
+        (url("http://a.test/x"), 1, first),
+        (url("http://b.test/"), 1, first + 1),
+    ];
+    let end = Finish {
+        record: "{}",
+        decision: "kept",
+        backoff: None,
+        late: false,
+        links: &links,
+        referrer: Some("http://a.test/"),
+        again: false,
+    };
+    let done = w.finish(&lease, end).await.expect("recorded");
+    assert!(done.written);
+    assert_eq!(done.queued, 2);
+    assert_eq!(done.next, vec![first], "the host's next number");
+    assert_eq!(
+        done.heads,
+        vec![("b.test".to_owned(), first + 1)],
+        "a new host"
+    );
+
+    let mut dedup = SharedDedup::new(DedupConfig::default(), "p").expect("valid");
+    let page = JudgedPage {
+        id: lease.id,
+        url: lease.url.to_string(),
+        host: "a.test".to_owned(),
+        body_hash: 7,
+        fingerprint: Some(0x8c3a),
+        elements: 50,
+        summary: None,
+        content: silhouette_frontier::PageContent::default(),
+    };
+    let mut log = w.log();
+    let judged = dedup.judge(&mut log, &page).await;
+    assert!(
+        matches!(judged, Err(SharedError::Recorded { .. })),
+        "{judged:?}"
+    );
 }
