@@ -95,37 +95,7 @@ pub enum Command {
     /// fingerprinted in parallel; rows come out in input order. An unreadable file or a page
     /// that cannot be fetched is reported on stderr, the others still get their rows, and the
     /// exit status is 1.
-    Fingerprint {
-        #[command(flatten)]
-        flags: FingerprintFlags,
-
-        /// Output format.
-        #[arg(long, value_enum, default_value_t)]
-        format: Format,
-
-        /// Also print the content fingerprint of each page's main-content text and its
-        /// semantic signature (two more columns before the path in text, `content_fingerprint`
-        /// and `signature` in csv and json; `-` or empty when the page has too little text).
-        /// Settings: `[content]` of the configuration.
-        #[arg(long)]
-        content: bool,
-
-        /// Content fingerprint width: 64 or 128 (overrides content.bits; implies --content).
-        #[arg(long, value_name = "BITS", value_parser = ["64", "128"])]
-        bits: Option<String>,
-
-        /// Take standard input (`-`) as plain text rather than HTML (`.txt` files always are).
-        #[arg(long)]
-        text: bool,
-
-        /// Read more paths (or URLs) from FILE, one per line (`-` for standard input).
-        #[arg(long, value_name = "FILE")]
-        files_from: Option<PathBuf>,
-
-        /// Files, directories, URLs, or `-` for standard input.
-        #[arg(value_name = "PATH")]
-        paths: Vec<PathBuf>,
-    },
+    Fingerprint(FingerprintArgs),
     /// Crawl from seed URLs, dropping pages whose structure was already seen.
     ///
     /// SEEDS are URLs or files of URLs (one per line, `#` comments). On an existing state
@@ -337,6 +307,40 @@ pub enum Command {
         /// Second page.
         b: PathBuf,
     },
+}
+
+/// `silhouette fingerprint`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct FingerprintArgs {
+    #[command(flatten)]
+    pub flags: FingerprintFlags,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+
+    /// Also print the content fingerprint of each page's main-content text and its
+    /// semantic signature (two more columns before the path in text, `content_fingerprint`
+    /// and `signature` in csv and json; `-` or empty when the page has too little text).
+    /// Settings: `[content]` of the configuration.
+    #[arg(long)]
+    pub content: bool,
+
+    /// Content fingerprint width: 64 or 128 (overrides content.bits; implies --content).
+    #[arg(long, value_name = "BITS", value_parser = ["64", "128"])]
+    pub bits: Option<String>,
+
+    /// Take standard input (`-`) as plain text rather than HTML (`.txt` files always are).
+    #[arg(long)]
+    pub text: bool,
+
+    /// Read more paths (or URLs) from FILE, one per line (`-` for standard input).
+    #[arg(long, value_name = "FILE")]
+    pub files_from: Option<PathBuf>,
+
+    /// Files, directories, URLs, or `-` for standard input.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
 }
 
 /// `silhouette crawl`'s arguments.

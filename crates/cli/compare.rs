@@ -1,11 +1,16 @@
 //! `silhouette compare A B`: both fingerprints, the distance and the verdict, and the
 //! distance of the two pages' content fingerprints (`[content]`).
 
-use std::io::Write;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use silhouette_dom::StructureHasher;
 use silhouette_text::ContentHasher;
+
+use crate::args::FingerprintFlags;
+use crate::inputs::Input;
 
 /// One page to compare, read or fetched.
 #[derive(Debug)]
@@ -109,4 +114,67 @@ pub fn run(
          shows what it kept"
     )?;
     Ok(same)
+}
+
+/// `silhouette compare A B`: like cmp(1), exit status 0 when the two pages have the same
+/// structure, 1 when not.
+pub fn command(
+    config: Option<&Path>,
+    flags: &FingerprintFlags,
+    threshold: Option<i64>,
+    a: PathBuf,
+    b: PathBuf,
+) -> Result<ExitCode> {
+    let mut settings = crate::settings(config, flags, threshold)?;
+    let options = crate::settings::Options::find(config)?;
+    let content = ContentHasher::new(crate::content_settings::resolve(
+        options.content.as_ref(),
+        crate::content_settings::ContentOverrides::default(),
+    )?)?;
+    settings.hasher.limits.max_text_bytes = crate::text_bytes(Some(content.config()));
+    let hasher = StructureHasher::new(settings.hasher)?;
+    let urls = [&a, &b]
+        .into_iter()
+        .filter_map(|p| crate::web_page::url_of(p));
+    let web = crate::web_pages(config, urls.collect())?;
+    let page = |p: PathBuf| -> Result<Page> {
+        if let (Some(url), Some(web)) = (crate::web_page::url_of(&p), web.as_ref()) {
+            let got = web.get(&url).map_err(|e| anyhow::anyhow!("{url}: {e}"))?;
+            return Ok(Page {
+                name: url.to_string(),
+                bytes: got.bytes,
+                content_type: got.content_type,
+            });
+        }
+        let input = if p.as_os_str() == "-" {
+            Input::Stdin
+        } else {
+            Input::File(p)
+        };
+        let bytes = input
+            .read()
+            .with_context(|| format!("{}: cannot read", input.name()))?;
+        Ok(Page {
+            name: input.name(),
+            bytes,
+            content_type: None,
+        })
+    };
+    let (a, b) = (page(a)?, page(b)?);
+    let mut out = io::stdout().lock();
+    let near = run(
+        &hasher,
+        &content,
+        settings.threshold,
+        settings.min_similarity,
+        (&a, &b),
+        &mut out,
+        &mut io::stderr().lock(),
+    )?;
+    // Like cmp(1): 0 when the same structure, 1 when not, 2 on trouble.
+    Ok(if near {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(crate::EXIT_PARTIAL)
+    })
 }

@@ -2,13 +2,15 @@
 //! `--content`, content fingerprints of their main-content text), in parallel, in input order.
 
 use std::io::{self, Write};
+use std::path::Path;
+use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use rayon::prelude::*;
 use silhouette_dom::{Structure, StructureHasher};
 use silhouette_text::{ContentFingerprint, ContentHasher};
 
-use crate::args::Format;
+use crate::args::{FingerprintArgs, Format};
 use crate::inputs::Input;
 use crate::web_page::{WebPage, WebPages};
 
@@ -218,6 +220,72 @@ fn csv_field(s: &str) -> std::borrow::Cow<'_, str> {
     } else {
         s.into()
     }
+}
+
+/// `silhouette fingerprint`: a row per input; exit status 1 when some inputs failed.
+pub fn command(config: Option<&Path>, args: FingerprintArgs) -> Result<ExitCode> {
+    let FingerprintArgs {
+        flags,
+        format,
+        content,
+        bits,
+        text,
+        files_from,
+        paths,
+    } = args;
+    let mut settings = crate::settings(config, &flags, None)?;
+    let content = if content || bits.is_some() {
+        let options = crate::settings::Options::find(config)?;
+        let overrides = crate::content_settings::ContentOverrides {
+            bits: bits.as_deref().and_then(|b| b.parse().ok()),
+        };
+        let config = crate::content_settings::resolve(options.content.as_ref(), overrides)?;
+        settings.hasher.limits.max_text_bytes = crate::text_bytes(Some(&config));
+        Some(ContentHasher::new(config)?)
+    } else {
+        None
+    };
+    let hasher = StructureHasher::new(settings.hasher)?;
+    let mut inputs = Vec::new();
+    let mut warnings = Vec::new();
+    for path in &paths {
+        crate::inputs::expand(path, &mut inputs, &mut warnings);
+    }
+    if let Some(list) = &files_from {
+        inputs.extend(crate::inputs::read_list(list)?);
+    }
+    let urls = inputs.iter().filter_map(|i| match i {
+        Input::Url(u) => Some(u.clone()),
+        _ => None,
+    });
+    let web = crate::web_pages(config, urls.collect())?;
+    let hashers = Hashers {
+        structure: &hasher,
+        content: content.as_ref(),
+        stdin_text: text,
+        web: web.as_ref(),
+    };
+    if paths.is_empty() && files_from.is_none() {
+        anyhow::bail!(
+            "nothing to fingerprint: give PATH arguments, `-` for standard input, or --files-from LIST"
+        );
+    }
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    // Not locked across the run: a worker thread that writes to standard error (a
+    // parser panic's message, caught by `silhouette-dom`) would wait for the lock forever.
+    let mut err = io::stderr();
+    for w in &warnings {
+        writeln!(err, "error: {w}")?;
+    }
+    let failed =
+        run(&hashers, &inputs, format, &mut out, &mut err).context("cannot write the output")?;
+    out.flush().context("cannot write the output")?;
+    Ok(if failed > 0 || !warnings.is_empty() {
+        ExitCode::from(crate::EXIT_PARTIAL)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 #[cfg(test)]

@@ -28,8 +28,7 @@ use clap::Parser;
 use silhouette_dom::StructureHasher;
 use silhouette_text::ContentHasher;
 
-use crate::args::{Cli, Command, FingerprintFlags, IdfCommand, StatsFormat};
-use crate::inputs::Input;
+use crate::args::{Cli, Command, FingerprintFlags, IdfCommand};
 use crate::settings::{Overrides, Settings};
 
 /// Exit status when some inputs failed and the rest were processed.
@@ -68,69 +67,7 @@ fn settings(
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Fingerprint {
-            flags,
-            format,
-            content,
-            bits,
-            text,
-            files_from,
-            paths,
-        } => {
-            let mut settings = settings(cli.config.as_deref(), &flags, None)?;
-            let content = if content || bits.is_some() {
-                let options = settings::Options::find(cli.config.as_deref())?;
-                let overrides = content_settings::ContentOverrides {
-                    bits: bits.as_deref().and_then(|b| b.parse().ok()),
-                };
-                let config = content_settings::resolve(options.content.as_ref(), overrides)?;
-                settings.hasher.limits.max_text_bytes = text_bytes(Some(&config));
-                Some(ContentHasher::new(config)?)
-            } else {
-                None
-            };
-            let hasher = StructureHasher::new(settings.hasher)?;
-            let mut inputs = Vec::new();
-            let mut warnings = Vec::new();
-            for path in &paths {
-                inputs::expand(path, &mut inputs, &mut warnings);
-            }
-            if let Some(list) = &files_from {
-                inputs.extend(inputs::read_list(list)?);
-            }
-            let urls = inputs.iter().filter_map(|i| match i {
-                Input::Url(u) => Some(u.clone()),
-                _ => None,
-            });
-            let web = web_pages(cli.config.as_deref(), urls.collect())?;
-            let hashers = fingerprint::Hashers {
-                structure: &hasher,
-                content: content.as_ref(),
-                stdin_text: text,
-                web: web.as_ref(),
-            };
-            if paths.is_empty() && files_from.is_none() {
-                anyhow::bail!(
-                    "nothing to fingerprint: give PATH arguments, `-` for standard input, or --files-from LIST"
-                );
-            }
-            let stdout = io::stdout();
-            let mut out = io::BufWriter::new(stdout.lock());
-            // Not locked across the run: a worker thread that writes to standard error (a
-            // parser panic's message, caught by `silhouette-dom`) would wait for the lock forever.
-            let mut err = io::stderr();
-            for w in &warnings {
-                writeln!(err, "error: {w}")?;
-            }
-            let failed = fingerprint::run(&hashers, &inputs, format, &mut out, &mut err)
-                .context("cannot write the output")?;
-            out.flush().context("cannot write the output")?;
-            Ok(if failed > 0 || !warnings.is_empty() {
-                ExitCode::from(EXIT_PARTIAL)
-            } else {
-                ExitCode::SUCCESS
-            })
-        }
+        Command::Fingerprint(args) => fingerprint::command(cli.config.as_deref(), args),
         Command::Crawl(args) => crawl::command::run(cli.config.as_deref(), *args),
         Command::Dedup {
             flags,
@@ -152,38 +89,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             shared,
             clusters,
             format,
-        } => {
-            let options = settings::Options::find(cli.config.as_deref())?;
-            if let Some(c) =
-                cluster_settings::ClusterSettings::resolve(options.cluster.as_ref(), &shared)?
-            {
-                let stats = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()?
-                    .block_on(async {
-                        silhouette_redis::SharedCrawl::attach(&c.url, &c.crawl)
-                            .await?
-                            .stats()
-                            .await
-                    })?;
-                crawl::worker::print_stats(&stats, &mut io::stdout().lock())?;
-                return Ok(ExitCode::SUCCESS);
-            }
-            let state = state.unwrap_or_else(|| crawl_settings::state_dir(&options));
-            let store = silhouette_frontier::Store::open_existing(&state)?;
-            let summary = crawl::summary::summarize(&store, clusters)?;
-            let mut out = io::stdout().lock();
-            match format {
-                StatsFormat::Text => {
-                    crawl::summary::print(&summary, clusters, Some(&state), &mut out)?;
-                }
-                StatsFormat::Json => {
-                    serde_json::to_writer(&mut out, &summary)?;
-                    writeln!(out)?;
-                }
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        } => crawl::stats::command(cli.config.as_deref(), state, &shared, clusters, format),
         Command::Export { shared, output } => {
             let options = settings::Options::find(cli.config.as_deref())?;
             let c = cluster_settings::ClusterSettings::resolve(options.cluster.as_ref(), &shared)?
@@ -202,64 +108,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             threshold,
             min_similarity,
             policy,
-        } => {
-            let state = state_or_default(cli.config.as_deref(), state)?;
-            let opened = crawl::export_replay::Opened::open(&state)?;
-            let store = &opened.store;
-            let recorded = crawl::replay::Recorded::of(store)?;
-            let (decay, dedup) = crawl::replay::settings(
-                cli.config.as_deref(),
-                &recorded,
-                decay,
-                threshold,
-                min_similarity,
-            )?;
-            let mut dedup = dedup;
-            let bits = if store
-                .meta("content")?
-                .is_some_and(|c| c.contains(" bits=128 "))
-            {
-                128
-            } else {
-                64
-            };
-            crawl::replay::ContentFlags::from(policy).apply(&mut dedup, bits)?;
-            crawl::replay::replay(store, decay, dedup, &mut io::stdout().lock())?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Report { state, output } => {
-            let state = state_or_default(cli.config.as_deref(), state)?;
-            // An export's report goes beside it (`OUT.report.html`).
-            let opened = crawl::export_replay::Opened::open(&state)?;
-            let store = &opened.store;
-            let recorded = crawl::replay::Recorded::of(store)?;
-            let (decay, dedup) =
-                crawl::replay::settings(cli.config.as_deref(), &recorded, None, None, None)?;
-            let html = report::render(store, &state, decay, dedup)?;
-            match output {
-                Some(p) if p.as_os_str() == "-" => {
-                    io::stdout().lock().write_all(html.as_bytes())?
-                }
-                output => {
-                    let path = output.unwrap_or_else(|| {
-                        if opened.is_export() {
-                            state.with_extension("report.html")
-                        } else {
-                            state.join("report.html")
-                        }
-                    });
-                    std::fs::write(&path, &html)
-                        .with_context(|| format!("cannot write {}", path.display()))?;
-                    writeln!(
-                        io::stderr(),
-                        "wrote {} ({} bytes)",
-                        path.display(),
-                        html.len()
-                    )?;
-                }
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        } => crawl::replay::command(
+            cli.config.as_deref(),
+            state,
+            (decay, threshold, min_similarity),
+            policy,
+        ),
+        Command::Report { state, output } => report::command(cli.config.as_deref(), state, output),
         Command::Demo {
             state: _,
             serve: true,
@@ -294,30 +149,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             overlap::run(&reader, &tokenizer, k, g, &a, &b, &mut out)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Text { words, paths } => {
-            let reader = corpus_reader(cli.config.as_deref())?;
-            let options = settings::Options::find(cli.config.as_deref())?;
-            let content = content_settings::resolve(
-                options.content.as_ref(),
-                content_settings::ContentOverrides::default(),
-            )?;
-            let urls = paths.iter().filter_map(|p| web_page::url_of(p));
-            let web = web_pages(cli.config.as_deref(), urls.collect())?;
-            let (mut out, mut err) = (io::stdout().lock(), io::stderr());
-            let problems = page_text::run(
-                &reader,
-                web.as_ref(),
-                (&content, words),
-                &paths,
-                &mut out,
-                &mut err,
-            )?;
-            Ok(if problems > 0 {
-                ExitCode::from(EXIT_PARTIAL)
-            } else {
-                ExitCode::SUCCESS
-            })
-        }
+        Command::Text { words, paths } => page_text::command(cli.config.as_deref(), words, &paths),
         Command::Idf {
             command:
                 IdfCommand::Build {
@@ -340,58 +172,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             threshold,
             a,
             b,
-        } => {
-            let mut settings = settings(cli.config.as_deref(), &flags, threshold)?;
-            let options = settings::Options::find(cli.config.as_deref())?;
-            let content = ContentHasher::new(content_settings::resolve(
-                options.content.as_ref(),
-                content_settings::ContentOverrides::default(),
-            )?)?;
-            settings.hasher.limits.max_text_bytes = text_bytes(Some(content.config()));
-            let hasher = StructureHasher::new(settings.hasher)?;
-            let urls = [&a, &b].into_iter().filter_map(|p| web_page::url_of(p));
-            let web = web_pages(cli.config.as_deref(), urls.collect())?;
-            let page = |p: std::path::PathBuf| -> Result<compare::Page> {
-                if let (Some(url), Some(web)) = (web_page::url_of(&p), web.as_ref()) {
-                    let got = web.get(&url).map_err(|e| anyhow::anyhow!("{url}: {e}"))?;
-                    return Ok(compare::Page {
-                        name: url.to_string(),
-                        bytes: got.bytes,
-                        content_type: got.content_type,
-                    });
-                }
-                let input = if p.as_os_str() == "-" {
-                    Input::Stdin
-                } else {
-                    Input::File(p)
-                };
-                let bytes = input
-                    .read()
-                    .with_context(|| format!("{}: cannot read", input.name()))?;
-                Ok(compare::Page {
-                    name: input.name(),
-                    bytes,
-                    content_type: None,
-                })
-            };
-            let (a, b) = (page(a)?, page(b)?);
-            let mut out = io::stdout().lock();
-            let near = compare::run(
-                &hasher,
-                &content,
-                settings.threshold,
-                settings.min_similarity,
-                (&a, &b),
-                &mut out,
-                &mut io::stderr().lock(),
-            )?;
-            // Like cmp(1): 0 when the same structure, 1 when not, 2 on trouble.
-            Ok(if near {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(EXIT_PARTIAL)
-            })
-        }
+        } => compare::command(cli.config.as_deref(), &flags, threshold, a, b),
     }
 }
 

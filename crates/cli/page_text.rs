@@ -151,3 +151,34 @@ fn text_of(
         .html_text(&bytes, None)
         .map_err(|e| format!("{name}: {e}"))
 }
+
+/// `silhouette text`: the main-content text (or, with `words`, its words) of each page;
+/// exit status 1 when some could not be read.
+pub fn command(
+    config: Option<&Path>,
+    words: bool,
+    paths: &[PathBuf],
+) -> Result<std::process::ExitCode> {
+    let reader = crate::corpus_reader(config)?;
+    let options = crate::settings::Options::find(config)?;
+    let content = crate::content_settings::resolve(
+        options.content.as_ref(),
+        crate::content_settings::ContentOverrides::default(),
+    )?;
+    let urls = paths.iter().filter_map(|p| url_of(p));
+    let web = crate::web_pages(config, urls.collect())?;
+    let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr());
+    let problems = run(
+        &reader,
+        web.as_ref(),
+        (&content, words),
+        paths,
+        &mut out,
+        &mut err,
+    )?;
+    Ok(if problems > 0 {
+        std::process::ExitCode::from(crate::EXIT_PARTIAL)
+    } else {
+        std::process::ExitCode::SUCCESS
+    })
+}

@@ -12,6 +12,7 @@ pub mod replay;
 pub mod replay_gaps;
 pub mod seeds;
 pub mod sitemaps;
+pub mod stats;
 pub mod summary;
 pub mod warc_out;
 pub mod worker;

@@ -498,6 +498,33 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
     Ok(())
 }
 
+/// `silhouette replay`: the crawl's pages judged again with other settings (`decay`,
+/// `threshold`, `min_similarity`, the content policy); what changes is printed.
+pub fn command(
+    config: Option<&std::path::Path>,
+    state: Option<std::path::PathBuf>,
+    (decay, threshold, min_similarity): (Option<f64>, Option<i64>, Option<f64>),
+    policy: crate::args::PolicyFlags,
+) -> Result<std::process::ExitCode> {
+    let state = crate::state_or_default(config, state)?;
+    let opened = crate::crawl::export_replay::Opened::open(&state)?;
+    let store = &opened.store;
+    let recorded = Recorded::of(store)?;
+    let (decay, dedup) = settings(config, &recorded, decay, threshold, min_similarity)?;
+    let mut dedup = dedup;
+    let bits = if store
+        .meta("content")?
+        .is_some_and(|c| c.contains(" bits=128 "))
+    {
+        128
+    } else {
+        64
+    };
+    ContentFlags::from(policy).apply(&mut dedup, bits)?;
+    replay(store, decay, dedup, &mut std::io::stdout().lock())?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
 #[cfg(test)]
 mod tests {
     use silhouette_dom::StructureHasher;

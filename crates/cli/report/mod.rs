@@ -64,5 +64,43 @@ pub fn render(store: &Store, state: &Path, decay: f64, config: DedupConfig) -> R
     Ok(html::page(&report))
 }
 
+/// `silhouette report`: writes the report of a state or an export (default: STATE/report.html,
+/// or OUT.report.html beside an export; `-`: standard output).
+pub fn command(
+    config: Option<&Path>,
+    state: Option<std::path::PathBuf>,
+    output: Option<std::path::PathBuf>,
+) -> Result<std::process::ExitCode> {
+    use std::io::Write;
+    let state = crate::state_or_default(config, state)?;
+    // An export's report goes beside it (`OUT.report.html`).
+    let opened = crate::crawl::export_replay::Opened::open(&state)?;
+    let store = &opened.store;
+    let recorded = crate::crawl::replay::Recorded::of(store)?;
+    let (decay, dedup) = crate::crawl::replay::settings(config, &recorded, None, None, None)?;
+    let html = render(store, &state, decay, dedup)?;
+    match output {
+        Some(p) if p.as_os_str() == "-" => std::io::stdout().lock().write_all(html.as_bytes())?,
+        output => {
+            let path = output.unwrap_or_else(|| {
+                if opened.is_export() {
+                    state.with_extension("report.html")
+                } else {
+                    state.join("report.html")
+                }
+            });
+            std::fs::write(&path, &html)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            writeln!(
+                std::io::stderr(),
+                "wrote {} ({} bytes)",
+                path.display(),
+                html.len()
+            )?;
+        }
+    }
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
 #[cfg(test)]
 mod tests;
