@@ -15,7 +15,7 @@ use crate::sites::{Server, dedup_site, tree_site};
 type Decision = (String, String, Option<String>, Option<u64>);
 
 /// Two template sites and a tree site whose pages ending in 3 or 7 come 40 ms late.
-fn sites() -> Vec<Server> {
+pub fn sites() -> Vec<Server> {
     vec![
         Server::start(|port| move |target: &str| dedup_site(port, target)),
         Server::start(|port| move |target: &str| dedup_site(port, target)),

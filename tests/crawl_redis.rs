@@ -103,9 +103,14 @@ impl Sites {
 }
 
 pub fn worker(dir: &Path, redis: &str, seeds: &[String]) -> Child {
+    worker_of(dir, redis, "t", seeds)
+}
+
+/// A worker of shared crawl `crawl` on `redis`, with `dir/c.toml`.
+pub fn worker_of(dir: &Path, redis: &str, crawl: &str, seeds: &[String]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_silhouette"))
         .args([
-            "--config", "c.toml", "crawl", "--redis", redis, "--crawl", "t",
+            "--config", "c.toml", "crawl", "--redis", redis, "--crawl", crawl,
         ])
         .args(seeds)
         .current_dir(dir)

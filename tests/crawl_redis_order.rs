@@ -4,55 +4,19 @@
 //! late; a page stuck past the reorder timeout is judged out of order and counted.
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::Duration;
 
 use serde_json::Value;
 
 use crate::common::run_in;
+use crate::crawl_order::sites;
 use crate::crawl_redis::redis_server::Server as Redis;
+use crate::crawl_redis::{finish, worker_of as worker};
 use crate::crawl_support::{config, jsonl};
-use crate::sites::{Server, dedup_site, tree_site};
+use crate::sites::{Server, tree_site};
 
 type Decision = (u64, String, String, Option<String>, Option<u64>);
-
-/// Two template sites and a tree site whose pages ending in 3 or 7 come 40 ms late.
-fn sites() -> Vec<Server> {
-    vec![
-        Server::start(|port| move |target: &str| dedup_site(port, target)),
-        Server::start(|port| move |target: &str| dedup_site(port, target)),
-        Server::start(|_| {
-            |target: &str| {
-                if target.ends_with('3') || target.ends_with('7') {
-                    std::thread::sleep(Duration::from_millis(40));
-                }
-                tree_site(120, target)
-            }
-        }),
-    ]
-}
-
-fn worker(dir: &Path, redis: &str, crawl: &str, seeds: &[String]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_silhouette"))
-        .args([
-            "--config", "c.toml", "crawl", "--redis", redis, "--crawl", crawl,
-        ])
-        .args(seeds)
-        .current_dir(dir)
-        .env_remove("SILHOUETTE_CONFIG")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts")
-}
-
-fn finish(child: Child) -> String {
-    let out = child.wait_with_output().expect("the worker ends");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    stderr
-}
 
 /// The shared crawl's records, exported, in the canonical order (`order`).
 fn exported(dir: &Path, redis: &str, crawl: &str) -> Vec<Value> {

@@ -7,15 +7,44 @@ use std::sync::LazyLock;
 use redis::Script;
 
 macro_rules! script {
-    ($name:ident, $doc:literal, $body:literal) => {
+    ($name:ident, $doc:literal, $($body:tt)+) => {
         #[doc = $doc]
         pub(crate) static $name: LazyLock<Script> = LazyLock::new(|| {
             Script::new(concat!(
                 "local t = redis.call('TIME')\n",
                 "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n",
-                $body
+                $($body)+
             ))
         });
+    };
+}
+
+/// The Lua function that queues URLs on a host (`ENQUEUE`, and `COMPLETE` for a page's own
+/// host): `queue_links(seen, queue, meta, order, from)` reads ARGV from `from` on: at most
+/// (URLs queued), the per-host budget (0: none), then seen member, entry, sequence number,
+/// …; queues the URLs not seen, within both limits, in the queue and the order, and
+/// returns how many. A URL over a limit is not marked seen.
+macro_rules! queue_links {
+    () => {
+        r"
+local function queue_links(seen, queue, meta, order, from)
+  local n = 0
+  local most = tonumber(ARGV[from])
+  local budget = tonumber(ARGV[from + 1])
+  local taken = tonumber(redis.call('HGET', meta, 'pages') or '0')
+  for i = from + 2, #ARGV, 3 do
+    if n >= most or (budget > 0 and taken >= budget) then break end
+    if redis.call('SADD', seen, ARGV[i]) == 1 then
+      redis.call('ZADD', queue, ARGV[i + 2], ARGV[i + 1])
+      redis.call('ZADD', order, ARGV[i + 2], string.sub(ARGV[i + 1], 1, 16))
+      n = n + 1
+      taken = taken + 1
+    end
+  end
+  if budget > 0 and n > 0 then redis.call('HSET', meta, 'pages', taken) end
+  return n
+end
+"
     };
 }
 
@@ -35,23 +64,11 @@ script!(
      seen, within both limits, in the queue and the order; returns {how many, the order's \
      smallest sequence number or '', 1 if the order was empty before, 1 if the queue was}. \
      A URL over a limit is not marked seen.",
+    queue_links!(),
     r"
-local n = 0
 local order_was_empty = redis.call('ZCARD', KEYS[4]) == 0 and 1 or 0
 local queue_was_empty = redis.call('ZCARD', KEYS[2]) == 0 and 1 or 0
-local most = tonumber(ARGV[1])
-local budget = tonumber(ARGV[2])
-local taken = tonumber(redis.call('HGET', KEYS[3], 'pages') or '0')
-for i = 3, #ARGV, 3 do
-  if n >= most or (budget > 0 and taken >= budget) then break end
-  if redis.call('SADD', KEYS[1], ARGV[i]) == 1 then
-    redis.call('ZADD', KEYS[2], ARGV[i + 2], ARGV[i + 1])
-    redis.call('ZADD', KEYS[4], ARGV[i + 2], string.sub(ARGV[i + 1], 1, 16))
-    n = n + 1
-    taken = taken + 1
-  end
-end
-if budget > 0 and n > 0 then redis.call('HSET', KEYS[3], 'pages', taken) end
+local n = queue_links(KEYS[1], KEYS[2], KEYS[3], KEYS[4], 1)
 local m = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
 return {n, m[2] or '', order_was_empty, queue_was_empty}
 "
@@ -185,21 +202,9 @@ script!(
      URL another worker took out of the order meanwhile gets `out_of_order` added); takes \
      the URL out of the order. Returns {1 if written else 0, links queued, the order's \
      first 32 sequence numbers, …}.",
+    queue_links!(),
     r#"
-local n = 0
-local most = tonumber(ARGV[9])
-local budget = tonumber(ARGV[10])
-local taken = tonumber(redis.call('HGET', KEYS[3], 'pages') or '0')
-for i = 11, #ARGV, 3 do
-  if n >= most or (budget > 0 and taken >= budget) then break end
-  if redis.call('SADD', KEYS[6], ARGV[i]) == 1 then
-    redis.call('ZADD', KEYS[7], ARGV[i + 2], ARGV[i + 1])
-    redis.call('ZADD', KEYS[4], ARGV[i + 2], string.sub(ARGV[i + 1], 1, 16))
-    n = n + 1
-    taken = taken + 1
-  end
-end
-if budget > 0 and n > 0 then redis.call('HSET', KEYS[3], 'pages', taken) end
+local n = queue_links(KEYS[6], KEYS[7], KEYS[3], KEYS[4], 9)
 redis.call('ZREM', KEYS[1], ARGV[1])
 local wait = math.max(tonumber(ARGV[4]), tonumber(redis.call('HGET', KEYS[3], 'delay') or '0'))
 if tonumber(ARGV[6]) > 0 then
