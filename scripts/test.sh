@@ -82,3 +82,6 @@ redis-server --version
 
 step "cargo test (unit, doc, property, hostile-input and end-to-end tests)"
 cargo test --workspace --locked
+
+step "the silhouette-crawl example against the demo site on 127.0.0.1"
+scripts/example-check.sh

@@ -50,7 +50,7 @@ pub struct PolicyFlags {
     pub content_threshold: Option<i64>,
 }
 
-impl From<PolicyFlags> for crate::crawl::replay::ContentFlags {
+impl From<PolicyFlags> for crate::replay::ContentFlags {
     fn from(flags: PolicyFlags) -> Self {
         Self {
             drop_when: flags.drop_when,

@@ -4,9 +4,9 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 use serde::Deserialize;
+use silhouette_crawl::ClusterConfig;
 use silhouette_redis::SharedConfig;
 
-use crate::crawl_settings::CrawlSettings;
 use crate::settings::range;
 
 /// `[cluster]`.
@@ -37,60 +37,40 @@ pub struct ClusterFlags {
     pub crawl_name: Option<String>,
 }
 
-/// Where the shared crawl is and how a worker takes part.
-#[derive(Clone, Debug)]
-pub struct ClusterSettings {
-    pub url: String,
-    pub crawl: String,
-    pub shared: SharedConfig,
-}
-
-impl ClusterSettings {
-    /// `None` when neither `--redis` nor `cluster.url` is given (a single-process crawl).
-    pub fn resolve(options: Option<&ClusterOptions>, flags: &ClusterFlags) -> Result<Option<Self>> {
-        let default = ClusterOptions::default();
-        let o = options.unwrap_or(&default);
-        let url = flags
-            .redis
-            .clone()
-            .or_else(|| o.url.clone())
-            .filter(|u| !u.is_empty());
-        let Some(url) = url else {
-            if flags.crawl_name.is_some() {
-                bail!("--crawl NAME names a shared crawl: give --redis URL (or cluster.url) too");
-            }
-            return Ok(None);
-        };
-        if !(url.starts_with("redis://") || url.starts_with("redis+cluster://")) {
-            bail!(
-                "cluster.url = {url:?}: must start with redis:// (one server) or redis+cluster:// (a Redis Cluster)"
-            );
+/// `None` when neither `--redis` nor `cluster.url` is given (a single-process crawl).
+pub fn resolve(
+    options: Option<&ClusterOptions>,
+    flags: &ClusterFlags,
+) -> Result<Option<ClusterConfig>> {
+    let default = ClusterOptions::default();
+    let o = options.unwrap_or(&default);
+    let url = flags
+        .redis
+        .clone()
+        .or_else(|| o.url.clone())
+        .filter(|u| !u.is_empty());
+    let Some(url) = url else {
+        if flags.crawl_name.is_some() {
+            bail!("--crawl NAME names a shared crawl: give --redis URL (or cluster.url) too");
         }
-        let Some(crawl) = flags.crawl_name.clone().or_else(|| o.crawl.clone()) else {
-            bail!("a shared crawl needs a name: give --crawl NAME (or cluster.crawl)");
-        };
-        let mut shared = SharedConfig::default();
-        if let Some(v) = o.lease_secs {
-            shared.lease = Duration::from_secs(range("cluster.lease-secs", v, 1, 86_400)?);
-        }
-        if let Some(v) = o.claim_batch {
-            shared.claim_batch = range("cluster.claim-batch", v, 1, 4096)?;
-        }
-        Ok(Some(Self { url, crawl, shared }))
+        return Ok(None);
+    };
+    if !(url.starts_with("redis://") || url.starts_with("redis+cluster://")) {
+        bail!(
+            "cluster.url = {url:?}: must start with redis:// (one server) or redis+cluster:// (a Redis Cluster)"
+        );
     }
-
-    /// The shared politeness and budgets from the crawl's own settings: the per-host
-    /// interval, in-flight limit, robots.txt (and its Crawl-delay), backoff and page budgets
-    /// hold across every worker.
-    pub fn with_crawl(mut self, crawl: &CrawlSettings) -> Self {
-        self.shared.host_interval = crawl.fetch.host_request_interval.unwrap_or(Duration::ZERO);
-        self.shared.per_host_in_flight = crawl.frontier.per_host_in_flight.max(1);
-        self.shared.shared_robots = true;
-        self.shared.backoff_cap = crawl.fetch.backoff_cap;
-        self.shared.max_pages = crawl.frontier.scope.max_pages;
-        self.shared.max_pages_per_host = crawl.frontier.scope.max_pages_per_host;
-        self
+    let Some(crawl) = flags.crawl_name.clone().or_else(|| o.crawl.clone()) else {
+        bail!("a shared crawl needs a name: give --crawl NAME (or cluster.crawl)");
+    };
+    let mut shared = SharedConfig::default();
+    if let Some(v) = o.lease_secs {
+        shared.lease = Duration::from_secs(range("cluster.lease-secs", v, 1, 86_400)?);
     }
+    if let Some(v) = o.claim_batch {
+        shared.claim_batch = range("cluster.claim-batch", v, 1, 4096)?;
+    }
+    Ok(Some(ClusterConfig { url, crawl, shared }))
 }
 
 #[cfg(test)]
@@ -106,7 +86,7 @@ mod tests {
         }
         let cli =
             <Cli as clap::Parser>::parse_from(std::iter::once("x").chain(flags.iter().copied()));
-        let got = ClusterSettings::resolve(Some(&options), &cli.flags)
+        let got = resolve(Some(&options), &cli.flags)
             .map(|s| s.map(|s| (s.url, s.crawl, s.shared.lease.as_secs())))
             .map_err(|e| e.to_string());
         let expected = expected

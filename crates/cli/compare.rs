@@ -131,7 +131,7 @@ pub fn command(
         options.content.as_ref(),
         crate::content_settings::ContentOverrides::default(),
     )?)?;
-    settings.hasher.limits.max_text_bytes = crate::text_bytes(Some(content.config()));
+    settings.hasher.limits.max_text_bytes = silhouette_crawl::text_bytes(Some(content.config()));
     let hasher = StructureHasher::new(settings.hasher)?;
     let urls = [&a, &b]
         .into_iter()

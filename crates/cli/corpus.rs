@@ -16,9 +16,9 @@ use rayon::prelude::*;
 use silhouette_dom::StructureHasher;
 use silhouette_warc::strip_angle_brackets;
 
-use crate::crawl::warc_out::WARC_DIR_KEY;
-use crate::dedup::{self, Archived, Item, Position};
 use crate::inputs::{self, Input};
+use silhouette_crawl::WARC_DIR_KEY;
+use silhouette_crawl::{Archived, WarcItem as Item, WarcPosition as Position};
 
 /// Documents made ready in parallel between two hand-overs: bounds memory on large corpora.
 const BATCH: usize = 256;
@@ -53,7 +53,7 @@ pub fn kind(path: &Path) -> Kind {
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    if dedup::is_warc(path) {
+    if silhouette_crawl::is_warc(path) {
         Kind::Warc
     } else if name.ends_with(".html") || name.ends_with(".htm") {
         Kind::Html
@@ -290,7 +290,7 @@ impl Reader {
         problem: &mut dyn FnMut(&str),
     ) {
         let name = path.display().to_string();
-        let (batches, reader) = dedup::read_records(
+        let (batches, reader) = silhouette_crawl::read_warc(
             vec![path.to_owned()],
             self.max_body.saturating_add(1 << 20),
             Position { file: 0, offset: 0 },
@@ -298,7 +298,7 @@ impl Reader {
         for items in batches {
             for positioned in items {
                 match positioned.item {
-                    Item::Response(c) => match dedup::archived_html(&c, self.max_body) {
+                    Item::Response(c) => match silhouette_crawl::archived_html(&c, self.max_body) {
                         Archived::Html {
                             body, content_type, ..
                         } => batch.push(Doc::Html {

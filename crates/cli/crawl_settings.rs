@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Result, anyhow, bail};
 use serde::Deserialize;
+use silhouette_crawl::CrawlConfig;
 use silhouette_fetch::{AddressPolicy, FetchConfig};
 use silhouette_frontier::{
     CanonConfig, DedupConfig, DedupScope, DropWhen, FrontierConfig, OnDuplicate, ScopeConfig,
@@ -99,21 +100,6 @@ pub struct FetchOptions {
     pub proxy: Option<String>,
 }
 
-/// Checked crawl settings.
-#[derive(Clone, Debug)]
-pub struct CrawlSettings {
-    /// The frontier's configuration.
-    pub frontier: FrontierConfig,
-    /// The fetcher's configuration.
-    pub fetch: FetchConfig,
-    /// Fetches in flight at once.
-    pub concurrency: usize,
-    /// Default state directory.
-    pub state_dir: PathBuf,
-    /// Seeds from sitemaps too.
-    pub sitemaps: bool,
-}
-
 /// `Name: value` → (name, value), or an error naming `fetch.headers`.
 fn header(line: &str) -> Result<(String, String)> {
     match line.split_once(':') {
@@ -144,260 +130,250 @@ fn opt_limit(key: &str, v: Option<i64>, default: Option<u64>) -> Result<Option<u
     }
 }
 
-/// A page's structure summary (its path ids), read back from its stored profile.
-pub fn summary_of(profile: &[u8]) -> Option<Vec<u32>> {
-    silhouette_dom::Profile::from_bytes(profile)
-        .ok()?
-        .paths()
-        .map(|p| p.ids().to_vec())
-}
-
 fn secs(key: &str, v: Option<i64>, default: Duration) -> Result<Duration> {
     v.map_or(Ok(default), |v| {
         range::<u64>(key, v, 1, 86_400).map(Duration::from_secs)
     })
 }
 
-impl CrawlSettings {
-    /// Checks the crawl sections of `options`; `threshold` is the checked `[dedup] threshold`.
-    pub fn resolve(options: &Options, threshold: u32) -> Result<Self> {
-        let crawl = options
-            .crawl
-            .as_ref()
-            .map_or_else(CrawlOptions::default, clone_crawl);
-        let default_dedup = DedupOptions::default();
-        let dedup = options.dedup.as_ref().unwrap_or(&default_dedup);
-        let traps = options.traps.as_ref();
-        let fetch = options.fetch.as_ref();
+/// Checks the crawl sections of `options`; `threshold` is the checked `[dedup] threshold`.
+pub fn resolve(options: &Options, threshold: u32) -> Result<CrawlConfig> {
+    let crawl = options
+        .crawl
+        .as_ref()
+        .map_or_else(CrawlOptions::default, clone_crawl);
+    let default_dedup = DedupOptions::default();
+    let dedup = options.dedup.as_ref().unwrap_or(&default_dedup);
+    let traps = options.traps.as_ref();
+    let fetch = options.fetch.as_ref();
+    // The defaults, stated once: the library's.
+    let defaults = CrawlConfig::default();
 
-        let dedup_config = DedupConfig {
-            threshold,
-            scope: match &dedup.dedup_scope {
-                None => DedupScope::default(),
-                Some(s) => s.parse().map_err(|e| anyhow!("dedup.{e}"))?,
-            },
-            cluster_budget: dedup
-                .cluster_budget
-                .map_or(Ok(1), |v| range("dedup.cluster-budget", v, 1, 1_000_000))?,
-            min_elements: dedup
-                .min_elements
-                .map_or(Ok(10), |v| range("dedup.min-elements", v, 0, 1_000_000_000))?,
-            on_duplicate: match &dedup.on_duplicate {
-                None => OnDuplicate::default(),
-                Some(s) => s.parse().map_err(|e| anyhow!("dedup.{e}"))?,
-            },
-            min_similarity: Some(crate::settings::min_similarity(dedup)?),
-            drop_when: match &dedup.drop_when {
-                None => DropWhen::default(),
-                Some(s) => s.parse().map_err(|e| anyhow!("dedup.{e}"))?,
-            },
-            content_threshold: crate::content_settings::threshold(options.content.as_ref())?,
-            // ALGORITHM.md §3, "Paths that vary within a cluster".
-            varying_after: dedup
-                .varying_after
-                .map_or(Ok(2), |v| range("dedup.varying-after", v, 0, 1_000_000))?,
-        };
-
-        let mode = match crawl.scope.as_deref() {
-            None => ScopeMode::default(),
-            Some(s) => s.parse().map_err(|_| {
-                anyhow!(
-                    "crawl.scope = {s:?}: must be one of \"same-host\", \"same-domain\", \"any\""
-                )
+    let dedup_config = DedupConfig {
+        threshold,
+        scope: match &dedup.dedup_scope {
+            None => DedupScope::default(),
+            Some(s) => s.parse().map_err(|e| anyhow!("dedup.{e}"))?,
+        },
+        cluster_budget: dedup
+            .cluster_budget
+            .map_or(Ok(defaults.frontier.dedup.cluster_budget), |v| {
+                range("dedup.cluster-budget", v, 1, 1_000_000)
             })?,
-        };
-        let scope = ScopeConfig {
-            mode,
-            include: crawl.include.clone().unwrap_or_default(),
-            exclude: crawl.exclude.clone().unwrap_or_default(),
-            max_depth: match crawl.max_depth {
-                None => Some(30),
-                Some(v) => Some(range("crawl.max-depth", v, 0, 100_000)?),
-            },
-            max_pages: opt_limit("crawl.max-pages", crawl.max_pages, None)?,
-            max_pages_per_host: opt_limit(
-                "crawl.max-pages-per-host",
-                crawl.max_pages_per_host,
-                None,
-            )?,
-        };
-        silhouette_frontier::Scope::new(&scope).map_err(|e| match e {
-            silhouette_frontier::ScopeError::BadPattern {
-                list,
-                pattern,
-                source,
-            } => {
-                let why = source.to_string().replace('\n', " ");
-                anyhow!("crawl.{list} = {pattern:?}: not a valid regular expression: {why}")
-            }
-            e => anyhow!("crawl.{e}"),
-        })?;
-        let canon = CanonConfig {
-            strip_params: crawl
-                .strip_params
-                .clone()
-                .unwrap_or_else(|| CanonConfig::default().strip_params),
-            ..CanonConfig::default()
-        };
-        canon
-            .validate()
-            .map_err(|e| anyhow!("crawl.strip-params: {e}"))?;
-
-        let d = TrapConfig::default();
-        let t = |key: &str, v: Option<i64>, default: usize| -> Result<usize> {
-            v.map_or(Ok(default), |v| {
-                range(&format!("traps.{key}"), v, 1, 1_000_000)
-            })
-        };
-        let trap_config = TrapConfig {
-            max_url_length: t(
-                "max-url-length",
-                traps.and_then(|o| o.max_url_length),
-                d.max_url_length,
-            )?,
-            max_path_depth: t(
-                "max-path-depth",
-                traps.and_then(|o| o.max_path_depth),
-                d.max_path_depth,
-            )?,
-            max_segment_occurrences: t(
-                "max-segment-occurrences",
-                traps.and_then(|o| o.max_segment_occurrences),
-                d.max_segment_occurrences,
-            )?,
-            max_run_repeats: t(
-                "max-run-repeats",
-                traps.and_then(|o| o.max_run_repeats),
-                d.max_run_repeats,
-            )?,
-            max_query_params: t(
-                "max-query-params",
-                traps.and_then(|o| o.max_query_params),
-                d.max_query_params,
-            )?,
-        };
-
-        let f = FetchConfig::default();
-        let get = |pick: fn(&FetchOptions) -> Option<i64>| fetch.and_then(pick);
-        let per_host = get(|o| o.per_host_concurrency).map_or(Ok(f.per_host_concurrency), |v| {
-            range("fetch.per-host-concurrency", v, 1, 1024)
-        })?;
-        let concurrency = crawl
-            .concurrency
-            .map_or(Ok(32), |v| range("crawl.concurrency", v, 1, 4096))?;
-        let fetch_config = FetchConfig {
-            user_agent: fetch
-                .and_then(|o| o.user_agent.clone())
-                .unwrap_or(f.user_agent.clone()),
-            robots_agent: fetch
-                .and_then(|o| o.robots_agent.clone())
-                .unwrap_or(f.robots_agent.clone()),
-            host_request_interval: match get(|o| o.request_interval_ms) {
-                None => f.host_request_interval,
-                Some(0) => None,
-                Some(v) => Some(Duration::from_millis(range(
-                    "fetch.request-interval-ms",
-                    v,
-                    0,
-                    3_600_000,
-                )?)),
-            },
-            per_host_concurrency: per_host,
-            global_concurrency: concurrency,
-            max_crawl_delay: secs(
-                "fetch.max-crawl-delay-secs",
-                get(|o| o.max_crawl_delay_secs),
-                f.max_crawl_delay,
-            )?,
-            connect_timeout: secs(
-                "fetch.connect-timeout-secs",
-                get(|o| o.connect_timeout_secs),
-                f.connect_timeout,
-            )?,
-            first_byte_timeout: secs(
-                "fetch.first-byte-timeout-secs",
-                get(|o| o.first_byte_timeout_secs),
-                f.first_byte_timeout,
-            )?,
-            idle_timeout: secs(
-                "fetch.idle-timeout-secs",
-                get(|o| o.idle_timeout_secs),
-                f.idle_timeout,
-            )?,
-            total_timeout: secs(
-                "fetch.total-timeout-secs",
-                get(|o| o.total_timeout_secs),
-                f.total_timeout,
-            )?,
-            max_body_bytes: get(|o| o.max_body_bytes).map_or(Ok(f.max_body_bytes), |v| {
-                range("fetch.max-body-bytes", v, 1, i64::MAX)
+        min_elements: dedup
+            .min_elements
+            .map_or(Ok(defaults.frontier.dedup.min_elements), |v| {
+                range("dedup.min-elements", v, 0, 1_000_000_000)
             })?,
-            max_redirects: get(|o| o.max_redirects).map_or(Ok(f.max_redirects), |v| {
-                range("fetch.max-redirects", v, 0, 100)
+        on_duplicate: match &dedup.on_duplicate {
+            None => OnDuplicate::default(),
+            Some(s) => s.parse().map_err(|e| anyhow!("dedup.{e}"))?,
+        },
+        min_similarity: Some(crate::settings::min_similarity(dedup)?),
+        drop_when: match &dedup.drop_when {
+            None => DropWhen::default(),
+            Some(s) => s.parse().map_err(|e| anyhow!("dedup.{e}"))?,
+        },
+        content_threshold: crate::content_settings::threshold(options.content.as_ref())?,
+        varying_after: dedup
+            .varying_after
+            .map_or(Ok(defaults.frontier.dedup.varying_after), |v| {
+                range("dedup.varying-after", v, 0, 1_000_000)
             })?,
-            max_retries: get(|o| o.max_retries)
-                .map_or(Ok(f.max_retries), |v| range("fetch.max-retries", v, 0, 100))?,
-            address_policy: if fetch
-                .and_then(|o| o.allow_private_addresses)
-                .unwrap_or(false)
-            {
-                AddressPolicy::allow_all()
-            } else {
-                AddressPolicy::default()
-            },
-            headers: fetch
-                .and_then(|o| o.headers.as_deref())
-                .unwrap_or_default()
-                .iter()
-                .map(|h| header(h))
-                .collect::<Result<_>>()?,
-            proxy: fetch.and_then(|o| o.proxy.clone()),
-            ..f
-        };
-        if fetch_config.user_agent.trim().is_empty()
-            || fetch_config.user_agent.contains(['\r', '\n'])
-        {
-            bail!(
-                "fetch.user-agent = {:?}: must be a non-empty HTTP header value on one line",
-                fetch_config.user_agent
-            );
+    };
+
+    let mode = match crawl.scope.as_deref() {
+        None => ScopeMode::default(),
+        Some(s) => s.parse().map_err(|_| {
+            anyhow!("crawl.scope = {s:?}: must be one of \"same-host\", \"same-domain\", \"any\"")
+        })?,
+    };
+    let scope = ScopeConfig {
+        mode,
+        include: crawl.include.clone().unwrap_or_default(),
+        exclude: crawl.exclude.clone().unwrap_or_default(),
+        max_depth: match crawl.max_depth {
+            None => defaults.frontier.scope.max_depth,
+            Some(v) => Some(range("crawl.max-depth", v, 0, 100_000)?),
+        },
+        max_pages: opt_limit("crawl.max-pages", crawl.max_pages, None)?,
+        max_pages_per_host: opt_limit("crawl.max-pages-per-host", crawl.max_pages_per_host, None)?,
+    };
+    silhouette_frontier::Scope::new(&scope).map_err(|e| match e {
+        silhouette_frontier::ScopeError::BadPattern {
+            list,
+            pattern,
+            source,
+        } => {
+            let why = source.to_string().replace('\n', " ");
+            anyhow!("crawl.{list} = {pattern:?}: not a valid regular expression: {why}")
         }
-        if let Some(proxy) = &fetch_config.proxy
-            && !url::Url::parse(proxy)
-                .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some())
-        {
-            bail!("fetch.proxy = {proxy:?}: must be an http(s) URL such as http://127.0.0.1:3128");
-        }
-        fetch_config.validate().map_err(|e| anyhow!("fetch: {e}"))?;
+        e => anyhow!("crawl.{e}"),
+    })?;
+    let canon = CanonConfig {
+        strip_params: crawl
+            .strip_params
+            .clone()
+            .unwrap_or_else(|| CanonConfig::default().strip_params),
+        ..CanonConfig::default()
+    };
+    canon
+        .validate()
+        .map_err(|e| anyhow!("crawl.strip-params: {e}"))?;
 
-        Ok(Self {
-            frontier: FrontierConfig {
-                canon,
-                scope,
-                traps: trap_config,
-                dedup: dedup_config,
-                per_host_in_flight: per_host,
-                summary_of: Some(summary_of),
-                max_requeues: crawl
-                    .max_requeues
-                    .map_or(Ok(3), |v| range("crawl.max-requeues", v, 0, 1000))?,
-                reorder_window: crawl
-                    .reorder_window
-                    .map_or(Ok(silhouette_frontier::DEFAULT_REORDER_WINDOW), |v| {
-                        range("crawl.reorder-window", v, 1, 1_000_000)
-                    })?,
-                reorder_timeout: crawl
-                    .reorder_timeout_secs
-                    .map_or(Ok(silhouette_frontier::DEFAULT_REORDER_TIMEOUT), |v| {
-                        range("crawl.reorder-timeout-secs", v, 1, 86_400).map(Duration::from_secs)
-                    })?,
-            },
-            fetch: fetch_config,
-            concurrency,
-            state_dir: state_dir(options),
-            sitemaps: crawl.sitemaps.unwrap_or(false),
+    let d = TrapConfig::default();
+    let t = |key: &str, v: Option<i64>, default: usize| -> Result<usize> {
+        v.map_or(Ok(default), |v| {
+            range(&format!("traps.{key}"), v, 1, 1_000_000)
         })
+    };
+    let trap_config = TrapConfig {
+        max_url_length: t(
+            "max-url-length",
+            traps.and_then(|o| o.max_url_length),
+            d.max_url_length,
+        )?,
+        max_path_depth: t(
+            "max-path-depth",
+            traps.and_then(|o| o.max_path_depth),
+            d.max_path_depth,
+        )?,
+        max_segment_occurrences: t(
+            "max-segment-occurrences",
+            traps.and_then(|o| o.max_segment_occurrences),
+            d.max_segment_occurrences,
+        )?,
+        max_run_repeats: t(
+            "max-run-repeats",
+            traps.and_then(|o| o.max_run_repeats),
+            d.max_run_repeats,
+        )?,
+        max_query_params: t(
+            "max-query-params",
+            traps.and_then(|o| o.max_query_params),
+            d.max_query_params,
+        )?,
+    };
+
+    let f = defaults.fetch.clone();
+    let get = |pick: fn(&FetchOptions) -> Option<i64>| fetch.and_then(pick);
+    let per_host = get(|o| o.per_host_concurrency).map_or(Ok(f.per_host_concurrency), |v| {
+        range("fetch.per-host-concurrency", v, 1, 1024)
+    })?;
+    let concurrency = crawl.concurrency.map_or(Ok(defaults.concurrency), |v| {
+        range("crawl.concurrency", v, 1, 4096)
+    })?;
+    let fetch_config = FetchConfig {
+        user_agent: fetch
+            .and_then(|o| o.user_agent.clone())
+            .unwrap_or(f.user_agent.clone()),
+        robots_agent: fetch
+            .and_then(|o| o.robots_agent.clone())
+            .unwrap_or(f.robots_agent.clone()),
+        host_request_interval: match get(|o| o.request_interval_ms) {
+            None => f.host_request_interval,
+            Some(0) => None,
+            Some(v) => Some(Duration::from_millis(range(
+                "fetch.request-interval-ms",
+                v,
+                0,
+                3_600_000,
+            )?)),
+        },
+        per_host_concurrency: per_host,
+        global_concurrency: concurrency,
+        max_crawl_delay: secs(
+            "fetch.max-crawl-delay-secs",
+            get(|o| o.max_crawl_delay_secs),
+            f.max_crawl_delay,
+        )?,
+        connect_timeout: secs(
+            "fetch.connect-timeout-secs",
+            get(|o| o.connect_timeout_secs),
+            f.connect_timeout,
+        )?,
+        first_byte_timeout: secs(
+            "fetch.first-byte-timeout-secs",
+            get(|o| o.first_byte_timeout_secs),
+            f.first_byte_timeout,
+        )?,
+        idle_timeout: secs(
+            "fetch.idle-timeout-secs",
+            get(|o| o.idle_timeout_secs),
+            f.idle_timeout,
+        )?,
+        total_timeout: secs(
+            "fetch.total-timeout-secs",
+            get(|o| o.total_timeout_secs),
+            f.total_timeout,
+        )?,
+        max_body_bytes: get(|o| o.max_body_bytes).map_or(Ok(f.max_body_bytes), |v| {
+            range("fetch.max-body-bytes", v, 1, i64::MAX)
+        })?,
+        max_redirects: get(|o| o.max_redirects).map_or(Ok(f.max_redirects), |v| {
+            range("fetch.max-redirects", v, 0, 100)
+        })?,
+        max_retries: get(|o| o.max_retries)
+            .map_or(Ok(f.max_retries), |v| range("fetch.max-retries", v, 0, 100))?,
+        address_policy: if fetch
+            .and_then(|o| o.allow_private_addresses)
+            .unwrap_or(false)
+        {
+            AddressPolicy::allow_all()
+        } else {
+            AddressPolicy::default()
+        },
+        headers: fetch
+            .and_then(|o| o.headers.as_deref())
+            .unwrap_or_default()
+            .iter()
+            .map(|h| header(h))
+            .collect::<Result<_>>()?,
+        proxy: fetch.and_then(|o| o.proxy.clone()),
+        ..f
+    };
+    if fetch_config.user_agent.trim().is_empty() || fetch_config.user_agent.contains(['\r', '\n']) {
+        bail!(
+            "fetch.user-agent = {:?}: must be a non-empty HTTP header value on one line",
+            fetch_config.user_agent
+        );
     }
+    if let Some(proxy) = &fetch_config.proxy
+        && !url::Url::parse(proxy)
+            .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some())
+    {
+        bail!("fetch.proxy = {proxy:?}: must be an http(s) URL such as http://127.0.0.1:3128");
+    }
+    fetch_config.validate().map_err(|e| anyhow!("fetch: {e}"))?;
+
+    Ok(CrawlConfig {
+        frontier: FrontierConfig {
+            canon,
+            scope,
+            traps: trap_config,
+            dedup: dedup_config,
+            per_host_in_flight: per_host,
+            summary_of: defaults.frontier.summary_of,
+            max_requeues: crawl
+                .max_requeues
+                .map_or(Ok(defaults.frontier.max_requeues), |v| {
+                    range("crawl.max-requeues", v, 0, 1000)
+                })?,
+            reorder_window: crawl
+                .reorder_window
+                .map_or(Ok(defaults.frontier.reorder_window), |v| {
+                    range("crawl.reorder-window", v, 1, 1_000_000)
+                })?,
+            reorder_timeout: crawl
+                .reorder_timeout_secs
+                .map_or(Ok(defaults.frontier.reorder_timeout), |v| {
+                    range("crawl.reorder-timeout-secs", v, 1, 86_400).map(Duration::from_secs)
+                })?,
+        },
+        fetch: fetch_config,
+        concurrency,
+        sitemaps: crawl.sitemaps.unwrap_or(defaults.sitemaps),
+    })
 }
 
 fn clone_crawl(c: &CrawlOptions) -> CrawlOptions {
@@ -438,7 +414,7 @@ mod tests {
     fn check(toml: &str, expected: Result<&str, &str>) {
         let got = Options::parse(toml, "c.toml").and_then(|o| {
             let s = Settings::resolve(&o, &Overrides::default())?;
-            CrawlSettings::resolve(&o, s.threshold)
+            resolve(&o, s.threshold)
         });
         match (got, expected) {
             (Ok(s), Ok(fragment)) => {
@@ -451,6 +427,20 @@ mod tests {
             (Err(e), Err(msg)) => assert_eq!(e.to_string(), msg, "{toml:?}"),
             (got, _) => panic!("{toml:?}: unexpected {got:?}"),
         }
+    }
+
+    /// An empty config is the library's defaults: a program that embeds the crawl with
+    /// `CrawlConfig::default()` crawls as `silhouette crawl` does.
+    #[test]
+    fn an_empty_config_is_the_library_default() {
+        let o = Options::parse("", "c.toml").expect("parses");
+        let s = Settings::resolve(&o, &Overrides::default()).expect("resolves");
+        let got = resolve(&o, s.threshold).expect("resolves");
+        assert_eq!(format!("{got:?}"), format!("{:?}", CrawlConfig::default()));
+        assert_eq!(
+            format!("{:?}", s.hasher),
+            format!("{:?}", silhouette_dom::HasherConfig::default())
+        );
     }
 
     #[test]
@@ -490,8 +480,8 @@ mod tests {
             "[fetch]\nidle-timeout-secs = 0",
             Err("fetch.idle-timeout-secs = 0: must be a whole number from 1 to 86400"),
         );
-        let bad_regex = Options::parse("[crawl]\nexclude = [\"(\"]", "c")
-            .and_then(|o| CrawlSettings::resolve(&o, 5));
+        let bad_regex =
+            Options::parse("[crawl]\nexclude = [\"(\"]", "c").and_then(|o| resolve(&o, 5));
         let err = bad_regex.expect_err("bad pattern").to_string();
         assert!(err.starts_with("crawl.") && err.contains("\"(\""), "{err}");
     }

@@ -240,7 +240,7 @@ pub fn command(config: Option<&Path>, args: FingerprintArgs) -> Result<ExitCode>
             bits: bits.as_deref().and_then(|b| b.parse().ok()),
         };
         let config = crate::content_settings::resolve(options.content.as_ref(), overrides)?;
-        settings.hasher.limits.max_text_bytes = crate::text_bytes(Some(&config));
+        settings.hasher.limits.max_text_bytes = silhouette_crawl::text_bytes(Some(&config));
         Some(ContentHasher::new(config)?)
     } else {
         None

@@ -15,6 +15,7 @@ mod idf;
 mod inputs;
 mod overlap;
 mod page_text;
+mod replay;
 mod report;
 mod settings;
 mod warc_settings;
@@ -44,6 +45,11 @@ fn main() -> ExitCode {
         // `silhouette fingerprint … | head`: the reader has gone, stop quietly (like cat).
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
+            // A second Ctrl-C: the crawl ended at once, with the first signal's status.
+            if let Some(silhouette_crawl::Error::Interrupted { status, .. }) = e.downcast_ref() {
+                let _ = writeln!(io::stderr().lock(), "{e}");
+                return ExitCode::from(*status);
+            }
             // One line per error: the chain joined, most general first.
             let msg = one_line(&e);
             let _ = writeln!(io::stderr().lock(), "error: {msg}");
@@ -77,7 +83,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             state,
             policy,
             inputs,
-        } => dedup::command::run(
+        } => dedup::run(
             cli.config.as_deref(),
             (&flags, &policy),
             threshold,
@@ -92,9 +98,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => crawl::stats::command(cli.config.as_deref(), state, &shared, clusters, format),
         Command::Export { shared, output } => {
             let options = settings::Options::find(cli.config.as_deref())?;
-            let c = cluster_settings::ClusterSettings::resolve(options.cluster.as_ref(), &shared)?
+            let c = cluster_settings::resolve(options.cluster.as_ref(), &shared)?
                 .context("export reads a shared crawl: give --redis URL --crawl NAME")?;
-            let (written, before) = crawl::export::run(&c.url, &c.crawl, &output)?;
+            let (written, before) = silhouette_crawl::export_shared(&c.url, &c.crawl, &output)?;
             writeln!(
                 io::stderr(),
                 "{}: {written} records written ({before} were there before)",
@@ -108,7 +114,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             threshold,
             min_similarity,
             policy,
-        } => crawl::replay::command(
+        } => replay::command(
             cli.config.as_deref(),
             state,
             (decay, threshold, min_similarity),
@@ -204,7 +210,7 @@ fn crawl_settings(
     config: Option<&std::path::Path>,
     flags: &FingerprintFlags,
     threshold: Option<i64>,
-) -> Result<(Settings, crawl_settings::CrawlSettings)> {
+) -> Result<(Settings, silhouette_crawl::CrawlConfig)> {
     let overrides = Overrides {
         decay: flags.decay,
         features: flags.features.clone(),
@@ -217,31 +223,17 @@ fn crawl_settings(
 fn resolve_settings(
     config: Option<&std::path::Path>,
     overrides: &Overrides,
-) -> Result<(Settings, crawl_settings::CrawlSettings)> {
+) -> Result<(Settings, silhouette_crawl::CrawlConfig)> {
     let options = settings::Options::find(config)?;
     let base = Settings::resolve(&options, overrides)?;
-    let crawl = crawl_settings::CrawlSettings::resolve(&options, base.threshold)?;
+    let crawl = crawl_settings::resolve(&options, base.threshold)?;
     Ok((base, crawl))
 }
 
 /// The hasher of a crawl: the configured fingerprint, with link extraction on, and the
 /// main-content text when the crawl has a content signal.
 fn crawl_hasher(base: &Settings, content: Option<&ContentHasher>) -> Result<StructureHasher> {
-    let mut config = base.hasher;
-    config.limits.max_links = 10_000;
-    config.limits.max_text_bytes = text_bytes(content.map(ContentHasher::config));
-    Ok(StructureHasher::new(config)?)
-}
-
-/// How much main-content text a hasher collects for content fingerprints of `content`: what
-/// they read ([`max_text_bytes`](silhouette_text::ContentConfig::max_text_bytes), at most the
-/// parser's bound); none without a content signal.
-fn text_bytes(content: Option<&silhouette_text::ContentConfig>) -> usize {
-    content.map_or(0, |c| {
-        c.max_text_bytes
-            .unwrap_or(usize::MAX)
-            .min(silhouette_dom::DEFAULT_MAX_TEXT_BYTES)
-    })
+    Ok(silhouette_crawl::crawl_hasher(base.hasher, content)?)
 }
 
 /// The content hasher of a crawl (`[content]`), shared by its tasks; `None` when

@@ -96,8 +96,7 @@ pub struct Settings {
     pub min_similarity: f64,
 }
 
-/// The structure similarity a near match must reach by default (ALGORITHM.md §3).
-pub const DEFAULT_MIN_SIMILARITY: f64 = 0.7;
+pub use silhouette_crawl::DEFAULT_MIN_SIMILARITY;
 
 /// `[dedup] min-similarity`, checked.
 pub fn min_similarity(dedup: &DedupOptions) -> Result<f64> {

@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use silhouette_fetch::{FetchConfig, FetchContext, Fetcher};
 use url::Url;
 
-use crate::crawl::engine::private_seed_host;
+use silhouette_crawl::private_seed_host;
 
 /// The URL an argument names, when it is one (`http://…`, `https://…`).
 pub fn url_of(arg: &Path) -> Option<Url> {

@@ -7,7 +7,10 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
+use silhouette_crawl::{CrawlJob, PagesOutput};
+
 use crate::args::CrawlArgs;
+use crate::crawl::progress::Terminal;
 use crate::settings::{self, Overrides, Settings};
 use crate::{
     cluster_settings, crawl, crawl_content, crawl_flags, crawl_hasher, crawl_settings,
@@ -27,7 +30,7 @@ pub fn run(config: Option<&Path>, args: CrawlArgs) -> Result<ExitCode> {
         seeds,
     } = args;
     let mut options = settings::Options::find(config)?;
-    let cluster = cluster_settings::ClusterSettings::resolve(options.cluster.as_ref(), &shared)?;
+    let cluster = cluster_settings::resolve(options.cluster.as_ref(), &shared)?;
     // (Settings::resolve names --threshold, --decay and --features itself.)
     let given = crawl_flags.apply(&mut options);
     let overrides = Overrides {
@@ -37,23 +40,32 @@ pub fn run(config: Option<&Path>, args: CrawlArgs) -> Result<ExitCode> {
     };
     let named = |e| crawl_flags::name_the_flag(e, &given);
     let base = Settings::resolve(&options, &overrides).map_err(named)?;
-    let crawl = crawl_settings::CrawlSettings::resolve(&options, base.threshold).map_err(named)?;
+    let crawl = crawl_settings::resolve(&options, base.threshold).map_err(named)?;
     let content = crawl_content(&options, crawl.frontier.dedup.drop_when).map_err(named)?;
     let hasher = crawl_hasher(&base, content.as_deref())?;
-    let warc = warc_settings::WarcSettings::resolve(&options).map_err(named)?;
+    let warc = warc_settings::resolve(&options).map_err(named)?;
     if let Some(cluster) = cluster {
         if warc.as_ref().is_some_and(|w| w.cdxj) {
             anyhow::bail!(
                 "--warc-cdxj (output.warc-cdxj) is not supported by shared crawls (--redis) yet: index the workers' files with cdxj-indexer"
             );
         }
-        return crawl::worker::command(crawl, hasher, content, cluster, &seeds, warc);
+        let job = silhouette_crawl::WorkerJob {
+            cluster,
+            settings: crawl,
+            hasher,
+            content,
+            seeds: Vec::new(),
+            warc,
+            stop_on_signals: true,
+        };
+        return crawl::worker::command(job, &seeds);
     }
-    let state_dir = state.unwrap_or_else(|| crawl.state_dir.clone());
+    let state_dir = state.unwrap_or_else(|| crawl_settings::state_dir(&options));
     let output = match output {
         Some(p) if p.as_os_str() == "-" => None,
         Some(p) => Some(p),
-        None => Some(crawl::engine::default_output(&state_dir)),
+        None => Some(silhouette_crawl::default_output(&state_dir)),
     };
     if seeds.is_empty() && !state_dir.join("crawl.sqlite").is_file() {
         anyhow::bail!(
@@ -61,24 +73,32 @@ pub fn run(config: Option<&Path>, args: CrawlArgs) -> Result<ExitCode> {
             state_dir.display()
         );
     }
-    let (seeds, notes) = crawl::seeds::from_args(&seeds)?;
+    let (seeds, notes) = silhouette_crawl::seeds_from_args(&seeds)?;
     for note in notes {
         writeln!(io::stderr(), "{note}")?;
     }
     let output_path = output.clone();
-    let report = crawl::engine::run(crawl::engine::CrawlJob {
-        settings: crawl,
-        hasher,
-        content,
-        state_dir: state_dir.clone(),
-        output,
-        seeds,
-        add_seeds,
-        quiet: false,
-        warc,
-    })?;
+    let mut terminal = Terminal::new(false);
+    let report = silhouette_crawl::run(
+        CrawlJob {
+            settings: crawl,
+            hasher,
+            content,
+            state_dir: state_dir.clone(),
+            output: Some(output.map_or_else(
+                || PagesOutput::Writer(Box::new(io::stdout())),
+                PagesOutput::File,
+            )),
+            seeds,
+            add_seeds,
+            warc,
+            stop_on_signals: true,
+        },
+        &mut terminal,
+    )?;
+    terminal.finish();
     let store = silhouette_frontier::Store::open_existing(&state_dir)?;
-    let summary = crawl::summary::summarize(&store, false)?;
+    let summary = silhouette_crawl::summarize(&store, false)?;
     let paths = crawl::finish::Paths {
         state: &state_dir,
         output: output_path.as_deref(),

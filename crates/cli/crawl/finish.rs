@@ -5,9 +5,9 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::crawl::engine::RunReport;
-use crate::crawl::output::decisions_path;
-use crate::crawl::summary::{self, Summary, shell_word};
+use silhouette_crawl::RunReport;
+use silhouette_crawl::decisions_path;
+use silhouette_crawl::{Summary, shell_word};
 
 /// Exit status when some seeds were refused or could not be crawled (the rest was).
 pub const EXIT_PARTIAL: u8 = 1;
@@ -28,7 +28,7 @@ pub fn report(
     paths: &Paths<'_>,
     err: &mut dyn Write,
 ) -> io::Result<ExitCode> {
-    summary::print(s, false, Some(paths.state), err)?;
+    silhouette_crawl::write_summary(s, false, Some(paths.state), err)?;
     print_run(run, s, paths, err)?;
     if s.no_seed_crawled() {
         writeln!(
@@ -96,19 +96,7 @@ fn print_run(
         decisions_path(paths.state).display()
     )?;
     if let Some(w) = &run.warc {
-        writeln!(
-            err,
-            "WARC: {} pages archived in {} file{} in {}{}",
-            w.pages,
-            w.files.len(),
-            if w.files.len() == 1 { "" } else { "s" },
-            w.dir.display(),
-            match w.files.as_slice() {
-                [] => String::new(),
-                [one] => format!(" ({one})"),
-                [first, .., last] => format!(" ({first} to {last})"),
-            }
-        )?;
+        writeln!(err, "{}", warc_line(w, ""))?;
     }
     if s.no_seed_crawled() {
         return Ok(());
@@ -116,6 +104,22 @@ fn print_run(
     writeln!(
         err,
         "next: `silhouette stats --clusters {state}` lists every cluster, `silhouette report {state}` writes an HTML report"
+    )
+}
+
+/// `WARC: 12 pages archived in 2 files{whose} in DIR (FIRST to LAST)`.
+pub fn warc_line(w: &silhouette_crawl::WarcWritten, whose: &str) -> String {
+    format!(
+        "WARC: {} pages archived in {} file{}{whose} in {}{}",
+        w.pages,
+        w.files.len(),
+        if w.files.len() == 1 { "" } else { "s" },
+        w.dir.display(),
+        match w.files.as_slice() {
+            [] => String::new(),
+            [one] => format!(" ({one})"),
+            [first, .., last] => format!(" ({first} to {last})"),
+        }
     )
 }
 

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use crate::args::StatsFormat;
-use crate::cluster_settings::{ClusterFlags, ClusterSettings};
+use crate::cluster_settings::{self, ClusterFlags};
 use crate::crawl;
 
 /// Prints the summary (text or JSON) of `state`, or of the shared crawl `shared` names.
@@ -19,7 +19,7 @@ pub fn command(
     format: StatsFormat,
 ) -> Result<ExitCode> {
     let options = crate::settings::Options::find(config)?;
-    if let Some(c) = ClusterSettings::resolve(options.cluster.as_ref(), shared)? {
+    if let Some(c) = cluster_settings::resolve(options.cluster.as_ref(), shared)? {
         let stats = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?
@@ -34,11 +34,11 @@ pub fn command(
     }
     let state = state.unwrap_or_else(|| crate::crawl_settings::state_dir(&options));
     let store = silhouette_frontier::Store::open_existing(&state)?;
-    let summary = crawl::summary::summarize(&store, clusters)?;
+    let summary = silhouette_crawl::summarize(&store, clusters)?;
     let mut out = io::stdout().lock();
     match format {
         StatsFormat::Text => {
-            crawl::summary::print(&summary, clusters, Some(&state), &mut out)?;
+            silhouette_crawl::write_summary(&summary, clusters, Some(&state), &mut out)?;
         }
         StatsFormat::Json => {
             serde_json::to_writer(&mut out, &summary)?;

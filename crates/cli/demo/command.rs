@@ -5,9 +5,11 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
+use crate::crawl::progress::Terminal;
 use crate::settings::{self, Overrides, Settings};
-use crate::{crawl, crawl_content, crawl_hasher, crawl_settings, demo};
+use crate::{crawl_content, crawl_hasher, crawl_settings, demo};
 
+/// Runs `silhouette demo`: serves the site, crawls it, prints the templates kept.
 pub fn run(
     config: Option<&std::path::Path>,
     state: Option<std::path::PathBuf>,
@@ -15,7 +17,7 @@ pub fn run(
 ) -> Result<ExitCode> {
     let options = settings::Options::find(config)?;
     let base = Settings::resolve(&options, &Overrides::default())?;
-    let mut crawl = crawl_settings::CrawlSettings::resolve(&options, base.threshold)?;
+    let mut crawl = crawl_settings::resolve(&options, base.threshold)?;
     let content = crawl_content(&options, crawl.frontier.dedup.drop_when)?;
     // The demo server is local: a short interval keeps the demo quick.
     let interval = std::time::Duration::from_millis(20);
@@ -63,20 +65,18 @@ pub fn run(
         base.hasher.decay, base.threshold, crawl.frontier.dedup.on_duplicate,
     )?;
     drop(err);
-    let report = crawl::engine::run(crawl::engine::CrawlJob {
-        settings: crawl,
-        hasher: crawl_hasher(&base, content.as_deref())?,
+    let seeds = vec![silhouette_crawl::Seed {
+        url: seed,
+        origin: "demo".into(),
+    }];
+    let hasher = crawl_hasher(&base, content.as_deref())?;
+    let job = silhouette_crawl::CrawlJob {
         content,
-        state_dir: state_dir.clone(),
-        output: Some(crawl::engine::default_output(&state_dir)),
-        seeds: vec![crawl::seeds::Seed {
-            url: seed,
-            origin: "demo".into(),
-        }],
-        add_seeds: false,
-        quiet: true,
-        warc: None,
-    })?;
+        stop_on_signals: true,
+        ..silhouette_crawl::CrawlJob::new(crawl, hasher, &state_dir, seeds)
+    };
+    // Quiet: the demo prints its own summary.
+    let report = silhouette_crawl::run(job, &mut Terminal::new(true))?;
     drop(server);
     let store = silhouette_frontier::Store::open_existing(&state_dir)?;
     let mut rows = demo::TemplateRows::new();
@@ -94,8 +94,8 @@ pub fn run(
     demo::print_templates(&rows, &mut out)?;
     writeln!(out)?;
     let kept_state = kept.then_some(state_dir.as_path());
-    crawl::summary::print(
-        &crawl::summary::summarize(&store, false)?,
+    silhouette_crawl::write_summary(
+        &silhouette_crawl::summarize(&store, false)?,
         false,
         kept_state,
         &mut out,

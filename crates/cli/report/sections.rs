@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use super::Report;
 use super::html::{esc, url_link};
-use crate::crawl::summary::Cluster;
+use silhouette_crawl::Cluster;
 
 /// Hosts listed before the list is cut (the rest are counted).
 const HOSTS_SHOWN: usize = 200;
@@ -275,7 +275,7 @@ fn clusters(r: &Report, out: &mut String) {
             "<p class=\"note more\">… and {} more clusters (<code>silhouette stats --clusters \
              {}</code> lists them all).</p>",
             all.len() - CLUSTERS_SHOWN,
-            esc(&crate::crawl::summary::shell_word(&r.state))
+            esc(&silhouette_crawl::shell_word(&r.state))
         );
     }
 }

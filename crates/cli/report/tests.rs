@@ -1,8 +1,8 @@
 //! The report of a large crawl stays bounded and says what it left out.
 
 use super::*;
-use crate::crawl::replay::Counts;
-use crate::crawl::summary::{Cluster, Member, Summary};
+use silhouette_crawl::{Cluster, Member, Summary};
+use silhouette_crawl::{Grid, ReplayCounts as Counts};
 
 fn big(clusters: u64, members: u64) -> Report {
     let summary = Summary {

@@ -2,13 +2,11 @@
 //! then written.
 
 use std::collections::HashMap;
-use std::io::{IsTerminal, Write};
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
 use silhouette_dom::StructureHasher;
 use silhouette_fetch::{FetchContext, FetchError, Fetcher};
 use silhouette_frontier::{
@@ -20,44 +18,82 @@ use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 use url::Url;
 
-use crate::crawl::output::Output;
-use crate::crawl::page::html_page;
-use crate::crawl::progress::{Progress, RunCounts};
-use crate::crawl::seeds::Seed;
-use crate::crawl::warc_out::{Capture, WarcLog, WarcWritten};
-use crate::crawl_settings::CrawlSettings;
-use crate::warc_settings::WarcSettings;
+use crate::config::{CrawlConfig, WarcConfig};
+use crate::error::{Context, Error, Result, refuse};
+use crate::events::{Baseline, Events, Notice, Progress, RunCounts};
+use crate::output::{Output, PagesOutput};
+use crate::page::html_page;
+use crate::seeds::Seed;
+use crate::warc_out::{Capture, WarcLog, WarcWritten};
 
 /// What a crawl run needs.
 #[derive(Debug)]
 pub struct CrawlJob {
-    pub settings: CrawlSettings,
+    /// How to fetch and decide.
+    pub settings: CrawlConfig,
+    /// The structure fingerprint (its parameters are stored with the state); made with
+    /// [`crawl_hasher`](crate::crawl_hasher), which collects the links the crawl follows.
     pub hasher: StructureHasher,
     /// The content signal's hasher (the structure hasher must collect text for it); `None`:
     /// no content signal (`content.enabled` off).
     pub content: Option<Arc<ContentHasher>>,
+    /// The crawl state: made if missing, resumed if there (with the same settings).
     pub state_dir: PathBuf,
-    pub output: Option<PathBuf>,
+    /// The JSONL output of the crawled pages; `None`: none (`STATE/decisions.jsonl` has
+    /// every decision whatever this is).
+    pub output: Option<PagesOutput>,
+    /// Where to start.
     pub seeds: Vec<Seed>,
     /// A resumed state may take seeds it was not started from.
     pub add_seeds: bool,
-    /// Print nothing but errors (the demo prints its own summary).
-    pub quiet: bool,
-    /// `--warc DIR`: the fetched pages as WARC files.
-    pub warc: Option<WarcSettings>,
+    /// The fetched pages as WARC files.
+    pub warc: Option<WarcConfig>,
+    /// Stop on Ctrl-C (SIGINT) and SIGTERM, as the binary does: the first signal stops the
+    /// crawl cleanly (fetches in flight stay queued), a second one ends it at once with
+    /// [`Error::Interrupted`].
+    pub stop_on_signals: bool,
+}
+
+impl CrawlJob {
+    /// A crawl of `seeds` with `settings` into `state_dir` (output `STATE/pages.jsonl`), the
+    /// structure fingerprint `hasher`, no content signal, no WARC files, no signal handling.
+    pub fn new(
+        settings: CrawlConfig,
+        hasher: StructureHasher,
+        state_dir: impl Into<PathBuf>,
+        seeds: Vec<Seed>,
+    ) -> Self {
+        let state_dir = state_dir.into();
+        Self {
+            settings,
+            hasher,
+            content: None,
+            output: Some(PagesOutput::File(default_output(&state_dir))),
+            state_dir,
+            seeds,
+            add_seeds: false,
+            warc: None,
+            stop_on_signals: false,
+        }
+    }
 }
 
 /// How a crawl ended.
 #[derive(Debug, Default)]
+#[non_exhaustive]
 pub struct RunReport {
+    /// It resumed a state.
     pub resumed: bool,
     /// The crawl was stopped by Ctrl-C (SIGINT) or SIGTERM: the exit status to use
     /// (130 or 143, 128 + the signal number, as shells report it).
     pub interrupted: Option<u8>,
+    /// Pages fetched by this run.
     pub fetched: u64,
+    /// Seeds that were not crawlable URLs.
     pub bad_seeds: usize,
     /// This run's decisions.
     pub counts: RunCounts,
+    /// How long it ran.
     pub elapsed: Duration,
     /// What this run archived, with `--warc`.
     pub warc: Option<WarcWritten>,
@@ -67,7 +103,7 @@ pub struct RunReport {
 /// are crawled or what is decided about them (ALGORITHM.md §6). The page limits, politeness
 /// and fetch settings may change between runs.
 pub fn state_params(
-    settings: &CrawlSettings,
+    settings: &CrawlConfig,
     hasher: &StructureHasher,
     content: Option<&Arc<ContentHasher>>,
 ) -> Vec<(&'static str, String)> {
@@ -112,13 +148,13 @@ pub fn state_params(
     ]
 }
 
-/// Runs a crawl to its end (or Ctrl-C) on a new tokio runtime.
-pub fn run(job: CrawlJob) -> Result<RunReport> {
+/// Runs a crawl to its end (or a stop signal) on a new tokio runtime; see [`crawl`].
+pub fn run(job: CrawlJob, events: &mut dyn Events) -> Result<RunReport> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("cannot start the runtime")?;
-    rt.block_on(crawl(job))
+    rt.block_on(crawl(job, events))
 }
 
 /// A resumed crawl keeps to the seeds it was started from: a run that gives others would
@@ -126,7 +162,7 @@ pub fn run(job: CrawlJob) -> Result<RunReport> {
 fn same_seeds(
     frontier: &Frontier,
     seeds: &[Seed],
-    settings: &CrawlSettings,
+    settings: &CrawlConfig,
     state_dir: &Path,
 ) -> Result<()> {
     let new: Vec<String> = seeds
@@ -141,7 +177,7 @@ fn same_seeds(
         return Ok(());
     }
     let had: Vec<&str> = frontier.seeds().iter().map(Url::as_str).collect();
-    anyhow::bail!(
+    refuse!(
         "the crawl state in {} was started from other seeds ({}); this run adds {}: give --add-seeds to add them to that crawl, or --state DIR for a new crawl",
         state_dir.display(),
         had.join(" "),
@@ -150,7 +186,7 @@ fn same_seeds(
 }
 
 /// Hosts of seeds that are themselves loopback/private addresses: allowed to the fetcher.
-pub(crate) fn private_seed_host(url: &Url) -> Option<String> {
+pub fn private_seed_host(url: &Url) -> Option<String> {
     let host = url.host_str()?;
     let bare = host.trim_start_matches('[').trim_end_matches(']');
     // The fetcher's own test: a seed it would refuse is the one to allow.
@@ -161,7 +197,13 @@ pub(crate) fn private_seed_host(url: &Url) -> Option<String> {
     private.then(|| host.to_owned())
 }
 
-async fn crawl(job: CrawlJob) -> Result<RunReport> {
+/// Crawls to the end: every URL in scope fetched, or the page limits reached, or stopped by
+/// a signal (with [`CrawlJob::stop_on_signals`]). Decisions, progress and notices go to
+/// `events` as the crawl goes; the state directory holds everything it decided.
+///
+/// Must run on a multi-thread tokio runtime (the crawl parses pages on its workers and hands
+/// large ones to the blocking pool).
+pub async fn crawl(job: CrawlJob, events: &mut dyn Events) -> Result<RunReport> {
     let CrawlJob {
         settings,
         hasher,
@@ -170,8 +212,8 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
         output,
         seeds,
         add_seeds,
-        quiet,
         warc,
+        stop_on_signals,
     } = job;
     let params = state_params(&settings, &hasher, content.as_ref());
     let (mut frontier, resumed) = Frontier::open(&state_dir, settings.frontier.clone(), &params)?;
@@ -182,37 +224,37 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
         resumed,
         ..RunReport::default()
     };
-    let mut out = Output::open(output.as_deref(), frontier.store())?;
+    let mut out = Output::open(output, frontier.store())?;
     let mut decisions = Output::open_decisions(&state_dir, frontier.store())?;
     let mut warc = match warc {
         Some(w) => {
-            let info = crate::crawl::warc_out::info(&settings, w.records, &params);
+            let info = crate::warc_out::info(&settings, w.records, &params);
             Some(WarcLog::open(w, info, frontier.store())?)
         }
         None => None,
     };
-    let mut stderr = std::io::stderr();
     for seed in &seeds {
         if let Err(e) = frontier.add_seed(&seed.url) {
             report.bad_seeds += 1;
-            writeln!(stderr, "error: seed {:?} ({}): {e}", seed.url, seed.origin)?;
+            events.notice(&Notice::SeedRefused {
+                url: seed.url.clone(),
+                origin: seed.origin.clone(),
+                error: e.to_string(),
+            });
         }
     }
     frontier.commit()?;
     if frontier.seeds().is_empty() {
-        anyhow::bail!("no valid seed: give URLs or a seeds file (one URL per line)");
+        refuse!("no valid seed: give URLs or a seeds file (one URL per line)");
     }
-    if report.resumed && !quiet {
-        writeln!(
-            stderr,
-            "resuming the crawl in {} ({} URLs queued)",
-            state_dir.display(),
-            frontier.queued()
-        )?;
+    if report.resumed {
+        events.notice(&Notice::Resuming {
+            state_dir: state_dir.clone(),
+            queued: frontier.queued() as u64,
+        });
     }
 
     if let Some(interval) = settings.fetch.host_request_interval
-        && !quiet
         && interval >= Duration::from_millis(500)
         && frontier.queued() > 0
         && frontier
@@ -220,12 +262,7 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
             .iter()
             .any(|s| private_seed_host(s).is_some())
     {
-        writeln!(
-            stderr,
-            "note: one request per {} ms to each host (fetch.request-interval-ms, polite to \
-             others' servers); on your own server --delay 0 crawls as fast as it answers",
-            interval.as_millis()
-        )?;
+        events.notice(&Notice::PoliteInterval { interval });
     }
     let mut fetch_config = settings.fetch.clone();
     fetch_config
@@ -235,7 +272,7 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
     let fetcher = Fetcher::new(fetch_config).context("cannot start the fetcher")?;
     let ctx = redirect_context(frontier.seeds(), settings.frontier.scope.mode);
     if settings.sitemaps {
-        let found = crate::crawl::sitemaps::discover(&fetcher, &ctx, frontier.seeds()).await;
+        let found = crate::sitemaps::discover(&fetcher, &ctx, frontier.seeds()).await;
         let mut added = 0;
         for url in &found.urls {
             // A listed URL that is not http(s) or out of scope is left out.
@@ -244,19 +281,20 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
             }
         }
         frontier.commit()?;
-        found.print(added, quiet, &mut stderr)?;
+        found.report(added, events);
     }
     let cpu = Arc::new(Semaphore::new(
         std::thread::available_parallelism().map_or(2, |n| n.get()),
     ));
 
-    let mut progress = Progress::new(!quiet && std::io::stderr().is_terminal(), quiet, &frontier);
+    let baseline = Baseline::of(&frontier);
+    let started = Instant::now();
     let mut tasks: JoinSet<(Job, Fetched, Option<Capture>)> = JoinSet::new();
     let mut pending: Vec<StoredRecord> = Vec::new();
     // The captures of pages whose fetch ended and that wait for their turn to be judged.
     let mut captures: HashMap<u64, Capture> = HashMap::new();
     let mut last_commit = Instant::now();
-    let mut signals = Signals::install()?;
+    let mut signals = Signals::install(stop_on_signals)?;
 
     loop {
         let now = Instant::now();
@@ -303,6 +341,7 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
                     [&mut out, &mut decisions],
                     &mut pending,
                     &mut captures,
+                    events,
                 )?;
                 if released == 0 && frontier.queued() == 0 && frontier.waiting() == 0 {
                     break;
@@ -321,7 +360,7 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
                     report.fetched += 1;
                     if let Some(w) = warc.as_mut().filter(|w| w.needs_file()) {
                         // A new file is registered in a state with nothing uncommitted.
-                        flush(&mut frontier, [&mut out, &mut decisions], &mut pending, Some(&mut *w))?;
+                        flush(&mut frontier, [&mut out, &mut decisions], &mut pending, Some(&mut *w), events)?;
                         w.open_next(frontier.store_mut())?;
                     }
                     if let Some(capture) = capture {
@@ -333,17 +372,17 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
                 }
                 // Tasks aborted on Ctrl-C end cancelled: their URLs stay queued, no error.
                 Some(Err(e)) if e.is_cancelled() => {}
-                Some(Err(e)) => writeln!(stderr, "error: a fetch task failed: {e}")?,
+                Some(Err(e)) => events.notice(&Notice::TaskFailed(e.to_string())),
                 None => {}
             },
             status = signals.next() => {
                 if let Some(first) = report.interrupted {
                     // Second signal: what is committed stays consistent; the rest is refetched.
-                    writeln!(stderr, "interrupted again: exiting now")?;
-                    std::process::exit(i32::from(first));
+                    tasks.abort_all();
+                    return Err(Error::Interrupted { status: first, shared: false });
                 }
                 report.interrupted = Some(status);
-                writeln!(stderr, "stopping: {} fetches in flight are dropped and stay queued (Ctrl-C again to quit at once)", tasks.len())?;
+                events.notice(&Notice::Stopping { in_flight: tasks.len() });
                 tasks.abort_all();
             }
             () = tokio::time::sleep(Duration::from_millis(250)) => {}
@@ -356,6 +395,7 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
             [&mut out, &mut decisions],
             &mut pending,
             &mut captures,
+            events,
         )?;
         if pending.len() >= 512 || last_commit.elapsed() >= Duration::from_millis(200) {
             flush(
@@ -363,9 +403,15 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
                 [&mut out, &mut decisions],
                 &mut pending,
                 warc.as_mut(),
+                events,
             )?;
             last_commit = Instant::now();
-            progress.tick(&frontier, report.fetched);
+            events.progress(&Progress {
+                fetched: report.fetched,
+                queued: (frontier.queued() + frontier.in_flight()) as u64,
+                counts: baseline.since(&frontier),
+                elapsed: started.elapsed(),
+            });
         }
     }
     flush(
@@ -373,41 +419,50 @@ async fn crawl(job: CrawlJob) -> Result<RunReport> {
         [&mut out, &mut decisions],
         &mut pending,
         warc.as_mut(),
+        events,
     )?;
     if let Some(w) = warc.as_mut() {
         w.close()?;
         report.warc = Some(w.written().clone());
     }
-    (report.counts, report.elapsed) = progress.finish(&frontier);
+    report.counts = baseline.since(&frontier);
+    report.elapsed = started.elapsed();
     Ok(report)
 }
 
 /// Ctrl-C (SIGINT) and, on Unix, SIGTERM: both stop the crawl the same way. The listeners
-/// live as long as the crawl, so a signal that comes between two polls is not lost.
+/// live as long as the crawl, so a signal that comes between two polls is not lost. Not
+/// installed (never fires) when the caller handles signals itself.
 pub(crate) struct Signals {
     #[cfg(unix)]
-    int: tokio::signal::unix::Signal,
-    #[cfg(unix)]
-    term: tokio::signal::unix::Signal,
+    listening: Option<(tokio::signal::unix::Signal, tokio::signal::unix::Signal)>,
     #[cfg(not(unix))]
-    ctrl_c: tokio::sync::mpsc::UnboundedReceiver<()>,
+    ctrl_c: Option<tokio::sync::mpsc::UnboundedReceiver<()>>,
 }
 
 impl Signals {
-    pub(crate) fn install() -> Result<Self> {
+    pub(crate) fn install(enabled: bool) -> Result<Self> {
         #[cfg(unix)]
         {
             use tokio::signal::unix::{SignalKind, signal};
-            Ok(Self {
-                int: signal(SignalKind::interrupt()).context("cannot listen for Ctrl-C")?,
-                term: signal(SignalKind::terminate()).context("cannot listen for SIGTERM")?,
-            })
+            let listening = if enabled {
+                Some((
+                    signal(SignalKind::interrupt()).context("cannot listen for Ctrl-C")?,
+                    signal(SignalKind::terminate()).context("cannot listen for SIGTERM")?,
+                ))
+            } else {
+                None
+            };
+            Ok(Self { listening })
         }
         #[cfg(not(unix))]
         {
-            let (tx, ctrl_c) = tokio::sync::mpsc::unbounded_channel();
-            tokio::spawn(async move {
-                while tokio::signal::ctrl_c().await.is_ok() && tx.send(()).is_ok() {}
+            let ctrl_c = enabled.then(|| {
+                let (tx, ctrl_c) = tokio::sync::mpsc::unbounded_channel();
+                tokio::spawn(async move {
+                    while tokio::signal::ctrl_c().await.is_ok() && tx.send(()).is_ok() {}
+                });
+                ctrl_c
             });
             Ok(Self { ctrl_c })
         }
@@ -417,15 +472,21 @@ impl Signals {
     pub(crate) async fn next(&mut self) -> u8 {
         #[cfg(unix)]
         {
+            let Some((int, term)) = &mut self.listening else {
+                return std::future::pending().await;
+            };
             tokio::select! {
-                Some(()) = self.int.recv() => 130,
-                Some(()) = self.term.recv() => 143,
+                Some(()) = int.recv() => 130,
+                Some(()) = term.recv() => 143,
                 else => std::future::pending().await,
             }
         }
         #[cfg(not(unix))]
         {
-            match self.ctrl_c.recv().await {
+            let Some(ctrl_c) = &mut self.ctrl_c else {
+                return std::future::pending().await;
+            };
+            match ctrl_c.recv().await {
                 Some(()) => 130,
                 None => std::future::pending().await,
             }
@@ -466,6 +527,7 @@ fn release(
     [out, decisions]: [&mut Output; 2],
     pending: &mut Vec<StoredRecord>,
     captures: &mut HashMap<u64, Capture>,
+    events: &mut dyn Events,
 ) -> Result<usize> {
     if frontier.waiting() == 0 && !force {
         return Ok(0);
@@ -475,7 +537,13 @@ fn release(
         .filter(|w| w.needs_file() && frontier.waiting() > 0)
     {
         // A new file is registered in a state with nothing uncommitted.
-        flush(frontier, [&mut *out, decisions], pending, Some(&mut *w))?;
+        flush(
+            frontier,
+            [&mut *out, decisions],
+            pending,
+            Some(&mut *w),
+            events,
+        )?;
         w.open_next(frontier.store_mut())?;
     }
     let done = frontier.release_stuck(Instant::now(), force)?;
@@ -491,12 +559,13 @@ fn release(
 }
 
 /// Commits the state, then writes the records it made durable to the output and to
-/// `decisions.jsonl`.
+/// `decisions.jsonl`, and hands them to `events`.
 fn flush(
     frontier: &mut Frontier,
     outs: [&mut Output; 2],
     pending: &mut Vec<StoredRecord>,
     warc: Option<&mut WarcLog>,
+    events: &mut dyn Events,
 ) -> Result<()> {
     // The WARC records of the pages about to be committed reach the files first.
     if let Some(w) = warc {
@@ -505,6 +574,9 @@ fn flush(
     frontier.commit().context("cannot save the crawl state (nothing after the last save is lost: those URLs are fetched again on resume)")?;
     for out in outs {
         out.write(pending)?;
+    }
+    for rec in pending.iter() {
+        events.decision(rec);
     }
     pending.clear();
     Ok(())

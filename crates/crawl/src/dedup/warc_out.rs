@@ -6,7 +6,7 @@ use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use anyhow::{Context, Result};
+use crate::error::{Context, Result, inconsistent};
 use silhouette_warc::{
     Fields, WarcRecord, WarcWriter, revisit, sha1_digest, strip_angle_brackets, warc_date, warcinfo,
 };
@@ -74,7 +74,7 @@ impl WarcOut {
             .with_context(|| format!("cannot open the WARC output {}", path.display()))?;
         let len = file.metadata().map(|m| m.len()).unwrap_or(0);
         if len < end {
-            anyhow::bail!(
+            inconsistent!(
                 "the WARC output {} is shorter than the state says ({len} < {end} bytes): it was changed outside the run",
                 path.display()
             );

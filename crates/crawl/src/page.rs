@@ -49,3 +49,38 @@ pub fn html_page(
         },
     }
 }
+
+/// A page's structure summary (its path ids), read back from its stored profile: the
+/// frontier's [`silhouette_frontier::FrontierConfig::summary_of`].
+pub fn summary_of(profile: &[u8]) -> Option<Vec<u32>> {
+    silhouette_dom::Profile::from_bytes(profile)
+        .ok()?
+        .paths()
+        .map(|p| p.ids().to_vec())
+}
+
+/// Links a crawl's hasher collects from each page at most.
+pub const MAX_LINKS: usize = 10_000;
+
+/// The structure hasher a crawl needs from `config`: it collects each page's links (up to
+/// [`MAX_LINKS`]) and, with a content signal, the main-content text its fingerprints read
+/// ([`text_bytes`]).
+pub fn crawl_hasher(
+    mut config: silhouette_dom::HasherConfig,
+    content: Option<&ContentHasher>,
+) -> Result<StructureHasher, silhouette_dom::ConfigError> {
+    config.limits.max_links = MAX_LINKS;
+    config.limits.max_text_bytes = text_bytes(content.map(ContentHasher::config));
+    StructureHasher::new(config)
+}
+
+/// How much main-content text a hasher collects for content fingerprints of `content`: what
+/// they read ([`max_text_bytes`](silhouette_text::ContentConfig::max_text_bytes), at most the
+/// parser's bound); none without a content signal.
+pub fn text_bytes(content: Option<&silhouette_text::ContentConfig>) -> usize {
+    content.map_or(0, |c| {
+        c.max_text_bytes
+            .unwrap_or(usize::MAX)
+            .min(silhouette_dom::DEFAULT_MAX_TEXT_BYTES)
+    })
+}

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use crate::error::{Context, Result};
 
 /// A seed and where it came from (for error messages).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -11,6 +11,16 @@ pub struct Seed {
     pub url: String,
     /// `FILE:LINE`, or `argument N`.
     pub origin: String,
+}
+
+impl Seed {
+    /// A seed given by a program (its origin is `argument`).
+    pub fn new(url: impl Into<String>) -> Self {
+        Self {
+            url: url.into(),
+            origin: "argument".to_owned(),
+        }
+    }
 }
 
 /// Whether a command-line argument is a URL rather than a seeds file.

@@ -3,7 +3,6 @@
 //! and judged in input order with the crawl's [`Dedup`] settings, so the output is the same
 //! on every run; one JSONL line per judged record.
 
-pub mod command;
 mod judge;
 mod read;
 mod state;
@@ -11,33 +10,38 @@ mod warc_out;
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, VecDeque};
-use std::io::{self, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, mpsc};
 
-use anyhow::{Context, Result};
+use crate::error::{Context, Error, Result};
 use silhouette_dom::StructureHasher;
 use silhouette_frontier::{Dedup, DedupConfig, Verdict};
 use silhouette_text::ContentHasher;
 use silhouette_warc::{parse_http_response, strip_angle_brackets};
 
 use self::judge::Page;
-use self::read::{Candidate, Positioned};
-pub use self::read::{Item, Position, start as read_records};
+use crate::events::{Events, Notice};
+
+pub use self::read::{Candidate, Item, Position, Positioned, start as read_warc};
 use self::state::{DedupState, Judged};
 use self::warc_out::{KeptCopy, WarcOut};
 
 /// What to run.
 #[derive(Debug)]
 pub struct DedupJob {
+    /// The structure fingerprint.
     pub hasher: StructureHasher,
     /// The content signal's hasher (`hasher` must collect main-content text for it); `None`:
     /// no content signal (`content.enabled` off).
     pub content: Option<Arc<ContentHasher>>,
+    /// The crawl's dedup settings.
     pub dedup: DedupConfig,
+    /// The WARC files, judged in this order.
     pub inputs: Vec<PathBuf>,
-    /// JSONL output (`None`: standard output).
+    /// JSONL output (`None`: the stream given to [`run`]).
     pub output: Option<PathBuf>,
+    /// A directory for a WARC file of the kept pages (and revisits of exact duplicates).
     pub warc_out: Option<PathBuf>,
     /// Largest decoded body fingerprinted.
     pub max_body: u64,
@@ -49,15 +53,21 @@ pub struct DedupJob {
 /// What a run did.
 #[derive(Debug, Default)]
 pub struct Report {
+    /// Responses judged.
     pub judged: u64,
+    /// Kept.
     pub kept: u64,
+    /// Exact duplicates.
     pub exact: u64,
+    /// Near-duplicates (structure).
     pub near: u64,
+    /// Content duplicates.
     pub content: u64,
     /// Records not judged: other types, non-2xx, not HTML.
     pub skipped: u64,
     /// Records or files that could not be read.
     pub errors: u64,
+    /// The WARC file written, with [`DedupJob::warc_out`].
     pub warc_file: Option<PathBuf>,
 }
 
@@ -108,12 +118,15 @@ fn prepare(
 }
 
 /// What a `response` record holds, for the commands that read a crawl's pages from archives.
+#[derive(Debug)]
 pub enum Archived<'a> {
     /// An HTML page with a 2xx status: its body decoded (chunked, gzip… undone).
     Html {
+        /// The body.
         body: Cow<'a, [u8]>,
         /// The `Content-Type` header as stored (for the charset).
         content_type: Option<String>,
+        /// The HTTP status.
         status: u16,
         /// Where the body starts in the record's block.
         body_offset: usize,
@@ -165,12 +178,13 @@ const MAX_BYTES_IN_FLIGHT: usize = 16 << 20;
 /// One item read, with its outcome once fingerprinted.
 type Done = (Item, Option<Outcome>);
 
-/// Runs the job; records that cannot be read are reported on `err` and counted.
+/// Runs the job; its JSONL goes to `stream` when [`DedupJob::output`] is `None`; records
+/// that cannot be read are told to `events` and counted.
 ///
 /// The reader thread hands over items in order; each response is fingerprinted as a task
 /// of its own on the rayon pool (no batch barrier, so no core waits for the slowest page of
 /// a batch) and the results are judged here strictly in input order (a reorder buffer).
-pub fn run(job: &DedupJob, err: &mut dyn Write) -> Result<Report> {
+pub fn run(job: &DedupJob, stream: &mut dyn Write, events: &mut dyn Events) -> Result<Report> {
     let params = job.hasher.params();
     let mut state = match &job.state {
         Some((dir, params)) => {
@@ -180,7 +194,7 @@ pub fn run(job: &DedupJob, err: &mut dyn Write) -> Result<Report> {
         None => None,
     };
     let sink: Box<dyn Write> = match (&job.output, &state) {
-        (None, _) => Box::new(io::stdout().lock()),
+        (None, _) => Box::new(stream),
         (Some(p), Some(s)) => Box::new(s.open_output(p)?),
         (Some(p), None) => Box::new(
             std::fs::File::create(p)
@@ -209,13 +223,13 @@ pub fn run(job: &DedupJob, err: &mut dyn Write) -> Result<Report> {
         )?),
     };
     let mut judging = Judging {
-        dedup: Dedup::new(job.dedup, &params).map_err(|e| anyhow::anyhow!("dedup.{e}"))?,
+        dedup: Dedup::new(job.dedup, &params).map_err(|e| Error::Refused(format!("dedup.{e}")))?,
         out: BufWriter::new(sink),
         warc,
         names: job.inputs.iter().map(|p| p.display().to_string()).collect(),
         kept: HashMap::new(),
         report: Report::default(),
-        err,
+        events,
         state: None,
         noted_kept_only: false,
     };
@@ -292,9 +306,10 @@ pub fn run(job: &DedupJob, err: &mut dyn Write) -> Result<Report> {
             receive(&mut in_flight, &mut bytes_in_flight, &mut pending)?;
         }
     }
-    reader
-        .join()
-        .map_err(|_| anyhow::anyhow!("the WARC reading thread failed"))?;
+    reader.join().map_err(|_| Error::Failed {
+        doing: "reading the WARC files".into(),
+        source: "the reading thread panicked".into(),
+    })?;
     judging.finish()
 }
 
@@ -306,7 +321,7 @@ struct Judging<'a> {
     names: Vec<String>,
     kept: HashMap<u64, KeptCopy>,
     report: Report,
-    err: &'a mut dyn Write,
+    events: &'a mut dyn Events,
     state: Option<DedupState>,
     /// The note on WARC files of kept pages only was printed.
     noted_kept_only: bool,
@@ -341,21 +356,18 @@ impl Judging<'_> {
                 report.skipped += 1;
                 if !self.noted_kept_only {
                     self.noted_kept_only = true;
-                    writeln!(
-                        self.err,
-                        "note: {} holds only the pages a silhouette crawl kept (warc-records = \"kept\"): \
-                         dedup judges them without the duplicates that crawl saw and learned from on each \
-                         host (the paths that vary from page to page, the frame its pages share), so it can \
-                         call some of them duplicates; a crawl with warc-records = \"all\" archives every \
-                         page it judged",
-                        self.names[file]
-                    )?;
+                    self.events.notice(&Notice::KeptOnlyArchive {
+                        file: self.names[file].clone(),
+                    });
                 }
                 return Ok(());
             }
             Item::Error { file, message } => {
                 report.errors += 1;
-                writeln!(self.err, "error: {}: {message}", self.names[file])?;
+                self.events.notice(&Notice::BadRecord {
+                    file: self.names[file].clone(),
+                    message,
+                });
                 return Ok(());
             }
         };
@@ -367,7 +379,10 @@ impl Judging<'_> {
             }) => (page, status, body_offset),
             Some(Outcome::Bad(message)) => {
                 report.errors += 1;
-                writeln!(self.err, "error: {}: {message}", self.names[c.file])?;
+                self.events.notice(&Notice::BadRecord {
+                    file: self.names[c.file].clone(),
+                    message,
+                });
                 return Ok(());
             }
             Some(Outcome::Skip) | None => {

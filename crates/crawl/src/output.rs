@@ -11,7 +11,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use crate::error::{Context, Result};
 use silhouette_frontier::{Store, StoredRecord};
 
 /// Which records a file holds, and how each is written.
@@ -21,6 +21,24 @@ pub enum Kind {
     Pages,
     /// Every record, in crawl order: `STATE/decisions.jsonl`.
     Decisions,
+}
+
+/// Where a crawl writes the pages it emits (JSONL, one line per page).
+pub enum PagesOutput {
+    /// A file, appended to on resume (a cut-off last line is repaired; lines the state has
+    /// and the file lacks are written first).
+    File(PathBuf),
+    /// A stream (standard output, a pipe): a resumed crawl writes its new lines only.
+    Writer(Box<dyn Write + Send>),
+}
+
+impl std::fmt::Debug for PagesOutput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::File(p) => f.debug_tuple("File").field(p).finish(),
+            Self::Writer(_) => f.write_str("Writer(..)"),
+        }
+    }
 }
 
 /// Where records go.
@@ -73,22 +91,36 @@ pub fn open_resumable(path: &Path) -> Result<(File, u64)> {
 }
 
 impl Output {
-    /// Opens the output (`None`: standard output) and catches up with the committed
+    /// Opens the output (`None`: nowhere) and catches up with the committed
     /// records the file does not have yet.
-    pub fn open(path: Option<&Path>, store: &Store) -> Result<Self> {
-        Self::open_kind(path, store, Kind::Pages)
+    pub fn open(to: Option<PagesOutput>, store: &Store) -> Result<Self> {
+        match to {
+            Some(PagesOutput::File(path)) => Self::open_kind(Some(&path), None, store, Kind::Pages),
+            Some(PagesOutput::Writer(w)) => Self::open_kind(None, Some(w), store, Kind::Pages),
+            None => Self::open_kind(None, Some(Box::new(io::sink())), store, Kind::Pages),
+        }
     }
 
     /// Opens `STATE/decisions.jsonl` and catches up with the committed records.
     pub fn open_decisions(state_dir: &Path, store: &Store) -> Result<Self> {
-        Self::open_kind(Some(&decisions_path(state_dir)), store, Kind::Decisions)
+        Self::open_kind(
+            Some(&decisions_path(state_dir)),
+            None,
+            store,
+            Kind::Decisions,
+        )
     }
 
-    fn open_kind(path: Option<&Path>, store: &Store, kind: Kind) -> Result<Self> {
-        let Some(path) = path else {
-            // Standard output cannot be re-read: a resumed crawl prints its new records only.
+    fn open_kind(
+        path: Option<&Path>,
+        writer: Option<Box<dyn Write + Send>>,
+        store: &Store,
+        kind: Kind,
+    ) -> Result<Self> {
+        let (Some(path), None) = (path, &writer) else {
+            // A stream cannot be re-read: a resumed crawl writes its new records only.
             return Ok(Self {
-                sink: BufWriter::new(Box::new(io::stdout())),
+                sink: BufWriter::new(writer.unwrap_or_else(|| Box::new(io::sink()))),
                 path: None,
                 kind,
                 written: 0,
@@ -133,10 +165,10 @@ impl Output {
 
     /// Writes committed records (in output order) and flushes.
     pub fn write(&mut self, records: &[StoredRecord]) -> Result<()> {
-        let name = self
-            .path
-            .as_ref()
-            .map_or_else(|| "standard output".to_owned(), |p| p.display().to_string());
+        let name = self.path.as_ref().map_or_else(
+            || "the output stream".to_owned(),
+            |p| p.display().to_string(),
+        );
         let kind = self.kind;
         for r in records {
             let warc = self.warc.remove(&r.page.id);
@@ -366,12 +398,12 @@ mod tests {
             format!("{}\n{}\n{}", emitted[0], emitted[1], &emitted[2][..10]),
         )
         .expect("write");
-        let o = Output::open(Some(&out), &store).expect("opens");
+        let o = Output::open(Some(PagesOutput::File(out.clone())), &store).expect("opens");
         assert_eq!(o.written, 3);
         assert_eq!(lines(&out), emitted);
         drop(o);
         // Opening again adds nothing.
-        let o = Output::open(Some(&out), &store).expect("opens");
+        let o = Output::open(Some(PagesOutput::File(out.clone())), &store).expect("opens");
         assert_eq!((o.written, lines(&out)), (3, emitted));
     }
 

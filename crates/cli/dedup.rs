@@ -8,10 +8,12 @@ use silhouette_dom::StructureHasher;
 use silhouette_text::ContentHasher;
 
 use crate::args::{self, FingerprintFlags};
+use crate::crawl::progress::Terminal;
 use crate::inputs::{self, Input};
 use crate::settings;
-use crate::{EXIT_PARTIAL, crawl, crawl_content, crawl_settings, dedup, text_bytes};
+use crate::{EXIT_PARTIAL, crawl_content, crawl_settings};
 
+/// Runs `silhouette dedup` over the WARC files `args` names.
 pub fn run(
     config: Option<&std::path::Path>,
     (flags, policy): (&FingerprintFlags, &args::PolicyFlags),
@@ -31,14 +33,14 @@ pub fn run(
         Some(128) => 128,
         _ => 64,
     };
-    crawl::replay::ContentFlags::from(policy.clone()).apply(&mut crawl.frontier.dedup, bits)?;
+    crate::replay::ContentFlags::from(policy.clone()).apply(&mut crawl.frontier.dedup, bits)?;
     let mut found = Vec::new();
     let mut warnings = Vec::new();
     for arg in args {
         if arg.as_os_str() == "-" {
             anyhow::bail!("dedup reads WARC files, not standard input");
         }
-        inputs::expand_matching(arg, dedup::is_warc, &mut found, &mut warnings);
+        inputs::expand_matching(arg, silhouette_crawl::is_warc, &mut found, &mut warnings);
     }
     let files: Vec<std::path::PathBuf> = found
         .into_iter()
@@ -58,19 +60,23 @@ pub fn run(
     )?;
     let hasher = StructureHasher::new(silhouette_dom::HasherConfig {
         limits: silhouette_dom::Limits {
-            max_text_bytes: text_bytes(content.as_deref().map(ContentHasher::config)),
+            max_text_bytes: silhouette_crawl::text_bytes(
+                content.as_deref().map(ContentHasher::config),
+            ),
             ..base.hasher.limits
         },
         ..base.hasher
     })?;
     let state = state.map(|dir| {
-        let mut params = crawl::engine::state_params(&crawl, &hasher, content.as_ref());
+        let mut params = silhouette_crawl::state_params(&crawl, &hasher, content.as_ref());
         let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
         params.push(("dedup.inputs", names.join("\n")));
         (dir, params)
     });
-    let report = dedup::run(
-        &dedup::DedupJob {
+    drop(err);
+    let mut terminal = Terminal::new(true);
+    let report = silhouette_crawl::dedup(
+        &silhouette_crawl::DedupJob {
             hasher,
             content,
             dedup: crawl.frontier.dedup,
@@ -80,8 +86,10 @@ pub fn run(
             max_body: crawl.fetch.max_body_bytes,
             state,
         },
-        &mut err,
+        &mut io::stdout().lock(),
+        &mut terminal,
     )?;
+    let mut err = io::stderr().lock();
     writeln!(
         err,
         "judged {} pages: {} kept, {} exact duplicates, {} near-duplicates, {} content duplicates; {} records not judged, {} errors",

@@ -1,10 +1,66 @@
-//! The figures of the report that the summary does not have: the distance histogram and the
-//! replayed decay x threshold grid.
+//! What `silhouette report` shows: the summary, and the figures it does not have — the
+//! distance histograms, the replayed decay x threshold grid, the rate over time.
 
-use anyhow::Result;
+use std::path::Path;
+
 use silhouette_frontier::{Decision, DedupConfig, Store};
 
-use crate::crawl::replay::{Counts, Judged};
+use crate::error::{Context, Result};
+use crate::replay::{Counts, Judged};
+use crate::replay_gaps::Gaps;
+use crate::summary::Summary;
+
+/// The decays of the replayed grid (the crawl's own is added when it is not among them).
+const GRID_DECAYS: [f64; 5] = [0.6, 0.7, 0.76, 0.8, 0.9];
+/// The thresholds of the replayed grid (likewise).
+const GRID_THRESHOLDS: [u32; 5] = [4, 5, 6, 7, 8];
+
+/// Everything the report shows.
+#[derive(Debug)]
+pub struct Report {
+    /// The state directory, as given.
+    pub state: String,
+    /// The crawl's fingerprint parameters (`structure/MODEL/.../decay=D`).
+    pub fingerprint: String,
+    /// The crawl's `on-duplicate` mode, if recorded.
+    pub on_duplicate: Option<String>,
+    /// Decisions, hosts, errors and every cluster with its pages.
+    pub summary: Summary,
+    /// Distances of the judged pages to their kept page.
+    pub histogram: Histogram,
+    /// Content distances of the content duplicates to their kept page, when there are any.
+    pub content_histogram: Option<Histogram>,
+    /// Pages kept and clusters at other settings.
+    pub grid: Grid,
+    /// What the grid could not judge.
+    pub gaps: Gaps,
+    /// Pages recorded over time.
+    pub rate: Rate,
+}
+
+impl Report {
+    /// Reads `store` (of the state `state`); `decay` and `config` are the crawl's settings.
+    pub fn read(store: &Store, state: &Path, decay: f64, config: DedupConfig) -> Result<Self> {
+        let summary = crate::summary::summarize(store, true)?;
+        let histogram = Histogram::read(store, config.threshold)?;
+        let judged = Judged::load(store)?;
+        let grid = Grid::replay(&judged, decay, config, &GRID_DECAYS, &GRID_THRESHOLDS)
+            .context("cannot replay the crawl for the grid")?;
+        Ok(Self {
+            state: state.display().to_string(),
+            fingerprint: store
+                .meta("fingerprint")?
+                .unwrap_or_else(|| "unknown".into()),
+            on_duplicate: store.meta("dedup.on-duplicate")?,
+            summary,
+            histogram,
+            content_histogram: Histogram::read_content(store, config.content_threshold)?,
+            grid,
+            gaps: Gaps::of(store)?,
+            rate: Rate::read(store)?,
+        })
+    }
+}
 
 /// Records per time bucket, from each record's timestamp: pages per second over the crawl.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
 
-use anyhow::{Context, Result};
+use crate::error::{Context, Error, Result, refuse};
 use silhouette_dom::Profile;
 use silhouette_frontier::{
     Decision, Dedup, DedupConfig, DedupScope, DropWhen, PageContent, PageSignals, Store, Verdict,
@@ -234,10 +234,16 @@ impl Judged {
         self.pages.len()
     }
 
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.pages.is_empty()
+    }
+
     /// Judges every page again at `decay` with `config`, in crawl order.
     fn judge(&self, decay: f64, config: DedupConfig) -> Result<Vec<Page>> {
         let params = format!("replay/decay={decay}");
-        let mut dedup = Dedup::new(config, &params).map_err(|e| anyhow::anyhow!("dedup.{e}"))?;
+        let mut dedup =
+            Dedup::new(config, &params).map_err(|e| Error::Refused(format!("dedup.{e}")))?;
         Ok(self
             .pages
             .iter()
@@ -294,71 +300,6 @@ fn resolve(map: &HashMap<u64, u64>, mut c: u64) -> u64 {
     c
 }
 
-/// `replay --drop-when MODE --content-threshold K`: the content policy to replay with.
-#[derive(Clone, Debug, Default)]
-pub struct ContentFlags {
-    pub drop_when: Option<String>,
-    pub threshold: Option<i64>,
-}
-
-/// The decay and dedup settings to judge a crawl's pages with: the flags given, else the
-/// ones the crawl recorded, else the config's.
-pub fn settings(
-    cli_config: Option<&std::path::Path>,
-    recorded: &Recorded,
-    decay: Option<f64>,
-    threshold: Option<i64>,
-    min_similarity: Option<f64>,
-) -> Result<(f64, DedupConfig)> {
-    let options = crate::settings::Options::find(cli_config)?;
-    let overrides = crate::settings::Overrides {
-        decay: decay.or(recorded.decay),
-        features: recorded.model.clone(),
-        threshold: threshold.or(recorded.threshold),
-    };
-    let base = crate::settings::Settings::resolve(&options, &overrides)?;
-    let crawl = crate::crawl_settings::CrawlSettings::resolve(&options, base.threshold)?;
-    let mut dedup = crawl.frontier.dedup;
-    if let Some(scope) = recorded.scope {
-        dedup.scope = scope;
-    }
-    if let Some(after) = recorded.varying_after {
-        dedup.varying_after = after;
-    }
-    dedup.min_similarity = match min_similarity {
-        Some(v) if !(0.0..=1.0).contains(&v) => {
-            anyhow::bail!("--min-similarity {v}: must be a number from 0 to 1")
-        }
-        Some(v) => Some(v),
-        None => recorded.min_similarity,
-    };
-    if let Some(mode) = recorded.drop_when {
-        dedup.drop_when = mode;
-    }
-    if let Some(k) = recorded
-        .content_threshold
-        .and_then(|k| u32::try_from(k).ok())
-    {
-        dedup.content_threshold = k;
-    }
-    Ok((base.hasher.decay, dedup))
-}
-
-impl ContentFlags {
-    /// Writes the flags given over `dedup` (the crawl's recorded policy, see [`settings`]);
-    /// `bits`: the width of the content fingerprints judged.
-    pub fn apply(&self, dedup: &mut DedupConfig, bits: u32) -> Result<()> {
-        if let Some(mode) = self.drop_when.as_deref() {
-            dedup.drop_when = mode.parse().map_err(|e| anyhow::anyhow!("--{e}"))?;
-        }
-        if let Some(k) = self.threshold {
-            dedup.content_threshold =
-                crate::content_settings::threshold_in_range("--content-threshold", k, bits)?;
-        }
-        Ok(())
-    }
-}
-
 /// Changed decisions listed by `replay` before the rest is counted.
 const CHANGES_SHOWN: usize = 10;
 
@@ -369,7 +310,7 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
         .unwrap_or_else(|| "unknown".to_owned());
     let content = store.meta("content")?.filter(|c| c != "none");
     if content.is_none() && config.drop_when != DropWhen::Structure {
-        anyhow::bail!(
+        refuse!(
             "drop-when = \"{}\" needs content fingerprints, and this crawl recorded none (content.enabled was off): crawl with --content (content.enabled = true) to compare content policies",
             config.drop_when
         );
@@ -496,33 +437,6 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
         )?;
     }
     Ok(())
-}
-
-/// `silhouette replay`: the crawl's pages judged again with other settings (`decay`,
-/// `threshold`, `min_similarity`, the content policy); what changes is printed.
-pub fn command(
-    config: Option<&std::path::Path>,
-    state: Option<std::path::PathBuf>,
-    (decay, threshold, min_similarity): (Option<f64>, Option<i64>, Option<f64>),
-    policy: crate::args::PolicyFlags,
-) -> Result<std::process::ExitCode> {
-    let state = crate::state_or_default(config, state)?;
-    let opened = crate::crawl::export_replay::Opened::open(&state)?;
-    let store = &opened.store;
-    let recorded = Recorded::of(store)?;
-    let (decay, dedup) = settings(config, &recorded, decay, threshold, min_similarity)?;
-    let mut dedup = dedup;
-    let bits = if store
-        .meta("content")?
-        .is_some_and(|c| c.contains(" bits=128 "))
-    {
-        128
-    } else {
-        64
-    };
-    ContentFlags::from(policy).apply(&mut dedup, bits)?;
-    replay(store, decay, dedup, &mut std::io::stdout().lock())?;
-    Ok(std::process::ExitCode::SUCCESS)
 }
 
 #[cfg(test)]

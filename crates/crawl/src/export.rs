@@ -8,7 +8,7 @@ use std::fs::OpenOptions;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use crate::error::{Context, Result, refuse};
 use silhouette_redis::SharedCrawl;
 
 /// The URLs of the complete lines of `path`'s file (cutting off a partial last line).
@@ -51,7 +51,7 @@ pub fn run(url: &str, crawl: &str, output: &Path) -> Result<(u64, u64)> {
         let mut shared = SharedCrawl::attach(url, crawl).await?;
         let params = shared.params().await?;
         if params.is_empty() {
-            anyhow::bail!("there is no shared crawl {crawl:?} at {url}");
+            refuse!("there is no shared crawl {crawl:?} at {url}");
         }
         super::export_replay::write_params(output, &params)?;
         let mut file = OpenOptions::new()

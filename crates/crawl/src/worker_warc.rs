@@ -15,15 +15,16 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Write};
+use std::io::BufWriter;
 use std::path::Path;
 
-use anyhow::{Context, Result, bail};
+use crate::error::{Context, Result, inconsistent};
+use crate::events::{Events, Notice};
 use silhouette_redis::SharedCrawl;
 use silhouette_warc::{WarcWriter, warc_date, warcinfo};
 
-use crate::crawl::warc_out::{Capture, WarcWritten};
-use crate::warc_settings::WarcSettings;
+use crate::config::WarcConfig;
+use crate::warc_out::{Capture, WarcWritten};
 
 /// Where a page's records are in a worker's file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,7 +64,7 @@ struct Current {
 
 /// One worker's WARC files.
 pub struct SharedWarc {
-    settings: WarcSettings,
+    settings: WarcConfig,
     info: Vec<(String, String)>,
     prefix: String,
     worker: String,
@@ -90,19 +91,19 @@ fn file_part(s: &str) -> String {
 
 impl SharedWarc {
     /// Opens the WARC directory for this worker of crawl `crawl`, after repairing the files
-    /// of killed workers found in it. Messages (repairs) go to `err`.
+    /// of killed workers found in it. Repairs are told to `events`.
     pub async fn open(
-        settings: WarcSettings,
+        settings: WarcConfig,
         info: Vec<(String, String)>,
         crawl: &str,
         shared: &mut SharedCrawl,
-        err: &mut dyn Write,
+        events: &mut dyn Events,
     ) -> Result<Self> {
         let dir = &settings.dir;
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create the WARC directory {}", dir.display()))?;
         let prefix = format!("silhouette-{}-", file_part(crawl));
-        repair(dir, &prefix, shared, err).await?;
+        repair(dir, &prefix, shared, events).await?;
         Ok(Self {
             written: WarcWritten {
                 dir: dir.clone(),
@@ -132,7 +133,7 @@ impl SharedWarc {
             self.next_file(shared).await?;
         }
         let Some(c) = self.current.as_mut() else {
-            bail!("no WARC file is open");
+            inconsistent!("no WARC file is open");
         };
         let path = self.settings.dir.join(&c.name);
         let context = || format!("cannot write {}", path.display());
@@ -156,7 +157,7 @@ impl SharedWarc {
     /// Cuts the file back to before `page`: Redis kept another worker's record of it.
     pub fn undo(&mut self, page: &Archived) -> Result<()> {
         let Some(c) = self.current.as_mut().filter(|c| c.name == page.file) else {
-            bail!("the WARC file {} is no longer open", page.file);
+            inconsistent!("the WARC file {} is no longer open", page.file);
         };
         let path = self.settings.dir.join(&c.name);
         c.writer
@@ -193,9 +194,7 @@ impl SharedWarc {
             .create_new(true)
             .open(&path)
             .with_context(context)?;
-        lock.try_lock()
-            .map_err(|e| anyhow::anyhow!("{e}"))
-            .with_context(context)?;
+        lock.try_lock().with_context(context)?;
         let mut writer = WarcWriter::new(BufWriter::new(lock.try_clone().with_context(context)?));
         writer.write_member(&head).with_context(context)?;
         writer.flush().with_context(context)?;
@@ -227,7 +226,7 @@ async fn repair(
     dir: &Path,
     prefix: &str,
     shared: &mut SharedCrawl,
-    err: &mut dyn Write,
+    events: &mut dyn Events,
 ) -> Result<()> {
     let mut abandoned: BTreeMap<String, (File, u64)> = BTreeMap::new();
     for (name, note) in shared.warc_files().await? {
@@ -264,7 +263,7 @@ async fn repair(
             .with_context(|| format!("cannot read {}", path.display()))?
             .len();
         if len < end {
-            bail!(
+            inconsistent!(
                 "the WARC file {} is shorter than the shared crawl says ({len} < {end} bytes): it was changed outside the crawl",
                 path.display()
             );
@@ -272,11 +271,11 @@ async fn repair(
         if len > end {
             file.set_len(end)
                 .with_context(|| format!("cannot repair {}", path.display()))?;
-            writeln!(
-                err,
-                "repaired {}: cut back from {len} to {end} bytes (the records of a page whose decision a killed worker never recorded; another worker fetches it again)",
-                path.display()
-            )?;
+            events.notice(&Notice::WarcRepaired {
+                path: path.clone(),
+                from: len,
+                to: end,
+            });
         }
         shared
             .note_warc_file(&name, &format!("closed {end}"))

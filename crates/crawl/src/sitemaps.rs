@@ -8,6 +8,8 @@ use silhouette_fetch::{FetchContext, Fetcher};
 use silhouette_sitemap::Kind;
 use url::Url;
 
+use crate::events::{Events, Notice};
+
 /// Sitemap documents fetched at most in one run.
 pub const MAX_SITEMAPS: usize = 100;
 /// Bytes of one sitemap after decompression at most (the sitemap protocol's own limit).
@@ -27,25 +29,16 @@ pub struct Found {
 }
 
 impl Found {
-    /// Prints the notes, and unless `quiet` how many URLs were listed and `added`.
-    pub fn print(
-        &self,
-        added: usize,
-        quiet: bool,
-        out: &mut impl std::io::Write,
-    ) -> std::io::Result<()> {
+    /// Tells `events` the notes, then how many URLs were listed and `added`.
+    pub fn report(&self, added: usize, events: &mut dyn Events) {
         for note in &self.notes {
-            writeln!(out, "note: {note}")?;
+            events.notice(&Notice::Sitemap(note.clone()));
         }
-        if !quiet {
-            writeln!(
-                out,
-                "sitemaps: {} URLs listed in {} sitemaps, {added} of them new and in scope",
-                self.urls.len(),
-                self.sitemaps
-            )?;
-        }
-        Ok(())
+        events.notice(&Notice::Sitemaps {
+            listed: self.urls.len(),
+            sitemaps: self.sitemaps,
+            added,
+        });
     }
 }
 

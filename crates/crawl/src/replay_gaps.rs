@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use anyhow::{Context, Result};
+use crate::error::{Context, Result};
 use silhouette_frontier::{Decision, Store};
 
 /// The gaps of a crawl state as seen by replay.

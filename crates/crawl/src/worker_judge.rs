@@ -3,7 +3,7 @@
 //! canonical order (`worker_order`), so there is nothing to combine: each page is one
 //! decision against the replica, logged (if it changes the state) in one round trip.
 
-use anyhow::Result;
+use crate::error::Result;
 use silhouette_frontier::{JudgedPage, SharedDedup, SharedVerdict};
 use silhouette_redis::{RedisLog, SharedError};
 

@@ -15,14 +15,14 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use anyhow::{Context, Result, bail};
+use crate::error::{Context, Result, inconsistent};
 use silhouette_frontier::{Store, StoredRecord, WarcLocation};
 use silhouette_warc::{
     WarcRecord, WarcWriter, cdxj_line, gzip_member, http_response_head, request, response_fields,
     revisit, warc_date, warcinfo,
 };
 
-use crate::warc_settings::{WarcRecords, WarcSettings};
+use crate::config::{WarcConfig, WarcRecords};
 
 /// The state's meta key for the absolute path of the directory its WARC files are in.
 pub const WARC_DIR_KEY: &str = "warc.dir";
@@ -114,6 +114,7 @@ struct Current {
 /// What one run wrote to the WARC files, for its summary.
 #[derive(Clone, Debug, Default)]
 pub struct WarcWritten {
+    /// The WARC directory.
     pub dir: PathBuf,
     /// The files this run wrote to, in order.
     pub files: Vec<String>,
@@ -123,7 +124,7 @@ pub struct WarcWritten {
 
 /// The crawl's WARC files.
 pub struct WarcLog {
-    settings: WarcSettings,
+    settings: WarcConfig,
     info: Vec<(String, String)>,
     host: String,
     current: Option<Current>,
@@ -206,11 +207,7 @@ impl WarcLog {
     /// Opens the WARC directory of a crawl: files of a resumed crawl are cut back to what
     /// the state committed (and their indexes with them); the last one is appended to
     /// while it is under the size limit. `info` goes into each file's warcinfo record.
-    pub fn open(
-        settings: WarcSettings,
-        info: Vec<(String, String)>,
-        store: &Store,
-    ) -> Result<Self> {
+    pub fn open(settings: WarcConfig, info: Vec<(String, String)>, store: &Store) -> Result<Self> {
         let dir = &settings.dir;
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create the WARC directory {}", dir.display()))?;
@@ -237,14 +234,14 @@ impl WarcLog {
                 Ok(m) => m.len(),
                 // Registered, then killed before it was created: it holds nothing.
                 Err(_) if f.pages == 0 => continue,
-                Err(e) => bail!(
+                Err(e) => inconsistent!(
                     "the WARC file {} of this crawl is missing ({e}): the state says it holds {} pages",
                     path.display(),
                     f.pages
                 ),
             };
             if len < f.committed_end {
-                bail!(
+                inconsistent!(
                     "the WARC file {} is shorter than the crawl state says ({len} < {} bytes): it was changed outside the crawl",
                     path.display(),
                     f.committed_end
@@ -362,7 +359,7 @@ impl WarcLog {
             return Ok(None);
         }
         let Some(current) = self.current.as_mut() else {
-            bail!("no WARC file is open (call open_next first)");
+            inconsistent!("no WARC file is open (call open_next first)");
         };
         let path = self.settings.dir.join(&current.name);
         let context = || format!("cannot write {}", path.display());
@@ -449,7 +446,7 @@ impl WarcLog {
 /// The fields of each file's warcinfo record: software, the robots policy, the user agent,
 /// which records are kept, and the settings that decide duplicates (as the state stores them).
 pub fn info(
-    settings: &crate::crawl_settings::CrawlSettings,
+    settings: &crate::config::CrawlConfig,
     records: WarcRecords,
     params: &[(&str, String)],
 ) -> Vec<(String, String)> {

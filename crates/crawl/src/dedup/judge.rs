@@ -7,7 +7,7 @@ use silhouette_frontier::{Dedup, PageContent, PageSignals, Verdict, body_hash};
 use silhouette_simhash::Fingerprint;
 use silhouette_text::ContentHasher;
 
-use crate::crawl::page::content_of as content_signal;
+use crate::page::content_of as content_signal;
 
 /// A page ready to be judged.
 #[derive(Debug, Clone)]

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use crate::error::{Context, Result};
 use data_encoding::BASE64;
 use serde_json::Value;
 use silhouette_frontier::{ContentBits, PageContent, PageRecord, Store, host_port};
@@ -58,6 +58,7 @@ fn hex_u128(v: &Value) -> Option<u128> {
 /// --redis`) read into a temporary state of its own.
 #[derive(Debug)]
 pub struct Opened {
+    /// The state (or the export's temporary one).
     pub store: Store,
     /// The temporary state of an export (removed when dropped).
     imported: Option<tempfile::TempDir>,

@@ -14,16 +14,22 @@ const CLUSTERS_SHOWN: usize = 10;
 /// Totals of one host.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct HostRow {
+    /// Pages recorded.
     pub pages: u64,
+    /// Kept.
     pub kept: u64,
+    /// Duplicates.
     pub dropped: u64,
+    /// Errors.
     pub errors: u64,
 }
 
 /// One page of a structure cluster.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Member {
+    /// Its URL.
     pub url: String,
+    /// Its decision (`kept`, `near-duplicate`, …).
     pub decision: String,
     /// Bits from the cluster's first page (near-duplicates only).
     pub distance: Option<u32>,
@@ -32,8 +38,11 @@ pub struct Member {
 /// A structure cluster: its first page and how many pages fell into it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Cluster {
+    /// The URL of its first (kept) page.
     pub first: String,
+    /// Pages in it.
     pub pages: u64,
+    /// Pages of it kept.
     pub kept: u64,
     /// Every page, in crawl order (only when asked for: `stats --clusters`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -43,17 +52,24 @@ pub struct Cluster {
 /// A seed that was fetched but not crawled: its decision and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FailedSeed {
+    /// The seed.
     pub url: String,
+    /// Its decision.
     pub decision: String,
+    /// Why.
     pub error: Option<String>,
 }
 
 /// What a crawl state holds, summed up.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Summary {
+    /// Pages recorded.
     pub pages: u64,
+    /// Pages per decision.
     pub per_decision: BTreeMap<String, u64>,
+    /// Totals per host.
     pub per_host: BTreeMap<String, HostRow>,
+    /// Errors per error code.
     pub errors: BTreeMap<String, u64>,
     /// URLs found beyond a page limit, kept for a run with a higher one.
     pub deferred: u64,

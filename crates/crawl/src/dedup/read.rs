@@ -44,7 +44,9 @@ pub struct Position {
 /// place to start: only the first record of a file gzipped as one member is).
 #[derive(Debug)]
 pub struct Positioned {
+    /// The item.
     pub item: Item,
+    /// Where reading can start again to read it first.
     pub entry: Option<Position>,
 }
 
@@ -54,12 +56,20 @@ pub enum Item {
     /// A response record.
     Response(Candidate),
     /// A record or file that could not be read.
-    Error { file: usize, message: String },
+    Error {
+        /// Index of the file in the input list.
+        file: usize,
+        /// What is wrong (with the record's offset).
+        message: String,
+    },
     /// A record of another type (or a response too large to read): not judged.
     Skipped,
     /// The warcinfo record of a file a silhouette crawl wrote with `warc-records = "kept"`:
     /// it holds the pages that crawl kept, not the duplicates it learned from.
-    KeptOnly { file: usize },
+    KeptOnly {
+        /// Index of the file in the input list.
+        file: usize,
+    },
 }
 
 /// Whether a warcinfo block says a silhouette crawl wrote only the pages it kept.

@@ -20,7 +20,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use anyhow::{Context, Result};
+use crate::error::{Context, Result};
 use silhouette_frontier::{Dedup, PageRecord, PageSignals, Store, Verdict, WarcLocation};
 use silhouette_simhash::Fingerprint;
 
@@ -117,10 +117,7 @@ impl DedupState {
         let mut counts = (0, 0, 0, 0, 0);
         for r in records {
             let page = &r.page;
-            let summary = page
-                .profile
-                .as_deref()
-                .and_then(crate::crawl_settings::summary_of);
+            let summary = page.profile.as_deref().and_then(crate::page::summary_of);
             let verdict = dedup.judge_page(&PageSignals {
                 id: page.id,
                 host: &r.host,
@@ -157,7 +154,7 @@ impl DedupState {
     /// Opens the JSONL output for appending: a cut-off last line is removed and the
     /// committed lines it lacks are written.
     pub fn open_output(&self, path: &Path) -> Result<File> {
-        let (mut file, lines) = crate::crawl::output::open_resumable(path)?;
+        let (mut file, lines) = crate::output::open_resumable(path)?;
         let mut missing = Vec::new();
         self.store
             .output_lines(lines, |l| missing.push(format!("{l}\n")))?;

@@ -1,0 +1,99 @@
+//! `silhouette replay`: a crawl's pages judged again with other settings.
+
+use anyhow::{Result, bail};
+use silhouette_crawl::{OpenedState, Recorded, replay};
+use silhouette_frontier::DedupConfig;
+
+/// `replay --drop-when MODE --content-threshold K`: the content policy to replay with.
+#[derive(Clone, Debug, Default)]
+pub struct ContentFlags {
+    /// `--drop-when`.
+    pub drop_when: Option<String>,
+    /// `--content-threshold`.
+    pub threshold: Option<i64>,
+}
+
+/// The decay and dedup settings to judge a crawl's pages with: the flags given, else the
+/// ones the crawl recorded, else the config's.
+pub fn settings(
+    cli_config: Option<&std::path::Path>,
+    recorded: &Recorded,
+    decay: Option<f64>,
+    threshold: Option<i64>,
+    min_similarity: Option<f64>,
+) -> Result<(f64, DedupConfig)> {
+    let options = crate::settings::Options::find(cli_config)?;
+    let overrides = crate::settings::Overrides {
+        decay: decay.or(recorded.decay),
+        features: recorded.model.clone(),
+        threshold: threshold.or(recorded.threshold),
+    };
+    let base = crate::settings::Settings::resolve(&options, &overrides)?;
+    let crawl = crate::crawl_settings::resolve(&options, base.threshold)?;
+    let mut dedup = crawl.frontier.dedup;
+    if let Some(scope) = recorded.scope {
+        dedup.scope = scope;
+    }
+    if let Some(after) = recorded.varying_after {
+        dedup.varying_after = after;
+    }
+    dedup.min_similarity = match min_similarity {
+        Some(v) if !(0.0..=1.0).contains(&v) => {
+            bail!("--min-similarity {v}: must be a number from 0 to 1")
+        }
+        Some(v) => Some(v),
+        None => recorded.min_similarity,
+    };
+    if let Some(mode) = recorded.drop_when {
+        dedup.drop_when = mode;
+    }
+    if let Some(k) = recorded
+        .content_threshold
+        .and_then(|k| u32::try_from(k).ok())
+    {
+        dedup.content_threshold = k;
+    }
+    Ok((base.hasher.decay, dedup))
+}
+
+impl ContentFlags {
+    /// Writes the flags given over `dedup` (the crawl's recorded policy, see [`settings`]);
+    /// `bits`: the width of the content fingerprints judged.
+    pub fn apply(&self, dedup: &mut DedupConfig, bits: u32) -> Result<()> {
+        if let Some(mode) = self.drop_when.as_deref() {
+            dedup.drop_when = mode.parse().map_err(|e| anyhow::anyhow!("--{e}"))?;
+        }
+        if let Some(k) = self.threshold {
+            dedup.content_threshold =
+                crate::content_settings::threshold_in_range("--content-threshold", k, bits)?;
+        }
+        Ok(())
+    }
+}
+
+/// `silhouette replay`: the crawl's pages judged again with other settings (`decay`,
+/// `threshold`, `min_similarity`, the content policy); what changes is printed.
+pub fn command(
+    config: Option<&std::path::Path>,
+    state: Option<std::path::PathBuf>,
+    (decay, threshold, min_similarity): (Option<f64>, Option<i64>, Option<f64>),
+    policy: crate::args::PolicyFlags,
+) -> Result<std::process::ExitCode> {
+    let state = crate::state_or_default(config, state)?;
+    let opened = OpenedState::open(&state)?;
+    let store = &opened.store;
+    let recorded = Recorded::of(store)?;
+    let (decay, dedup) = settings(config, &recorded, decay, threshold, min_similarity)?;
+    let mut dedup = dedup;
+    let bits = if store
+        .meta("content")?
+        .is_some_and(|c| c.contains(" bits=128 "))
+    {
+        128
+    } else {
+        64
+    };
+    ContentFlags::from(policy).apply(&mut dedup, bits)?;
+    replay(store, decay, dedup, &mut std::io::stdout().lock())?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
