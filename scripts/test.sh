@@ -24,6 +24,9 @@ fi
 step "cargo fmt --check"
 cargo fmt --all -- --check
 
+step "no import circle among the binary's files"
+python3 scripts/check-imports.py
+
 step "cargo clippy (all targets, warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 

@@ -50,15 +50,6 @@ pub struct PolicyFlags {
     pub content_threshold: Option<i64>,
 }
 
-impl From<PolicyFlags> for crate::replay::ContentFlags {
-    fn from(flags: PolicyFlags) -> Self {
-        Self {
-            drop_when: flags.drop_when,
-            threshold: flags.content_threshold,
-        }
-    }
-}
-
 /// Output formats of `fingerprint`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -159,7 +150,7 @@ pub enum Command {
         state: Option<PathBuf>,
 
         #[command(flatten)]
-        shared: crate::cluster_settings::ClusterFlags,
+        shared: crate::config::ClusterFlags,
 
         /// List every structure cluster with all its pages (decision, distance, URL).
         #[arg(long)]
@@ -173,7 +164,7 @@ pub enum Command {
     /// once each. Run again on the same file, only the records it lacks are appended.
     Export {
         #[command(flatten)]
-        shared: crate::cluster_settings::ClusterFlags,
+        shared: crate::config::ClusterFlags,
 
         /// The JSONL file (created, or completed).
         #[arg(long, value_name = "FILE")]
@@ -354,7 +345,7 @@ pub struct CrawlArgs {
     pub threshold: Option<i64>,
 
     #[command(flatten)]
-    pub settings: Box<crate::crawl_flags::CrawlFlags>,
+    pub settings: Box<crate::config::CrawlFlags>,
 
     /// State directory (default: crawl.state-dir of the config, `silhouette-state`).
     #[arg(long, value_name = "DIR")]
@@ -370,7 +361,7 @@ pub struct CrawlArgs {
     pub add_seeds: bool,
 
     #[command(flatten)]
-    pub shared: crate::cluster_settings::ClusterFlags,
+    pub shared: crate::config::ClusterFlags,
 
     /// Seed URLs or seed files (optional when resuming).
     #[arg(value_name = "SEEDS")]

@@ -125,18 +125,16 @@ pub fn command(
     a: PathBuf,
     b: PathBuf,
 ) -> Result<ExitCode> {
-    let mut settings = crate::settings(config, flags, threshold)?;
-    let options = crate::settings::Options::find(config)?;
-    let content = ContentHasher::new(crate::content_settings::resolve(
-        options.content.as_ref(),
-        crate::content_settings::ContentOverrides::default(),
-    )?)?;
+    let config = crate::common::config_with(config, flags, threshold)?;
+    let mut settings = config.settings()?;
+    let content =
+        ContentHasher::new(config.content(crate::config::content::ContentOverrides::default())?)?;
     settings.hasher.limits.max_text_bytes = silhouette_crawl::text_bytes(Some(content.config()));
     let hasher = StructureHasher::new(settings.hasher)?;
     let urls = [&a, &b]
         .into_iter()
         .filter_map(|p| crate::web_page::url_of(p));
-    let web = crate::web_pages(config, urls.collect())?;
+    let web = crate::common::web_pages(&config, urls.collect())?;
     let page = |p: PathBuf| -> Result<Page> {
         if let (Some(url), Some(web)) = (crate::web_page::url_of(&p), web.as_ref()) {
             let got = web.get(&url).map_err(|e| anyhow::anyhow!("{url}: {e}"))?;
@@ -175,6 +173,6 @@ pub fn command(
     Ok(if near {
         ExitCode::SUCCESS
     } else {
-        ExitCode::from(crate::EXIT_PARTIAL)
+        ExitCode::from(crate::common::EXIT_PARTIAL)
     })
 }

@@ -8,10 +8,9 @@ use silhouette_dom::StructureHasher;
 use silhouette_text::ContentHasher;
 
 use crate::args::{self, FingerprintFlags};
+use crate::common::{EXIT_PARTIAL, crawl_settings};
 use crate::crawl::progress::Terminal;
 use crate::inputs::{self, Input};
-use crate::settings;
-use crate::{EXIT_PARTIAL, crawl_content, crawl_settings};
 
 /// Runs `silhouette dedup` over the WARC files `args` names.
 pub fn run(
@@ -25,11 +24,8 @@ pub fn run(
     ),
     args: &[std::path::PathBuf],
 ) -> Result<ExitCode> {
-    let (base, mut crawl) = crawl_settings(config, flags, threshold)?;
-    let bits = match settings::Options::find(config)?
-        .content
-        .and_then(|c| c.bits)
-    {
+    let (config, base, mut crawl) = crawl_settings(config, flags, threshold)?;
+    let bits = match config.options().content.as_ref().and_then(|c| c.bits) {
         Some(128) => 128,
         _ => 64,
     };
@@ -54,10 +50,7 @@ pub fn run(
     for w in &warnings {
         writeln!(err, "error: {w}")?;
     }
-    let content = crawl_content(
-        &settings::Options::find(config)?,
-        crawl.frontier.dedup.drop_when,
-    )?;
+    let content = config.content_hasher(crawl.frontier.dedup.drop_when)?;
     let hasher = StructureHasher::new(silhouette_dom::HasherConfig {
         limits: silhouette_dom::Limits {
             max_text_bytes: silhouette_crawl::text_bytes(

@@ -233,15 +233,15 @@ pub fn command(config: Option<&Path>, args: FingerprintArgs) -> Result<ExitCode>
         files_from,
         paths,
     } = args;
-    let mut settings = crate::settings(config, &flags, None)?;
+    let config = crate::common::config_with(config, &flags, None)?;
+    let mut settings = config.settings()?;
     let content = if content || bits.is_some() {
-        let options = crate::settings::Options::find(config)?;
-        let overrides = crate::content_settings::ContentOverrides {
+        let overrides = crate::config::content::ContentOverrides {
             bits: bits.as_deref().and_then(|b| b.parse().ok()),
         };
-        let config = crate::content_settings::resolve(options.content.as_ref(), overrides)?;
-        settings.hasher.limits.max_text_bytes = silhouette_crawl::text_bytes(Some(&config));
-        Some(ContentHasher::new(config)?)
+        let content = config.content(overrides)?;
+        settings.hasher.limits.max_text_bytes = silhouette_crawl::text_bytes(Some(&content));
+        Some(ContentHasher::new(content)?)
     } else {
         None
     };
@@ -258,7 +258,7 @@ pub fn command(config: Option<&Path>, args: FingerprintArgs) -> Result<ExitCode>
         Input::Url(u) => Some(u.clone()),
         _ => None,
     });
-    let web = crate::web_pages(config, urls.collect())?;
+    let web = crate::common::web_pages(&config, urls.collect())?;
     let hashers = Hashers {
         structure: &hasher,
         content: content.as_ref(),
@@ -282,7 +282,7 @@ pub fn command(config: Option<&Path>, args: FingerprintArgs) -> Result<ExitCode>
         run(&hashers, &inputs, format, &mut out, &mut err).context("cannot write the output")?;
     out.flush().context("cannot write the output")?;
     Ok(if failed > 0 || !warnings.is_empty() {
-        ExitCode::from(crate::EXIT_PARTIAL)
+        ExitCode::from(crate::common::EXIT_PARTIAL)
     } else {
         ExitCode::SUCCESS
     })

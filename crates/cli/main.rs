@@ -1,13 +1,11 @@
 //! The `silhouette` binary: the only place that reads files and the environment and prints.
 
 mod args;
-mod cluster_settings;
+mod common;
 mod compare;
-mod content_settings;
+mod config;
 mod corpus;
 mod crawl;
-mod crawl_flags;
-mod crawl_settings;
 mod dedup;
 mod demo;
 mod fingerprint;
@@ -17,8 +15,6 @@ mod overlap;
 mod page_text;
 mod replay;
 mod report;
-mod settings;
-mod warc_settings;
 mod web_page;
 
 use std::io::{self, Write};
@@ -26,14 +22,11 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Parser;
-use silhouette_dom::StructureHasher;
-use silhouette_text::ContentHasher;
 
-use crate::args::{Cli, Command, FingerprintFlags, IdfCommand};
-use crate::settings::{Overrides, Settings};
+use crate::args::{Cli, Command, IdfCommand};
+use crate::common::{EXIT_PARTIAL, corpus_reader};
+use crate::config::Config;
 
-/// Exit status when some inputs failed and the rest were processed.
-const EXIT_PARTIAL: u8 = 1;
 /// Exit status for a usage or configuration error (clap uses 2 as well).
 const EXIT_USAGE: u8 = 2;
 
@@ -56,19 +49,6 @@ fn main() -> ExitCode {
             ExitCode::from(EXIT_USAGE)
         }
     }
-}
-
-fn settings(
-    cli_config: Option<&std::path::Path>,
-    flags: &FingerprintFlags,
-    threshold: Option<i64>,
-) -> Result<Settings> {
-    let overrides = Overrides {
-        decay: flags.decay,
-        features: flags.features.clone(),
-        threshold,
-    };
-    Settings::load(cli_config, &overrides)
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
@@ -97,8 +77,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             format,
         } => crawl::stats::command(cli.config.as_deref(), state, &shared, clusters, format),
         Command::Export { shared, output } => {
-            let options = settings::Options::find(cli.config.as_deref())?;
-            let c = cluster_settings::resolve(options.cluster.as_ref(), &shared)?
+            let c = Config::find(cli.config.as_deref())?
+                .with(&shared)
+                .cluster()?
                 .context("export reads a shared crawl: give --redis URL --crawl NAME")?;
             let (written, before) = silhouette_crawl::export_shared(&c.url, &c.crawl, &output)?;
             writeln!(
@@ -150,7 +131,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             a,
             b,
         } => {
-            let reader = corpus_reader(cli.config.as_deref())?;
+            let reader = corpus_reader(&Config::find(cli.config.as_deref())?)?;
             let mut out = io::stdout().lock();
             overlap::run(&reader, &tokenizer, k, g, &a, &b, &mut out)?;
             Ok(ExitCode::SUCCESS)
@@ -164,7 +145,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     paths,
                 },
         } => {
-            let reader = corpus_reader(cli.config.as_deref())?;
+            let reader = corpus_reader(&Config::find(cli.config.as_deref())?)?;
             let mut err = io::stderr();
             let problems = idf::build(&reader, &tokenizer, &paths, output.as_deref(), &mut err)?;
             Ok(if problems > 0 {
@@ -179,87 +160,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
             a,
             b,
         } => compare::command(cli.config.as_deref(), &flags, threshold, a, b),
-    }
-}
-
-/// What reads the documents of `idf build` and `overlap`: the configured structure hasher,
-/// collecting main-content text as `fingerprint --content` does, and the crawl's largest body
-/// for archived pages.
-fn corpus_reader(config: Option<&std::path::Path>) -> Result<corpus::Reader> {
-    let (mut base, crawl) = resolve_settings(config, &Overrides::default())?;
-    base.hasher.limits.max_text_bytes = silhouette_dom::DEFAULT_MAX_TEXT_BYTES;
-    let hasher = StructureHasher::new(base.hasher)?;
-    Ok(corpus::Reader::new(hasher, crawl.fetch.max_body_bytes))
-}
-
-/// A fetcher for `urls` (the arguments that are URLs), with the configuration's fetch
-/// settings; `None` when there are none.
-fn web_pages(
-    config: Option<&std::path::Path>,
-    urls: Vec<url::Url>,
-) -> Result<Option<web_page::WebPages>> {
-    if urls.is_empty() {
-        return Ok(None);
-    }
-    let (_, crawl) = resolve_settings(config, &Overrides::default())?;
-    web_page::WebPages::new(&crawl.fetch, &urls).map(Some)
-}
-
-/// The fingerprint and crawl settings of the config file, with the command-line overrides.
-fn crawl_settings(
-    config: Option<&std::path::Path>,
-    flags: &FingerprintFlags,
-    threshold: Option<i64>,
-) -> Result<(Settings, silhouette_crawl::CrawlConfig)> {
-    let overrides = Overrides {
-        decay: flags.decay,
-        features: flags.features.clone(),
-        threshold,
-    };
-    resolve_settings(config, &overrides)
-}
-
-/// The fingerprint and crawl settings of the config file, with `overrides`.
-fn resolve_settings(
-    config: Option<&std::path::Path>,
-    overrides: &Overrides,
-) -> Result<(Settings, silhouette_crawl::CrawlConfig)> {
-    let options = settings::Options::find(config)?;
-    let base = Settings::resolve(&options, overrides)?;
-    let crawl = crawl_settings::resolve(&options, base.threshold)?;
-    Ok((base, crawl))
-}
-
-/// The hasher of a crawl: the configured fingerprint, with link extraction on, and the
-/// main-content text when the crawl has a content signal.
-fn crawl_hasher(base: &Settings, content: Option<&ContentHasher>) -> Result<StructureHasher> {
-    Ok(silhouette_crawl::crawl_hasher(base.hasher, content)?)
-}
-
-/// The content hasher of a crawl (`[content]`), shared by its tasks; `None` when
-/// `content.enabled` is off (the default unless `drop-when` needs content).
-fn crawl_content(
-    options: &settings::Options,
-    drop_when: silhouette_frontier::DropWhen,
-) -> Result<Option<std::sync::Arc<ContentHasher>>> {
-    if !content_settings::enabled(options.content.as_ref(), drop_when)? {
-        return Ok(None);
-    }
-    let config = content_settings::resolve(
-        options.content.as_ref(),
-        content_settings::ContentOverrides::default(),
-    )?;
-    Ok(Some(std::sync::Arc::new(ContentHasher::new(config)?)))
-}
-
-/// The state directory given, else the one `crawl` uses by default (crawl.state-dir).
-fn state_or_default(
-    config: Option<&std::path::Path>,
-    state: Option<std::path::PathBuf>,
-) -> Result<std::path::PathBuf> {
-    match state {
-        Some(dir) => Ok(dir),
-        None => Ok(crawl_settings::state_dir(&settings::Options::find(config)?)),
     }
 }
 

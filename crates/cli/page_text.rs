@@ -159,14 +159,11 @@ pub fn command(
     words: bool,
     paths: &[PathBuf],
 ) -> Result<std::process::ExitCode> {
-    let reader = crate::corpus_reader(config)?;
-    let options = crate::settings::Options::find(config)?;
-    let content = crate::content_settings::resolve(
-        options.content.as_ref(),
-        crate::content_settings::ContentOverrides::default(),
-    )?;
+    let config = crate::config::Config::find(config)?;
+    let reader = crate::common::corpus_reader(&config)?;
+    let content = config.content(crate::config::content::ContentOverrides::default())?;
     let urls = paths.iter().filter_map(|p| url_of(p));
-    let web = crate::web_pages(config, urls.collect())?;
+    let web = crate::common::web_pages(&config, urls.collect())?;
     let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr());
     let problems = run(
         &reader,
@@ -177,7 +174,7 @@ pub fn command(
         &mut err,
     )?;
     Ok(if problems > 0 {
-        std::process::ExitCode::from(crate::EXIT_PARTIAL)
+        std::process::ExitCode::from(crate::common::EXIT_PARTIAL)
     } else {
         std::process::ExitCode::SUCCESS
     })

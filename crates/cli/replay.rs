@@ -4,6 +4,8 @@ use anyhow::{Result, bail};
 use silhouette_crawl::{OpenedState, Recorded, replay};
 use silhouette_frontier::DedupConfig;
 
+use crate::config::{Config, Overrides};
+
 /// `replay --drop-when MODE --content-threshold K`: the content policy to replay with.
 #[derive(Clone, Debug, Default)]
 pub struct ContentFlags {
@@ -13,23 +15,31 @@ pub struct ContentFlags {
     pub threshold: Option<i64>,
 }
 
+impl From<crate::args::PolicyFlags> for ContentFlags {
+    fn from(flags: crate::args::PolicyFlags) -> Self {
+        Self {
+            drop_when: flags.drop_when,
+            threshold: flags.content_threshold,
+        }
+    }
+}
+
 /// The decay and dedup settings to judge a crawl's pages with: the flags given, else the
 /// ones the crawl recorded, else the config's.
 pub fn settings(
-    cli_config: Option<&std::path::Path>,
+    config: Config,
     recorded: &Recorded,
     decay: Option<f64>,
     threshold: Option<i64>,
     min_similarity: Option<f64>,
 ) -> Result<(f64, DedupConfig)> {
-    let options = crate::settings::Options::find(cli_config)?;
-    let overrides = crate::settings::Overrides {
+    let config = config.with(&Overrides {
         decay: decay.or(recorded.decay),
         features: recorded.model.clone(),
         threshold: threshold.or(recorded.threshold),
-    };
-    let base = crate::settings::Settings::resolve(&options, &overrides)?;
-    let crawl = crate::crawl_settings::resolve(&options, base.threshold)?;
+    });
+    let base = config.settings()?;
+    let crawl = config.crawl(base.threshold)?;
     let mut dedup = crawl.frontier.dedup;
     if let Some(scope) = recorded.scope {
         dedup.scope = scope;
@@ -65,7 +75,7 @@ impl ContentFlags {
         }
         if let Some(k) = self.threshold {
             dedup.content_threshold =
-                crate::content_settings::threshold_in_range("--content-threshold", k, bits)?;
+                crate::config::content::threshold_in_range("--content-threshold", k, bits)?;
         }
         Ok(())
     }
@@ -79,7 +89,8 @@ pub fn command(
     (decay, threshold, min_similarity): (Option<f64>, Option<i64>, Option<f64>),
     policy: crate::args::PolicyFlags,
 ) -> Result<std::process::ExitCode> {
-    let state = crate::state_or_default(config, state)?;
+    let config = Config::find(config)?;
+    let state = crate::common::state_or_default(&config, state);
     let opened = OpenedState::open(&state)?;
     let store = &opened.store;
     let recorded = Recorded::of(store)?;

@@ -10,12 +10,10 @@ use anyhow::Result;
 use silhouette_crawl::{CrawlJob, PagesOutput};
 
 use crate::args::CrawlArgs;
+use crate::common::{crawl_hasher, overrides};
+use crate::config::Config;
+use crate::crawl;
 use crate::crawl::progress::Terminal;
-use crate::settings::{self, Overrides, Settings};
-use crate::{
-    cluster_settings, crawl, crawl_content, crawl_flags, crawl_hasher, crawl_settings,
-    warc_settings,
-};
 
 /// Runs `silhouette crawl` with `args`, the configuration file `config` if given.
 pub fn run(config: Option<&Path>, args: CrawlArgs) -> Result<ExitCode> {
@@ -29,21 +27,16 @@ pub fn run(config: Option<&Path>, args: CrawlArgs) -> Result<ExitCode> {
         shared,
         seeds,
     } = args;
-    let mut options = settings::Options::find(config)?;
-    let cluster = cluster_settings::resolve(options.cluster.as_ref(), &shared)?;
-    // (Settings::resolve names --threshold, --decay and --features itself.)
-    let given = crawl_flags.apply(&mut options);
-    let overrides = Overrides {
-        decay: flags.decay,
-        features: flags.features.clone(),
-        threshold,
-    };
-    let named = |e| crawl_flags::name_the_flag(e, &given);
-    let base = Settings::resolve(&options, &overrides).map_err(named)?;
-    let crawl = crawl_settings::resolve(&options, base.threshold).map_err(named)?;
-    let content = crawl_content(&options, crawl.frontier.dedup.drop_when).map_err(named)?;
+    let config = Config::find(config)?
+        .with(&shared)
+        .with(&*crawl_flags)
+        .with(&overrides(&flags, threshold));
+    let cluster = config.cluster()?;
+    let base = config.settings()?;
+    let crawl = config.crawl(base.threshold)?;
+    let content = config.content_hasher(crawl.frontier.dedup.drop_when)?;
     let hasher = crawl_hasher(&base, content.as_deref())?;
-    let warc = warc_settings::resolve(&options).map_err(named)?;
+    let warc = config.warc()?;
     if let Some(cluster) = cluster {
         if warc.as_ref().is_some_and(|w| w.cdxj) {
             anyhow::bail!(
@@ -61,7 +54,7 @@ pub fn run(config: Option<&Path>, args: CrawlArgs) -> Result<ExitCode> {
         };
         return crawl::worker::command(job, &seeds);
     }
-    let state_dir = state.unwrap_or_else(|| crawl_settings::state_dir(&options));
+    let state_dir = state.unwrap_or_else(|| config.state_dir());
     let output = match output {
         Some(p) if p.as_os_str() == "-" => None,
         Some(p) => Some(p),

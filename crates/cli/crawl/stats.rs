@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use crate::args::StatsFormat;
-use crate::cluster_settings::{self, ClusterFlags};
+use crate::config::{ClusterFlags, Config};
 use crate::crawl;
 
 /// Prints the summary (text or JSON) of `state`, or of the shared crawl `shared` names.
@@ -18,8 +18,8 @@ pub fn command(
     clusters: bool,
     format: StatsFormat,
 ) -> Result<ExitCode> {
-    let options = crate::settings::Options::find(config)?;
-    if let Some(c) = cluster_settings::resolve(options.cluster.as_ref(), shared)? {
+    let config = Config::find(config)?.with(shared);
+    if let Some(c) = config.cluster()? {
         let stats = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?
@@ -32,7 +32,7 @@ pub fn command(
         crawl::worker::print_stats(&stats, &mut io::stdout().lock())?;
         return Ok(ExitCode::SUCCESS);
     }
-    let state = state.unwrap_or_else(|| crate::crawl_settings::state_dir(&options));
+    let state = state.unwrap_or_else(|| config.state_dir());
     let store = silhouette_frontier::Store::open_existing(&state)?;
     let summary = silhouette_crawl::summarize(&store, clusters)?;
     let mut out = io::stdout().lock();

@@ -5,9 +5,10 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
+use crate::common::crawl_hasher;
+use crate::config::Config;
 use crate::crawl::progress::Terminal;
-use crate::settings::{self, Overrides, Settings};
-use crate::{crawl_content, crawl_hasher, crawl_settings, demo};
+use crate::demo;
 
 /// Runs `silhouette demo`: serves the site, crawls it, prints the templates kept.
 pub fn run(
@@ -15,10 +16,10 @@ pub fn run(
     state: Option<std::path::PathBuf>,
     port: Option<u16>,
 ) -> Result<ExitCode> {
-    let options = settings::Options::find(config)?;
-    let base = Settings::resolve(&options, &Overrides::default())?;
-    let mut crawl = crawl_settings::resolve(&options, base.threshold)?;
-    let content = crawl_content(&options, crawl.frontier.dedup.drop_when)?;
+    let config = Config::find(config)?;
+    let base = config.settings()?;
+    let mut crawl = config.crawl(base.threshold)?;
+    let content = config.content_hasher(crawl.frontier.dedup.drop_when)?;
     // The demo server is local: a short interval keeps the demo quick.
     let interval = std::time::Duration::from_millis(20);
     crawl.fetch.host_request_interval = Some(

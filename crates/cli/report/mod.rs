@@ -25,7 +25,8 @@ pub fn command(
     output: Option<std::path::PathBuf>,
 ) -> Result<std::process::ExitCode> {
     use std::io::Write;
-    let state = crate::state_or_default(config, state)?;
+    let config = crate::config::Config::find(config)?;
+    let state = crate::common::state_or_default(&config, state);
     // An export's report goes beside it (`OUT.report.html`).
     let opened = silhouette_crawl::OpenedState::open(&state)?;
     let store = &opened.store;

@@ -1,49 +1,14 @@
 //! `[content]`: how a page's main-content text becomes a content fingerprint. Options (all
 //! optional, as written in `config.toml`) → a validated [`ContentConfig`].
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use serde::Deserialize;
 use silhouette_frontier::DropWhen;
 use silhouette_text::{Bits, ContentConfig, IdfTable};
 
-use crate::settings::range;
-
-/// `[content]`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct ContentOptions {
-    /// Whether the crawl and `silhouette dedup` compute and record content fingerprints.
-    /// Default: on when `dedup.drop-when` uses content, off otherwise.
-    pub enabled: Option<bool>,
-    /// `weighted`, `minhash` or `seed-002`.
-    pub mode: Option<String>,
-    /// `auto`, `unicode`, `jieba` or `mfonda`.
-    pub tokenizer: Option<String>,
-    /// Words per feature (1 to 16).
-    pub shingles: Option<i64>,
-    /// Whether English and Chinese stop words are dropped.
-    pub stop_words: Option<bool>,
-    /// `equal`, `tf` or `tf-idf`.
-    pub weights: Option<String>,
-    /// Keep only the n heaviest features; 0 keeps them all.
-    pub top_n: Option<i64>,
-    /// 64 or 128.
-    pub bits: Option<i64>,
-    /// Texts with fewer words get no fingerprint.
-    pub min_words: Option<i64>,
-    /// Keywords in the semantic signature; 0: no signature.
-    pub signature_top_n: Option<i64>,
-    /// The fingerprint and signature read the start of the main-content text up to this many
-    /// bytes (1,024 to 4,194,304; default 32,768), and so does `silhouette text`.
-    pub max_text_bytes: Option<i64>,
-    /// An IDF table (`word idf` lines); empty: jieba's built-in one.
-    pub idf: Option<PathBuf>,
-    /// The crawl's content near-duplicate threshold in bits.
-    pub threshold: Option<i64>,
-}
+use super::check::range;
+use super::options::{ContentOptions, key};
 
 /// Command-line values that override `[content]`.
 #[derive(Clone, Copy, Debug, Default)]
@@ -106,10 +71,10 @@ pub fn resolve(
         )?);
     }
     if let Some(path) = o.idf.as_ref().filter(|p| !p.as_os_str().is_empty()) {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("content.idf = {:?}: cannot read", path.display()))?;
-        let table = IdfTable::parse(&text)
-            .map_err(|e| anyhow::anyhow!("content.idf = {:?}: {e}", path.display()))?;
+        let named = format!("content.idf = {:?}", path.display());
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("{named}: cannot read"))?;
+        let table = IdfTable::parse(&text).map_err(|e| anyhow::anyhow!("{named}: {e}"))?;
         config.idf = Some(Arc::new(table));
     }
     Ok(config)
@@ -128,7 +93,7 @@ pub fn threshold(options: Option<&ContentOptions>) -> Result<u32> {
     let default = if bits == 128 { 6 } else { 3 };
     match options.and_then(|o| o.threshold) {
         None => Ok(default),
-        Some(v) => threshold_in_range("content.threshold =", v, bits),
+        Some(v) => threshold_in_range(&format!("{} =", key::CONTENT_THRESHOLD), v, bits),
     }
 }
 
@@ -175,7 +140,7 @@ fn plain(e: &silhouette_text::TextError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::{DEFAULT_CONFIG, Options};
+    use crate::config::options::{DEFAULT_CONFIG, Options};
 
     fn check(toml: &str, bits: Option<u32>, expected: Result<&str, &str>) {
         let got = Options::parse(toml, "c.toml")

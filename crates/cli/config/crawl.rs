@@ -5,7 +5,6 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Result, anyhow, bail};
-use serde::Deserialize;
 use silhouette_crawl::CrawlConfig;
 use silhouette_fetch::{AddressPolicy, FetchConfig};
 use silhouette_frontier::{
@@ -13,92 +12,10 @@ use silhouette_frontier::{
     ScopeMode, TrapConfig,
 };
 
-use crate::settings::{DedupOptions, Options, range};
-
-/// `[crawl]`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct CrawlOptions {
-    /// `same-host`, `same-domain` or `any`.
-    pub scope: Option<String>,
-    /// Regexes; when any is given, a URL must match one.
-    pub include: Option<Vec<String>>,
-    /// Regexes; a URL matching one is out of scope.
-    pub exclude: Option<Vec<String>>,
-    /// Link depth from a seed at most (0: seeds only).
-    pub max_depth: Option<i64>,
-    /// URLs crawled at most in all (0: no limit).
-    pub max_pages: Option<i64>,
-    /// URLs crawled at most per host (0: no limit).
-    pub max_pages_per_host: Option<i64>,
-    /// Fetches in flight at once.
-    pub concurrency: Option<i64>,
-    /// Where the crawl state goes when `--state` is not given.
-    pub state_dir: Option<String>,
-    /// Query parameters removed from URLs (exact names, or prefixes ending in `*`).
-    pub strip_params: Option<Vec<String>>,
-    /// Times a URL whose host asks to wait is put back before it is recorded as an error.
-    pub max_requeues: Option<i64>,
-    /// Seeds from the seeds' sitemaps too (robots.txt `Sitemap:` lines, `/sitemap.xml`).
-    pub sitemaps: Option<bool>,
-    /// Pages are judged in the order their URLs were found: URLs fetched ahead of the
-    /// oldest one not yet judged, at most.
-    pub reorder_window: Option<i64>,
-    /// Seconds pages wait behind a stuck fetch before it is judged out of order.
-    pub reorder_timeout_secs: Option<i64>,
-}
-
-/// `[traps]`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct TrapOptions {
-    /// URLs longer than this are traps.
-    pub max_url_length: Option<i64>,
-    /// Paths with more segments are traps.
-    pub max_path_depth: Option<i64>,
-    /// A path segment repeated more often is a trap.
-    pub max_segment_occurrences: Option<i64>,
-    /// A run of segments repeated more often is a trap.
-    pub max_run_repeats: Option<i64>,
-    /// URLs with more query parameters are traps.
-    pub max_query_params: Option<i64>,
-}
-
-/// `[fetch]`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct FetchOptions {
-    /// The User-Agent header.
-    pub user_agent: Option<String>,
-    /// The name matched against robots.txt groups.
-    pub robots_agent: Option<String>,
-    /// Minimum time between two requests to one host, in ms (0: no rate limit).
-    pub request_interval_ms: Option<i64>,
-    /// Requests in flight per host.
-    pub per_host_concurrency: Option<i64>,
-    /// Longest `Crawl-delay` honoured, in seconds.
-    pub max_crawl_delay_secs: Option<i64>,
-    /// Connect timeout, seconds.
-    pub connect_timeout_secs: Option<i64>,
-    /// Time to the first response byte, seconds.
-    pub first_byte_timeout_secs: Option<i64>,
-    /// Longest pause between body chunks, seconds.
-    pub idle_timeout_secs: Option<i64>,
-    /// Longest time for one request, seconds.
-    pub total_timeout_secs: Option<i64>,
-    /// Largest body read, after decompression.
-    pub max_body_bytes: Option<i64>,
-    /// Redirects followed at most.
-    pub max_redirects: Option<i64>,
-    /// Retries of connect errors and 5xx.
-    pub max_retries: Option<i64>,
-    /// Allow connections to loopback/private addresses reached from public seeds.
-    pub allow_private_addresses: Option<bool>,
-    /// Extra request headers, `Name: value` each.
-    pub headers: Option<Vec<String>>,
-    /// An http(s) proxy for every request.
-    pub proxy: Option<String>,
-}
+use super::check::range;
+use super::content;
+use super::fingerprint::min_similarity;
+use super::options::{CrawlOptions, DedupOptions, FetchOptions, Options, key};
 
 /// `Name: value` → (name, value), or an error naming `fetch.headers`.
 fn header(line: &str) -> Result<(String, String)> {
@@ -111,7 +28,8 @@ fn header(line: &str) -> Result<(String, String)> {
             Ok((name.trim().to_owned(), value.trim().to_owned()))
         }
         _ => bail!(
-            "fetch.headers = {line:?}: each must be \"Name: value\" (a header name without spaces, a colon, a value on one line)"
+            "{} = {line:?}: each must be \"Name: value\" (a header name without spaces, a colon, a value on one line)",
+            key::HEADERS
         ),
     }
 }
@@ -169,12 +87,12 @@ pub fn resolve(options: &Options, threshold: u32) -> Result<CrawlConfig> {
             None => OnDuplicate::default(),
             Some(s) => s.parse().map_err(|e| anyhow!("dedup.{e}"))?,
         },
-        min_similarity: Some(crate::settings::min_similarity(dedup)?),
+        min_similarity: Some(min_similarity(dedup)?),
         drop_when: match &dedup.drop_when {
             None => DropWhen::default(),
             Some(s) => s.parse().map_err(|e| anyhow!("dedup.{e}"))?,
         },
-        content_threshold: crate::content_settings::threshold(options.content.as_ref())?,
+        content_threshold: content::threshold(options.content.as_ref())?,
         varying_after: dedup
             .varying_after
             .map_or(Ok(defaults.frontier.dedup.varying_after), |v| {
@@ -185,7 +103,10 @@ pub fn resolve(options: &Options, threshold: u32) -> Result<CrawlConfig> {
     let mode = match crawl.scope.as_deref() {
         None => ScopeMode::default(),
         Some(s) => s.parse().map_err(|_| {
-            anyhow!("crawl.scope = {s:?}: must be one of \"same-host\", \"same-domain\", \"any\"")
+            anyhow!(
+                "{} = {s:?}: must be one of \"same-host\", \"same-domain\", \"any\"",
+                key::SCOPE
+            )
         })?,
     };
     let scope = ScopeConfig {
@@ -194,9 +115,9 @@ pub fn resolve(options: &Options, threshold: u32) -> Result<CrawlConfig> {
         exclude: crawl.exclude.clone().unwrap_or_default(),
         max_depth: match crawl.max_depth {
             None => defaults.frontier.scope.max_depth,
-            Some(v) => Some(range("crawl.max-depth", v, 0, 100_000)?),
+            Some(v) => Some(range(key::MAX_DEPTH, v, 0, 100_000)?),
         },
-        max_pages: opt_limit("crawl.max-pages", crawl.max_pages, None)?,
+        max_pages: opt_limit(key::MAX_PAGES, crawl.max_pages, None)?,
         max_pages_per_host: opt_limit("crawl.max-pages-per-host", crawl.max_pages_per_host, None)?,
     };
     silhouette_frontier::Scope::new(&scope).map_err(|e| match e {
@@ -261,7 +182,7 @@ pub fn resolve(options: &Options, threshold: u32) -> Result<CrawlConfig> {
         range("fetch.per-host-concurrency", v, 1, 1024)
     })?;
     let concurrency = crawl.concurrency.map_or(Ok(defaults.concurrency), |v| {
-        range("crawl.concurrency", v, 1, 4096)
+        range(key::CONCURRENCY, v, 1, 4096)
     })?;
     let fetch_config = FetchConfig {
         user_agent: fetch
@@ -274,7 +195,7 @@ pub fn resolve(options: &Options, threshold: u32) -> Result<CrawlConfig> {
             None => f.host_request_interval,
             Some(0) => None,
             Some(v) => Some(Duration::from_millis(range(
-                "fetch.request-interval-ms",
+                key::REQUEST_INTERVAL,
                 v,
                 0,
                 3_600_000,
@@ -334,7 +255,8 @@ pub fn resolve(options: &Options, threshold: u32) -> Result<CrawlConfig> {
     };
     if fetch_config.user_agent.trim().is_empty() || fetch_config.user_agent.contains(['\r', '\n']) {
         bail!(
-            "fetch.user-agent = {:?}: must be a non-empty HTTP header value on one line",
+            "{} = {:?}: must be a non-empty HTTP header value on one line",
+            key::USER_AGENT,
             fetch_config.user_agent
         );
     }
@@ -342,7 +264,10 @@ pub fn resolve(options: &Options, threshold: u32) -> Result<CrawlConfig> {
         && !url::Url::parse(proxy)
             .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some())
     {
-        bail!("fetch.proxy = {proxy:?}: must be an http(s) URL such as http://127.0.0.1:3128");
+        bail!(
+            "{} = {proxy:?}: must be an http(s) URL such as http://127.0.0.1:3128",
+            key::PROXY
+        );
     }
     fetch_config.validate().map_err(|e| anyhow!("fetch: {e}"))?;
 
@@ -409,11 +334,11 @@ pub fn state_dir(options: &Options) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::{Overrides, Settings};
+    use crate::config::Settings;
 
     fn check(toml: &str, expected: Result<&str, &str>) {
         let got = Options::parse(toml, "c.toml").and_then(|o| {
-            let s = Settings::resolve(&o, &Overrides::default())?;
+            let s = Settings::resolve(&o)?;
             resolve(&o, s.threshold)
         });
         match (got, expected) {
@@ -433,10 +358,14 @@ mod tests {
     /// `CrawlConfig::default()` crawls as `silhouette crawl` does.
     #[test]
     fn an_empty_config_is_the_library_default() {
-        let o = Options::parse("", "c.toml").expect("parses");
-        let s = Settings::resolve(&o, &Overrides::default()).expect("resolves");
-        let got = resolve(&o, s.threshold).expect("resolves");
-        assert_eq!(format!("{got:?}"), format!("{:?}", CrawlConfig::default()));
+        for text in ["", crate::config::options::DEFAULT_CONFIG] {
+            let o = Options::parse(text, "c.toml").expect("parses");
+            let s = Settings::resolve(&o).expect("resolves");
+            let got = resolve(&o, s.threshold).expect("resolves");
+            assert_eq!(format!("{got:?}"), format!("{:?}", CrawlConfig::default()));
+        }
+        let o = Options::default();
+        let s = Settings::resolve(&o).expect("resolves");
         assert_eq!(
             format!("{:?}", s.hasher),
             format!("{:?}", silhouette_dom::HasherConfig::default())

@@ -3,64 +3,34 @@
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use serde::Deserialize;
 use silhouette_crawl::ClusterConfig;
 use silhouette_redis::SharedConfig;
 
-use crate::settings::range;
+use super::check::range;
+use super::options::{ClusterOptions, key};
 
-/// `[cluster]`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct ClusterOptions {
-    /// `redis://HOST:PORT/DB` or `redis+cluster://HOST:PORT,…`; empty: no shared crawl.
-    pub url: Option<String>,
-    /// The crawl's name in Redis.
-    pub crawl: Option<String>,
-    /// Seconds a leased URL stays with a worker.
-    pub lease_secs: Option<i64>,
-    /// Hosts claimed from the schedule in one call.
-    pub claim_batch: Option<i64>,
-}
-
-/// `--redis` and `--crawl`.
-#[derive(Clone, Debug, Default, clap::Args)]
-pub struct ClusterFlags {
-    /// The Redis of a shared crawl (`crawl` joins it as one of its workers, `stats` and
-    /// `export` read it): redis://HOST:PORT/DB, or redis+cluster://HOST:PORT,HOST:PORT for a
-    /// Redis Cluster (overrides cluster.url).
-    #[arg(long, value_name = "URL")]
-    pub redis: Option<String>,
-
-    /// The shared crawl's name (overrides cluster.crawl).
-    #[arg(long = "crawl", value_name = "NAME")]
-    pub crawl_name: Option<String>,
-}
-
-/// `None` when neither `--redis` nor `cluster.url` is given (a single-process crawl).
+/// `None` without `cluster.url` (a single-process crawl); `crawl_by_flag`: the crawl's name
+/// came from `--crawl`, which makes no sense without a URL.
 pub fn resolve(
     options: Option<&ClusterOptions>,
-    flags: &ClusterFlags,
+    crawl_by_flag: bool,
 ) -> Result<Option<ClusterConfig>> {
     let default = ClusterOptions::default();
     let o = options.unwrap_or(&default);
-    let url = flags
-        .redis
-        .clone()
-        .or_else(|| o.url.clone())
-        .filter(|u| !u.is_empty());
+    let url = o.url.clone().filter(|u| !u.is_empty());
     let Some(url) = url else {
-        if flags.crawl_name.is_some() {
+        if crawl_by_flag {
             bail!("--crawl NAME names a shared crawl: give --redis URL (or cluster.url) too");
         }
         return Ok(None);
     };
     if !(url.starts_with("redis://") || url.starts_with("redis+cluster://")) {
         bail!(
-            "cluster.url = {url:?}: must start with redis:// (one server) or redis+cluster:// (a Redis Cluster)"
+            "{} = {url:?}: must start with redis:// (one server) or redis+cluster:// (a Redis Cluster)",
+            key::CLUSTER_URL
         );
     }
-    let Some(crawl) = flags.crawl_name.clone().or_else(|| o.crawl.clone()) else {
+    let Some(crawl) = o.crawl.clone() else {
         bail!("a shared crawl needs a name: give --crawl NAME (or cluster.crawl)");
     };
     let mut shared = SharedConfig::default();
@@ -76,9 +46,13 @@ pub fn resolve(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::flags::{ClusterFlags, Flags};
 
     fn check(toml: &str, flags: &[&str], expected: Result<Option<(&str, &str, u64)>, &str>) {
-        let options: ClusterOptions = toml::from_str(toml).expect("parses");
+        let mut options = crate::config::Options {
+            cluster: Some(toml::from_str(toml).expect("parses")),
+            ..Default::default()
+        };
         #[derive(clap::Parser)]
         struct Cli {
             #[command(flatten)]
@@ -86,7 +60,9 @@ mod tests {
         }
         let cli =
             <Cli as clap::Parser>::parse_from(std::iter::once("x").chain(flags.iter().copied()));
-        let got = resolve(Some(&options), &cli.flags)
+        let given = cli.flags.apply(&mut options);
+        let by_flag = given.iter().any(|(key, _)| *key == "cluster.crawl");
+        let got = resolve(options.cluster.as_ref(), by_flag)
             .map(|s| s.map(|s| (s.url, s.crawl, s.shared.lease.as_secs())))
             .map_err(|e| e.to_string());
         let expected = expected

@@ -1,10 +1,87 @@
-//! The flags of `silhouette crawl` that stand for config keys: they are written over the
-//! config's options before the settings are checked, so a flag wins over `config.toml` and
-//! is checked by the same rules; an error then names the flag instead of the key.
+//! The flags that stand for config keys: they are written over the config's options before
+//! the settings are checked, so a flag wins over `config.toml` and is checked by the same
+//! rules; an error then names the flag instead of the key. The last layer of the
+//! configuration: it knows the options, nothing else.
 
-use crate::content_settings::ContentOptions;
-use crate::crawl_settings::{CrawlOptions, FetchOptions};
-use crate::settings::{DedupOptions, Options};
+use super::options::{
+    ClusterOptions, ContentOptions, CrawlOptions, DedupOptions, FetchOptions, FingerprintOptions,
+    Options, OutputOptions, key,
+};
+
+/// (config key, flag) of every flag given.
+pub type Given = Vec<(&'static str, &'static str)>;
+
+/// Command-line values written over the options.
+pub trait Flags {
+    /// Writes the flags given over `options`; returns which keys they set.
+    fn apply(&self, options: &mut Options) -> Given;
+}
+
+/// `--decay`, `--features`, `--threshold`: the structure settings every command takes.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    /// `fingerprint.decay`.
+    pub decay: Option<f64>,
+    /// `fingerprint.features`.
+    pub features: Option<String>,
+    /// `dedup.threshold`.
+    pub threshold: Option<i64>,
+}
+
+impl Flags for Overrides {
+    fn apply(&self, options: &mut Options) -> Given {
+        let mut given = Given::new();
+        if let Some(v) = self.threshold {
+            options
+                .dedup
+                .get_or_insert_with(DedupOptions::default)
+                .threshold = Some(v);
+            given.push((key::THRESHOLD, "--threshold"));
+        }
+        let fingerprint = options
+            .fingerprint
+            .get_or_insert_with(FingerprintOptions::default);
+        if let Some(v) = self.decay {
+            fingerprint.decay = Some(v);
+            given.push((key::DECAY, "--decay"));
+        }
+        if let Some(v) = &self.features {
+            fingerprint.features = Some(v.clone());
+            given.push((key::FEATURES, "--features"));
+        }
+        given
+    }
+}
+
+/// `--redis` and `--crawl`.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct ClusterFlags {
+    /// The Redis of a shared crawl (`crawl` joins it as one of its workers, `stats` and
+    /// `export` read it): redis://HOST:PORT/DB, or redis+cluster://HOST:PORT,HOST:PORT for a
+    /// Redis Cluster (overrides cluster.url).
+    #[arg(long, value_name = "URL")]
+    pub redis: Option<String>,
+
+    /// The shared crawl's name (overrides cluster.crawl).
+    #[arg(long = "crawl", value_name = "NAME")]
+    pub crawl_name: Option<String>,
+}
+
+impl Flags for ClusterFlags {
+    fn apply(&self, options: &mut Options) -> Given {
+        let mut given = Given::new();
+        let cluster = options.cluster.get_or_insert_with(ClusterOptions::default);
+        if let Some(v) = &self.redis {
+            cluster.url = Some(v.clone());
+            given.push((key::CLUSTER_URL, "--redis"));
+        }
+        if let Some(v) = &self.crawl_name {
+            cluster.crawl = Some(v.clone());
+            given.push((key::CLUSTER_CRAWL, "--crawl"));
+        }
+        given
+    }
+}
 
 /// Crawl settings given on the command line.
 #[derive(Debug, Default, clap::Args)]
@@ -90,38 +167,34 @@ pub struct CrawlFlags {
     pub warc_cdxj: bool,
 }
 
-/// (config key, flag) of every flag given.
-type Given = Vec<(&'static str, &'static str)>;
-
-impl CrawlFlags {
-    /// Writes the given flags over `options`; returns which keys they set.
-    pub fn apply(&self, options: &mut Options) -> Given {
+impl Flags for CrawlFlags {
+    fn apply(&self, options: &mut Options) -> Given {
         let mut given = Given::new();
-        let mut note = |key, flag| given.push((key, flag));
+        let mut note = |k, flag| given.push((k, flag));
         let crawl = options.crawl.get_or_insert_with(CrawlOptions::default);
         if let Some(v) = self.max_pages {
             crawl.max_pages = Some(v);
-            note("crawl.max-pages", "--max-pages");
+            note(key::MAX_PAGES, "--max-pages");
         }
         if let Some(v) = self.max_depth {
             crawl.max_depth = Some(v);
-            note("crawl.max-depth", "--max-depth");
+            note(key::MAX_DEPTH, "--max-depth");
         }
         if let Some(v) = self.concurrency {
             crawl.concurrency = Some(v);
-            note("crawl.concurrency", "--concurrency");
+            note(key::CONCURRENCY, "--concurrency");
         }
         if let Some(v) = &self.scope {
             crawl.scope = Some(v.clone());
-            note("crawl.scope", "--scope");
+            note(key::SCOPE, "--scope");
         }
         if !self.include.is_empty() {
             crawl.include = Some(self.include.clone());
-            note("crawl.include", "--include");
+            note(key::INCLUDE, "--include");
         }
         if !self.exclude.is_empty() {
             crawl.exclude = Some(self.exclude.clone());
-            note("crawl.exclude", "--exclude");
+            note(key::EXCLUDE, "--exclude");
         }
         if self.sitemaps {
             crawl.sitemaps = Some(true);
@@ -131,14 +204,14 @@ impl CrawlFlags {
                 .dedup
                 .get_or_insert_with(DedupOptions::default)
                 .on_duplicate = Some(v.clone());
-            note("dedup.on-duplicate", "--on-duplicate");
+            note(key::ON_DUPLICATE, "--on-duplicate");
         }
         if let Some(v) = &self.drop_when {
             options
                 .dedup
                 .get_or_insert_with(DedupOptions::default)
                 .drop_when = Some(v.clone());
-            note("dedup.drop-when", "--drop-when");
+            note(key::DROP_WHEN, "--drop-when");
         }
         if self.content {
             options
@@ -151,31 +224,29 @@ impl CrawlFlags {
                 .content
                 .get_or_insert_with(ContentOptions::default)
                 .threshold = Some(v);
-            note("content.threshold", "--content-threshold");
+            note(key::CONTENT_THRESHOLD, "--content-threshold");
         }
         let fetch = options.fetch.get_or_insert_with(FetchOptions::default);
         if let Some(v) = self.request_interval_ms {
             fetch.request_interval_ms = Some(v);
-            note("fetch.request-interval-ms", "--request-interval-ms");
+            note(key::REQUEST_INTERVAL, "--request-interval-ms");
         }
         if !self.header.is_empty() {
             fetch.headers = Some(self.header.clone());
-            note("fetch.headers", "--header");
+            note(key::HEADERS, "--header");
         }
         if let Some(v) = &self.user_agent {
             fetch.user_agent = Some(v.clone());
-            note("fetch.user-agent", "--user-agent");
+            note(key::USER_AGENT, "--user-agent");
         }
         if let Some(v) = &self.proxy {
             fetch.proxy = Some(v.clone());
-            note("fetch.proxy", "--proxy");
+            note(key::PROXY, "--proxy");
         }
-        let output = options
-            .output
-            .get_or_insert_with(crate::warc_settings::OutputOptions::default);
+        let output = options.output.get_or_insert_with(OutputOptions::default);
         if let Some(v) = &self.warc {
             output.warc_dir = Some(v.clone());
-            note("output.warc-dir", "--warc");
+            note(key::WARC_DIR, "--warc");
         }
         if self.warc_cdxj {
             output.warc_cdxj = Some(true);
@@ -201,7 +272,29 @@ pub fn name_the_flag(e: anyhow::Error, given: &[(&str, &str)]) -> anyhow::Error 
 
 #[cfg(test)]
 mod tests {
-    use super::name_the_flag;
+    use super::{Overrides, name_the_flag};
+    use crate::config::{Config, Options};
+
+    #[test]
+    fn overrides_win_and_errors_name_them() {
+        let options = Options::parse("[fingerprint]\ndecay = 0.6", "c").expect("parses");
+        let over = Overrides {
+            decay: Some(0.8),
+            threshold: Some(3),
+            features: None,
+        };
+        let s = Config::of(options).with(&over).settings().expect("valid");
+        assert_eq!((s.hasher.decay, s.threshold), (0.8, 3));
+        let bad = Overrides {
+            decay: Some(0.0),
+            ..Overrides::default()
+        };
+        let err = Config::default()
+            .with(&bad)
+            .settings()
+            .expect_err("invalid");
+        assert!(err.to_string().starts_with("--decay 0:"), "{err}");
+    }
 
     #[test]
     fn errors_name_the_flag() {

@@ -3,24 +3,9 @@
 use std::path::PathBuf;
 
 use anyhow::{Result, bail};
-use serde::Deserialize;
 use silhouette_crawl::{DEFAULT_WARC_MAX_BYTES, WarcConfig, WarcRecords};
 
-use crate::settings::Options;
-
-/// `[output]`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct OutputOptions {
-    /// Write the fetched pages as WARC files into this directory.
-    pub warc_dir: Option<String>,
-    /// `kept` (kept pages, revisits for exact duplicates) or `all` (every fetched page).
-    pub warc_records: Option<String>,
-    /// A WARC file is closed and the next one started beyond this size.
-    pub warc_max_bytes: Option<i64>,
-    /// A CDXJ index beside each WARC file.
-    pub warc_cdxj: Option<bool>,
-}
+use super::options::{Options, OutputOptions, key};
 
 /// The WARC settings of `options` (`None` without `warc-dir`); errors name key, value and
 /// what is allowed.
@@ -43,7 +28,7 @@ pub fn resolve(options: &Options) -> Result<Option<WarcConfig>> {
         return Ok(None);
     };
     if dir.trim().is_empty() {
-        bail!("output.warc-dir = {dir:?}: must be a directory path");
+        bail!("{} = {dir:?}: must be a directory path", key::WARC_DIR);
     }
     Ok(Some(WarcConfig {
         dir: PathBuf::from(dir),
