@@ -4,6 +4,7 @@ use anyhow::{Result, bail};
 use silhouette_crawl::{OpenedState, Recorded, replay};
 use silhouette_frontier::DedupConfig;
 
+use crate::config::options::key;
 use crate::config::{Config, Overrides};
 
 /// `replay --drop-when MODE --content-threshold K`: the content policy to replay with.
@@ -75,7 +76,12 @@ impl ContentFlags {
         }
         if let Some(k) = self.threshold {
             dedup.content_threshold =
-                crate::config::content::threshold_in_range("--content-threshold", k, bits)?;
+                crate::config::content::threshold_in_range(k, bits).map_err(|e| {
+                    crate::config::flags::name_the_flag(
+                        e,
+                        &[(key::CONTENT_THRESHOLD, "--content-threshold")],
+                    )
+                })?;
         }
         Ok(())
     }

@@ -6,7 +6,7 @@ use anyhow::{Result, bail};
 use silhouette_crawl::ClusterConfig;
 use silhouette_redis::SharedConfig;
 
-use super::check::range;
+use super::check::{Invalid, range};
 use super::options::{ClusterOptions, key};
 
 /// `None` without `cluster.url` (a single-process crawl); `crawl_by_flag`: the crawl's name
@@ -25,10 +25,12 @@ pub fn resolve(
         return Ok(None);
     };
     if !(url.starts_with("redis://") || url.starts_with("redis+cluster://")) {
-        bail!(
-            "{} = {url:?}: must start with redis:// (one server) or redis+cluster:// (a Redis Cluster)",
-            key::CLUSTER_URL
-        );
+        return Err(Invalid::new(
+            key::CLUSTER_URL,
+            format!("{url:?}"),
+            "must start with redis:// (one server) or redis+cluster:// (a Redis Cluster)",
+        )
+        .into());
     }
     let Some(crawl) = o.crawl.clone() else {
         bail!("a shared crawl needs a name: give --crawl NAME (or cluster.crawl)");

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use silhouette_frontier::DropWhen;
 use silhouette_text::{Bits, ContentConfig, IdfTable};
 
-use super::check::range;
+use super::check::{Invalid, range};
 use super::options::{ContentOptions, key};
 
 /// Command-line values that override `[content]`.
@@ -93,22 +93,23 @@ pub fn threshold(options: Option<&ContentOptions>) -> Result<u32> {
     let default = if bits == 128 { 6 } else { 3 };
     match options.and_then(|o| o.threshold) {
         None => Ok(default),
-        Some(v) => threshold_in_range(&format!("{} =", key::CONTENT_THRESHOLD), v, bits),
+        Some(v) => threshold_in_range(v, bits),
     }
 }
 
 /// A content threshold for fingerprints of `bits`: 0 to 8 for 64 bits (the structure index's
-/// range), 0 to 16 for 128. Every command checks it here, so every one says the same;
-/// `what` names it in the error (`content.threshold =`, `--content-threshold`).
-pub fn threshold_in_range(what: &str, value: i64, bits: u32) -> Result<u32> {
+/// range), 0 to 16 for 128. Every command checks it here, so every one says the same (an
+/// [`Invalid`] `content.threshold`, which `replay` names by its `--content-threshold`).
+pub fn threshold_in_range(value: i64, bits: u32) -> Result<u32> {
     let max = if bits == 128 { 16 } else { 8 };
     u32::try_from(value)
         .ok()
         .filter(|&k| k <= max)
         .ok_or_else(|| {
-            anyhow::anyhow!(
-                "{what} {value}: must be a whole number from 0 to {max} ({bits}-bit content fingerprints; 0 to 8 for 64 bits, 0 to 16 for 128, content.bits)"
-            )
+            let problem = format!(
+                "must be a whole number from 0 to {max} ({bits}-bit content fingerprints; 0 to 8 for 64 bits, 0 to 16 for 128, content.bits)"
+            );
+            Invalid::new(key::CONTENT_THRESHOLD, value, problem).into()
         })
 }
 

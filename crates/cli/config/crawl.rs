@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, anyhow};
 use silhouette_crawl::CrawlConfig;
 use silhouette_fetch::{AddressPolicy, FetchConfig};
 use silhouette_frontier::{
@@ -12,7 +12,7 @@ use silhouette_frontier::{
     ScopeMode, TrapConfig,
 };
 
-use super::check::range;
+use super::check::{Invalid, range};
 use super::content;
 use super::fingerprint::min_similarity;
 use super::options::{CrawlOptions, DedupOptions, FetchOptions, Options, key};
@@ -27,10 +27,12 @@ fn header(line: &str) -> Result<(String, String)> {
         {
             Ok((name.trim().to_owned(), value.trim().to_owned()))
         }
-        _ => bail!(
-            "{} = {line:?}: each must be \"Name: value\" (a header name without spaces, a colon, a value on one line)",
-            key::HEADERS
-        ),
+        _ => Err(Invalid::new(
+            key::HEADERS,
+            format!("{line:?}"),
+            "each must be \"Name: value\" (a header name without spaces, a colon, a value on one line)",
+        )
+        .into()),
     }
 }
 
@@ -71,7 +73,7 @@ pub fn resolve(options: &Options, threshold: u32) -> Result<CrawlConfig> {
         threshold,
         scope: match &dedup.dedup_scope {
             None => DedupScope::default(),
-            Some(s) => s.parse().map_err(|e| anyhow!("dedup.{e}"))?,
+            Some(s) => s.parse().map_err(|e| Invalid::setting("dedup", &e))?,
         },
         cluster_budget: dedup
             .cluster_budget
@@ -85,12 +87,12 @@ pub fn resolve(options: &Options, threshold: u32) -> Result<CrawlConfig> {
             })?,
         on_duplicate: match &dedup.on_duplicate {
             None => OnDuplicate::default(),
-            Some(s) => s.parse().map_err(|e| anyhow!("dedup.{e}"))?,
+            Some(s) => s.parse().map_err(|e| Invalid::setting("dedup", &e))?,
         },
         min_similarity: Some(min_similarity(dedup)?),
         drop_when: match &dedup.drop_when {
             None => DropWhen::default(),
-            Some(s) => s.parse().map_err(|e| anyhow!("dedup.{e}"))?,
+            Some(s) => s.parse().map_err(|e| Invalid::setting("dedup", &e))?,
         },
         content_threshold: content::threshold(options.content.as_ref())?,
         varying_after: dedup
@@ -103,9 +105,10 @@ pub fn resolve(options: &Options, threshold: u32) -> Result<CrawlConfig> {
     let mode = match crawl.scope.as_deref() {
         None => ScopeMode::default(),
         Some(s) => s.parse().map_err(|_| {
-            anyhow!(
-                "{} = {s:?}: must be one of \"same-host\", \"same-domain\", \"any\"",
-                key::SCOPE
+            Invalid::new(
+                key::SCOPE,
+                format!("{s:?}"),
+                "must be one of \"same-host\", \"same-domain\", \"any\"",
             )
         })?,
     };
@@ -127,7 +130,8 @@ pub fn resolve(options: &Options, threshold: u32) -> Result<CrawlConfig> {
             source,
         } => {
             let why = source.to_string().replace('\n', " ");
-            anyhow!("crawl.{list} = {pattern:?}: not a valid regular expression: {why}")
+            let problem = format!("not a valid regular expression: {why}");
+            Invalid::new(format!("crawl.{list}"), format!("{pattern:?}"), problem).into()
         }
         e => anyhow!("crawl.{e}"),
     })?;
@@ -254,20 +258,23 @@ pub fn resolve(options: &Options, threshold: u32) -> Result<CrawlConfig> {
         ..f
     };
     if fetch_config.user_agent.trim().is_empty() || fetch_config.user_agent.contains(['\r', '\n']) {
-        bail!(
-            "{} = {:?}: must be a non-empty HTTP header value on one line",
+        return Err(Invalid::new(
             key::USER_AGENT,
-            fetch_config.user_agent
-        );
+            format!("{:?}", fetch_config.user_agent),
+            "must be a non-empty HTTP header value on one line",
+        )
+        .into());
     }
     if let Some(proxy) = &fetch_config.proxy
         && !url::Url::parse(proxy)
             .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some())
     {
-        bail!(
-            "{} = {proxy:?}: must be an http(s) URL such as http://127.0.0.1:3128",
-            key::PROXY
-        );
+        return Err(Invalid::new(
+            key::PROXY,
+            format!("{proxy:?}"),
+            "must be an http(s) URL such as http://127.0.0.1:3128",
+        )
+        .into());
     }
     fetch_config.validate().map_err(|e| anyhow!("fetch: {e}"))?;
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::{Result, bail};
 use silhouette_dom::{FeatureSet, HasherConfig, Limits, TimeBudget, WorkBudget};
 
-use super::check::range;
+use super::check::{Invalid, range};
 use super::options::{DedupOptions, FingerprintOptions, Options, key};
 
 /// Validated settings.
@@ -44,7 +44,7 @@ impl Settings {
             None => FeatureSet::default(),
             Some(name) => name
                 .parse()
-                .map_err(|e| anyhow::anyhow!("fingerprint.{e}"))?,
+                .map_err(|e| Invalid::setting("fingerprint", &e))?,
         };
         let decay = fp.decay.unwrap_or(features.default_decay());
         let path_depth = match fp.path_depth {
@@ -123,7 +123,7 @@ impl Settings {
         };
         hasher
             .validate()
-            .map_err(|e| anyhow::anyhow!("fingerprint.{e}"))?;
+            .map_err(|e| Invalid::setting("fingerprint", &e))?;
         Ok(Self {
             hasher,
             threshold,

@@ -3,6 +3,7 @@
 //! rules; an error then names the flag instead of the key. The last layer of the
 //! configuration: it knows the options, nothing else.
 
+use super::check::Invalid;
 use super::options::{
     ClusterOptions, ContentOptions, CrawlOptions, DedupOptions, FetchOptions, FingerprintOptions,
     Options, OutputOptions, key,
@@ -256,16 +257,13 @@ impl Flags for CrawlFlags {
 }
 
 /// An error about a key that a flag set, told in terms of the flag: `crawl.max-pages = -1:
-/// …` becomes `--max-pages -1: …`; and `crawl.scope: …` becomes `--scope: …`.
-pub fn name_the_flag(e: anyhow::Error, given: &[(&str, &str)]) -> anyhow::Error {
-    let text = e.to_string();
-    for (key, flag) in given {
-        if let Some(rest) = text.strip_prefix(&format!("{key} = ")) {
-            return anyhow::anyhow!("{flag} {rest}");
-        }
-        if let Some(rest) = text.strip_prefix(&format!("{key}:")) {
-            return anyhow::anyhow!("{flag} ({key}):{rest}");
-        }
+/// …` reads `--max-pages -1: …`, and `crawl.exclude: …` reads `--exclude (crawl.exclude): …`.
+/// Only [`Invalid`] errors name a key; others are left as they are.
+pub fn name_the_flag(mut e: anyhow::Error, given: &[(&str, &'static str)]) -> anyhow::Error {
+    if let Some(invalid) = e.downcast_mut::<Invalid>()
+        && let Some((_, flag)) = given.iter().find(|(key, _)| *key == invalid.key())
+    {
+        *invalid = invalid.clone().named_by(flag);
     }
     e
 }
@@ -273,6 +271,7 @@ pub fn name_the_flag(e: anyhow::Error, given: &[(&str, &str)]) -> anyhow::Error 
 #[cfg(test)]
 mod tests {
     use super::{Overrides, name_the_flag};
+    use crate::config::check::Invalid;
     use crate::config::{Config, Options};
 
     #[test]
@@ -302,26 +301,29 @@ mod tests {
             ("crawl.max-pages", "--max-pages"),
             ("crawl.exclude", "--exclude"),
         ];
-        for (message, expected) in [
+        for (error, expected) in [
             (
-                "crawl.max-pages = -1: must be a whole number from 0 to 9",
+                Invalid::new("crawl.max-pages", -1, "must be a whole number from 0 to 9"),
                 "--max-pages -1: must be a whole number from 0 to 9",
             ),
             (
-                "crawl.exclude = \"(\": not a valid regular expression",
+                Invalid::new("crawl.exclude", "\"(\"", "not a valid regular expression"),
                 "--exclude \"(\": not a valid regular expression",
             ),
             (
-                "crawl.exclude: something",
+                Invalid::setting("crawl.exclude", &"something"),
                 "--exclude (crawl.exclude): something",
             ),
             (
-                "crawl.max-depth = -1: must be a whole number from 0 to 9",
+                Invalid::new("crawl.max-depth", -1, "must be a whole number from 0 to 9"),
                 "crawl.max-depth = -1: must be a whole number from 0 to 9",
             ),
         ] {
-            let e = name_the_flag(anyhow::anyhow!("{message}"), &given);
+            let e = name_the_flag(error.into(), &given);
             assert_eq!(e.to_string(), expected);
         }
+        // An error that names no key is left as it is.
+        let other = name_the_flag(anyhow::anyhow!("crawl.max-pages = -1: x"), &given);
+        assert_eq!(other.to_string(), "crawl.max-pages = -1: x");
     }
 }

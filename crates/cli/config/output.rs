@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use anyhow::{Result, bail};
 use silhouette_crawl::{DEFAULT_WARC_MAX_BYTES, WarcConfig, WarcRecords};
 
+use super::check::Invalid;
 use super::options::{Options, OutputOptions, key};
 
 /// The WARC settings of `options` (`None` without `warc-dir`); errors name key, value and
@@ -28,7 +29,8 @@ pub fn resolve(options: &Options) -> Result<Option<WarcConfig>> {
         return Ok(None);
     };
     if dir.trim().is_empty() {
-        bail!("{} = {dir:?}: must be a directory path", key::WARC_DIR);
+        let problem = "must be a directory path";
+        return Err(Invalid::new(key::WARC_DIR, format!("{dir:?}"), problem).into());
     }
     Ok(Some(WarcConfig {
         dir: PathBuf::from(dir),
