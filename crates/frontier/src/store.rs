@@ -320,11 +320,19 @@ impl Store {
         if !path.is_file() {
             return Err(StateError::Missing { path });
         }
-        let conn = Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        // Read-write but query-only where it may: the last connection to close a WAL
+        // database removes its `-wal` and `-shm` files, which a read-only one cannot, so a
+        // `stats` or `report` after the crawl would leave them behind. Read-only otherwise
+        // (a state on a read-only file system).
+        use rusqlite::OpenFlags;
+        let writable = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(&path, writable)
+            .and_then(|c| c.pragma_update(None, "query_only", true).map(|()| c))
+            .or_else(|_| Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY))
             .map_err(|source| StateError::Sqlite {
-            path: path.clone(),
-            source,
-        })?;
+                path: path.clone(),
+                source,
+            })?;
         let store = Self {
             conn,
             path,
@@ -863,6 +871,27 @@ mod tests {
             ("http://a/", Some(1), Some(7 << 100))
         );
         assert_eq!(s.counts().expect("ok"), (2, 1));
+    }
+
+    /// Reading a state leaves it as the crawl did: one file, no `-wal`/`-shm` beside it,
+    /// and nothing written.
+    #[test]
+    fn reading_a_state_leaves_no_wal_and_writes_nothing() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (mut s, _) = Store::open(dir.path(), &params()).expect("opens");
+        s.add_url("http://a/", "a", 0, None).expect("ok");
+        s.commit().expect("commits");
+        drop(s);
+        let read = Store::open_existing(dir.path()).expect("opens");
+        assert_eq!(read.counts().expect("reads"), (1, 0));
+        assert!(
+            read.conn.execute("DELETE FROM urls", []).is_err(),
+            "query only"
+        );
+        drop(read);
+        for leftover in ["crawl.sqlite-wal", "crawl.sqlite-shm"] {
+            assert!(!dir.path().join(leftover).exists(), "{leftover}");
+        }
     }
 
     #[test]
