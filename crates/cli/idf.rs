@@ -9,6 +9,23 @@ use silhouette_text::{IdfBuilder, Tokenizer};
 
 use crate::corpus::{self, Reader};
 
+/// `silhouette idf build`: writes the IDF table of `paths`; exit status 1 when some could
+/// not be read.
+pub fn command(
+    config: Option<&Path>,
+    tokenizer: &str,
+    paths: &[PathBuf],
+    output: Option<&Path>,
+) -> Result<std::process::ExitCode> {
+    let reader = crate::common::corpus_reader(&crate::config::Config::find(config)?)?;
+    let problems = build(&reader, tokenizer, paths, output, &mut std::io::stderr())?;
+    Ok(if problems > 0 {
+        std::process::ExitCode::from(crate::common::EXIT_PARTIAL)
+    } else {
+        std::process::ExitCode::SUCCESS
+    })
+}
+
 /// Builds the table (one document per text file, HTML page or archived HTML page) and writes
 /// it to `output` or standard output; a summary and every document that could not be read go
 /// to `err`. Returns how many could not be read (the table is built from the rest).

@@ -20,12 +20,10 @@ mod web_page;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Parser;
 
 use crate::args::{Cli, Command, IdfCommand};
-use crate::common::{EXIT_PARTIAL, corpus_reader};
-use crate::config::Config;
 
 /// Exit status for a usage or configuration error (clap uses 2 as well).
 const EXIT_USAGE: u8 = 2;
@@ -77,17 +75,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             format,
         } => crawl::stats::command(cli.config.as_deref(), state, &shared, clusters, format),
         Command::Export { shared, output } => {
-            let c = Config::find(cli.config.as_deref())?
-                .with(&shared)
-                .cluster()?
-                .context("export reads a shared crawl: give --redis URL --crawl NAME")?;
-            let (written, before) = silhouette_crawl::export_shared(&c.url, &c.crawl, &output)?;
-            writeln!(
-                io::stderr(),
-                "{}: {written} records written ({before} were there before)",
-                output.display()
-            )?;
-            Ok(ExitCode::SUCCESS)
+            crawl::export::command(cli.config.as_deref(), &shared, &output)
         }
         Command::Replay {
             state,
@@ -106,19 +94,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             state: _,
             serve: true,
             port,
-        } => {
-            let server = demo::server::start(port.unwrap_or(0))?;
-            writeln!(
-                io::stderr(),
-                "serving the demo site at http://{}/ (Ctrl-C to stop)",
-                server.addr
-            )?;
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()?;
-            rt.block_on(tokio::signal::ctrl_c())?;
-            Ok(ExitCode::SUCCESS)
-        }
+        } => demo::command::serve(port),
         Command::Demo {
             state,
             serve: false,
@@ -130,12 +106,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             tokenizer,
             a,
             b,
-        } => {
-            let reader = corpus_reader(&Config::find(cli.config.as_deref())?)?;
-            let mut out = io::stdout().lock();
-            overlap::run(&reader, &tokenizer, k, g, &a, &b, &mut out)?;
-            Ok(ExitCode::SUCCESS)
-        }
+        } => overlap::command(cli.config.as_deref(), &tokenizer, (k, g), (&a, &b)),
         Command::Text { words, paths } => page_text::command(cli.config.as_deref(), words, &paths),
         Command::Idf {
             command:
@@ -144,16 +115,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     output,
                     paths,
                 },
-        } => {
-            let reader = corpus_reader(&Config::find(cli.config.as_deref())?)?;
-            let mut err = io::stderr();
-            let problems = idf::build(&reader, &tokenizer, &paths, output.as_deref(), &mut err)?;
-            Ok(if problems > 0 {
-                ExitCode::from(EXIT_PARTIAL)
-            } else {
-                ExitCode::SUCCESS
-            })
-        }
+        } => idf::command(cli.config.as_deref(), &tokenizer, &paths, output.as_deref()),
         Command::Compare {
             flags,
             threshold,

@@ -12,6 +12,26 @@ use crate::corpus::Reader;
 /// Characters of a passage printed before it is cut with `…`.
 const SHOWN: usize = 100;
 
+/// `silhouette overlap A B`: prints the winnowed overlap of two documents.
+pub fn command(
+    config: Option<&Path>,
+    tokenizer: &str,
+    (k, g): (usize, usize),
+    (a, b): (&Path, &Path),
+) -> Result<std::process::ExitCode> {
+    let reader = crate::common::corpus_reader(&crate::config::Config::find(config)?)?;
+    run(
+        &reader,
+        tokenizer,
+        k,
+        g,
+        a,
+        b,
+        &mut std::io::stdout().lock(),
+    )?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
 /// Prints the passages of `a` copied in `b` (each a plain-text file, `-` for standard input,
 /// or an HTML page: its main-content text): word ranges in both (0-based, end excluded) and
 /// the words, then the share of `a` they cover.

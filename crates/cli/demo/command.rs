@@ -103,3 +103,18 @@ pub fn run(
     )?;
     Ok(report.interrupted.map_or(ExitCode::SUCCESS, ExitCode::from))
 }
+
+/// `silhouette demo --serve`: serves the demo site on 127.0.0.1 until Ctrl-C.
+pub fn serve(port: Option<u16>) -> Result<ExitCode> {
+    let server = demo::server::start(port.unwrap_or(0))?;
+    writeln!(
+        io::stderr(),
+        "serving the demo site at http://{}/ (Ctrl-C to stop)",
+        server.addr
+    )?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(tokio::signal::ctrl_c())?;
+    Ok(ExitCode::SUCCESS)
+}
