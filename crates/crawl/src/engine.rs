@@ -358,10 +358,8 @@ pub async fn crawl(job: CrawlJob, events: &mut dyn Events) -> Result<RunReport> 
             joined = tasks.join_next() => match joined {
                 Some(Ok((job, fetched, capture))) => {
                     report.fetched += 1;
-                    if let Some(w) = warc.as_mut().filter(|w| w.needs_file()) {
-                        // A new file is registered in a state with nothing uncommitted.
-                        flush(&mut frontier, [&mut out, &mut decisions], &mut pending, Some(&mut *w), events)?;
-                        w.open_next(frontier.store_mut())?;
+                    if let Some(w) = warc.as_mut() {
+                        rotate(w, &mut frontier, [&mut out, &mut decisions], &mut pending, events)?;
                     }
                     if let Some(capture) = capture {
                         captures.insert(job.id, capture);
@@ -518,6 +516,22 @@ impl Judged<'_> {
     }
 }
 
+/// Starts the next WARC file when the current one is full, before anything is written to it:
+/// a new file is registered in a state with nothing uncommitted.
+fn rotate(
+    w: &mut WarcLog,
+    frontier: &mut Frontier,
+    outs: [&mut Output; 2],
+    pending: &mut Vec<StoredRecord>,
+    events: &mut dyn Events,
+) -> Result<()> {
+    if w.needs_file() {
+        flush(frontier, outs, pending, Some(&mut *w), events)?;
+        w.open_next(frontier.store_mut())?;
+    }
+    Ok(())
+}
+
 /// Judges the pages that waited behind a fetch stuck past the reorder timeout (`force`:
 /// whatever the time, nothing else can move); returns how many were judged.
 fn release(
@@ -532,19 +546,8 @@ fn release(
     if frontier.waiting() == 0 && !force {
         return Ok(0);
     }
-    if let Some(w) = warc
-        .as_deref_mut()
-        .filter(|w| w.needs_file() && frontier.waiting() > 0)
-    {
-        // A new file is registered in a state with nothing uncommitted.
-        flush(
-            frontier,
-            [&mut *out, decisions],
-            pending,
-            Some(&mut *w),
-            events,
-        )?;
-        w.open_next(frontier.store_mut())?;
+    if let Some(w) = warc.as_deref_mut().filter(|_| frontier.waiting() > 0) {
+        rotate(w, frontier, [&mut *out, decisions], pending, events)?;
     }
     let done = frontier.release_stuck(Instant::now(), force)?;
     let n = done.records.len();
