@@ -10,8 +10,8 @@ use silhouette_dom::StructureHasher;
 use silhouette_fetch::Fetcher;
 use silhouette_frontier::{
     Decision, Fetched, HtmlPage, Job, JudgedPage, OnDuplicate, PageRecord, Scope, SharedDedup,
-    SharedVerdict, StoredRecord, TrapGuard, Verdict, canonicalize, host_port, parse_canonical,
-    resolve_link,
+    SharedVerdict, StoredRecord, TrapGuard, Verdict, canonicalize, host_port, page_record,
+    parse_canonical, resolve_link,
 };
 use silhouette_redis::{Lease, Requeued, SharedCrawl, SharedError, SharedStats};
 use silhouette_text::ContentHasher;
@@ -699,71 +699,21 @@ async fn recorded_elsewhere(shared: &mut SharedCrawl, turns: &Turns, lease: &Lea
     Ok(())
 }
 
-/// The record of a fetched URL, and the page whose links are followed.
+/// The record of a leased page (`Frontier::record` for a shared crawl): the verdict the
+/// shared dedup gave; the replica knows every cluster (an exact duplicate's too).
 fn record(
     lease: &Lease,
     fetched: Fetched,
     judged: Option<&SharedVerdict>,
     on_dup: OnDuplicate,
 ) -> (PageRecord, Option<(Url, HtmlPage)>) {
-    let mut rec = PageRecord {
-        id: lease.id,
-        recorded_ms: std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .ok()
-            .and_then(|d| u64::try_from(d.as_millis()).ok()),
-        emitted: true,
-        ..PageRecord::default()
+    let judge = |_: &Url, _: &HtmlPage, _| {
+        Ok::<_, std::convert::Infallible>(
+            judged.map(|j| (j.verdict, Some(j.cluster.as_ref().map(|c| c.0)))),
+        )
     };
-    let mut follow = None;
-    match fetched {
-        Fetched::Page {
-            final_url,
-            status,
-            content_type,
-            bytes,
-            fetch_ms,
-            body_hash,
-            html,
-        } => {
-            rec.final_url = Some(final_url.to_string());
-            rec.status = Some(status);
-            rec.content_type = content_type;
-            rec.bytes = Some(bytes);
-            rec.fetch_ms = Some(fetch_ms);
-            rec.body_hash = Some(body_hash);
-            rec.decision = Decision::NotHtml;
-            if let (Some(page), Some(j)) = (html, judged) {
-                rec.fingerprint = page.fingerprint.map(silhouette_simhash::Fingerprint::bits);
-                rec.elements = Some(page.elements);
-                rec.truncated.clone_from(&page.truncated);
-                rec.profile = Some(page.profile.clone());
-                rec.content = *page.content;
-                rec.decision = j.verdict.decision();
-                rec.set_verdict(j.verdict);
-                // The replica knows every cluster (an exact duplicate's too).
-                rec.cluster = j.cluster.as_ref().map(|c| c.0);
-                let dup = j.verdict.is_duplicate();
-                rec.emitted = !dup || on_dup == OnDuplicate::Keep;
-                if !dup || on_dup != OnDuplicate::Drop {
-                    follow = Some((final_url, page));
-                }
-            }
-        }
-        Fetched::Failed {
-            final_url,
-            status,
-            fetch_ms,
-            decision,
-            error,
-        } => {
-            rec.final_url = Some(final_url.to_string());
-            rec.status = status;
-            rec.fetch_ms = Some(fetch_ms);
-            rec.decision = decision.to_owned();
-            rec.error = Some(error);
-        }
-        Fetched::Later { .. } => rec.decision = Decision::Error,
+    match page_record(lease.id, fetched, on_dup, judge) {
+        Ok(done) => done,
+        Err(never) => match never {},
     }
-    (rec, follow)
 }

@@ -12,8 +12,8 @@ use url::Url;
 use crate::order::Order;
 use crate::{
     Budget, CanonConfig, CanonError, Decision, Dedup, DedupConfig, DedupError, HostQueues,
-    OnDuplicate, PageContent, PageRecord, PageSignals, QueueEntry, Scope, ScopeConfig, ScopeError,
-    SeenSet, StateError, Store, StoredRecord, TrapConfig, TrapGuard, UrlKey, Verdict, canonicalize,
+    PageContent, PageRecord, PageSignals, QueueEntry, Scope, ScopeConfig, ScopeError, SeenSet,
+    StateError, Store, StoredRecord, TrapConfig, TrapGuard, UrlKey, Verdict, canonicalize,
     host_port, parse_canonical, resolve_link,
 };
 
@@ -570,79 +570,28 @@ impl Frontier {
         out_of_order: bool,
     ) -> Result<(StoredRecord, usize), StateError> {
         self.requeues.remove(&job.id);
-        let mut rec = PageRecord {
-            id: job.id,
-            recorded_ms: Some(unix_ms(std::time::SystemTime::now())),
-            out_of_order,
-            ..PageRecord::default()
-        };
-        let mut follow: Option<(Url, HtmlPage)> = None;
-        match fetched {
-            Fetched::Page {
-                final_url,
-                status,
-                content_type,
-                bytes,
-                fetch_ms,
-                body_hash,
-                html,
-            } => {
-                rec.final_url = Some(final_url.to_string());
-                rec.status = Some(status);
-                rec.content_type = content_type;
-                rec.bytes = Some(bytes);
-                rec.fetch_ms = Some(fetch_ms);
-                rec.body_hash = Some(body_hash);
-                self.note_alias(&job, &final_url)?;
-                match html {
-                    None => rec.decision = Decision::NotHtml,
-                    Some(page) => {
-                        rec.fingerprint = page.fingerprint.map(Fingerprint::bits);
-                        rec.elements = Some(page.elements);
-                        rec.truncated.clone_from(&page.truncated);
-                        rec.profile = Some(page.profile.clone());
-                        rec.content = *page.content;
-                        let verdict = self.dedup.judge_page(&PageSignals {
-                            id: job.id,
-                            host: &host_port(&final_url).unwrap_or_default(),
-                            body_hash,
-                            fingerprint: page.fingerprint,
-                            elements: page.elements,
-                            summary: page.summary.as_deref(),
-                            content: &page.content,
-                        });
-                        rec.decision = verdict.decision();
-                        rec.set_verdict(verdict);
-                        if let Verdict::ExactDuplicate { of } = verdict {
-                            rec.cluster = self.store.cluster_of(of)?;
-                        }
-                        let on_dup = self.dedup.config().on_duplicate;
-                        rec.emitted = !verdict.is_duplicate() || on_dup == OnDuplicate::Keep;
-                        if !verdict.is_duplicate() || on_dup != OnDuplicate::Drop {
-                            follow = Some((final_url, page));
-                        }
-                    }
-                }
-                if rec.decision == Decision::NotHtml {
-                    rec.emitted = true;
-                }
-            }
-            Fetched::Failed {
-                final_url,
-                status,
-                fetch_ms,
-                decision,
-                error,
-            } => {
-                rec.final_url = Some(final_url.to_string());
-                rec.status = status;
-                rec.fetch_ms = Some(fetch_ms);
-                rec.decision = decision;
-                rec.error = Some(error);
-                rec.emitted = true;
-            }
-            Fetched::Later { .. } => {}
+        if let Fetched::Page { final_url, .. } = &fetched {
+            self.note_alias(&job, final_url)?;
         }
+        let on_dup = self.dedup.config().on_duplicate;
+        let (mut rec, follow) =
+            crate::record::page_record(job.id, fetched, on_dup, |final_url, page, body_hash| {
+                let verdict = self.dedup.judge_page(&PageSignals {
+                    id: job.id,
+                    host: &host_port(final_url).unwrap_or_default(),
+                    body_hash,
+                    fingerprint: page.fingerprint,
+                    elements: page.elements,
+                    summary: page.summary.as_deref(),
+                    content: &page.content,
+                });
+                let cluster = match verdict {
+                    Verdict::ExactDuplicate { of } => Some(self.store.cluster_of(of)?),
+                    _ => None,
+                };
+                Ok::<_, StateError>(Some((verdict, cluster)))
+            })?;
+        rec.out_of_order = out_of_order;
         *self.stats.entry(rec.decision.as_str()).or_insert(0) += 1;
         let (seq, out_seq) = self.store.record(&rec)?;
         let queued = match follow {
@@ -776,7 +725,7 @@ impl Frontier {
     }
 }
 
-fn unix_ms(t: std::time::SystemTime) -> u64 {
+pub(crate) fn unix_ms(t: std::time::SystemTime) -> u64 {
     t.duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }

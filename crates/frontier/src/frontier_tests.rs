@@ -3,6 +3,7 @@
 use std::time::Instant;
 
 use super::*;
+use crate::OnDuplicate;
 
 const T1: u64 = 0x8c3a_5f7e_9ecb_3f35;
 

@@ -109,6 +109,7 @@ mod frame;
 mod frontier;
 mod order;
 mod queue;
+mod record;
 mod replica;
 mod scope;
 mod seen;
@@ -129,6 +130,7 @@ pub use frontier::{
 };
 pub use order::{DEFAULT_REORDER_TIMEOUT, DEFAULT_REORDER_WINDOW};
 pub use queue::{HostQueues, QueueEntry};
+pub use record::{Judgement, page_record};
 pub use replica::{DecisionLog, JudgedPage, LocalLog, SharedDedup, SharedVerdict};
 pub use scope::{
     Budget, OutOfScope, Scope, ScopeConfig, ScopeError, ScopeMode, host_port, registrable_domain,
