@@ -7,6 +7,12 @@
 //! ([`summarize`]), replayed with other settings ([`replay`]) and drawn in a report
 //! ([`Report`]). The same judge runs over WARC files written by any crawler ([`dedup`]).
 //!
+//! A crawl with a sink of its own (`examples/count.rs`):
+//!
+//! ```no_run
+#![doc = include_str!("../examples/count.rs")]
+//! ```
+//!
 //! Key types:
 //! - [`CrawlJob`] (settings in: [`CrawlConfig`], a [`StructureHasher`], seeds) and [`run`]
 //!   or [`crawl`]: one crawl to its end, returning a [`RunReport`];
@@ -14,12 +20,6 @@
 //!   committed, [`Progress`], [`Notice`]s. The library never prints;
 //! - [`WorkerJob`] and [`run_worker`]: one worker of a crawl shared through Redis;
 //! - [`Error`]: what can stop a run.
-//!
-//! A crawl with a sink of its own (`examples/count.rs`):
-//!
-//! ```no_run
-#![doc = include_str!("../examples/count.rs")]
-//! ```
 
 #![deny(missing_docs)]
 // The example above is a whole program, `main` included.
