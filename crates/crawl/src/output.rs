@@ -292,12 +292,13 @@ pub fn decision_json(r: &StoredRecord) -> String {
         out_of_order: p.out_of_order,
         content: ContentFields::of(r),
     };
-    serde_json::to_string(&line).unwrap_or_else(|e| {
-        format!(
-            "{{\"url\":{:?},\"error\":\"unserialisable record: {e}\"}}",
-            r.url
-        )
-    })
+    line_of(&line, &r.url)
+}
+
+/// `line` as JSON; a record that cannot be serialised still gets a line naming its URL.
+fn line_of(line: &impl serde::Serialize, url: &str) -> String {
+    serde_json::to_string(line)
+        .unwrap_or_else(|e| format!("{{\"url\":{url:?},\"error\":\"unserialisable record: {e}\"}}"))
 }
 
 /// The JSON line of a record whose WARC records are at `warc` (file, offset): `warc_file`
@@ -337,12 +338,7 @@ pub fn json(r: &StoredRecord) -> String {
         out_of_order: p.out_of_order,
         content: ContentFields::of(r),
     };
-    serde_json::to_string(&line).unwrap_or_else(|e| {
-        format!(
-            "{{\"url\":{:?},\"error\":\"unserialisable record: {e}\"}}",
-            r.url
-        )
-    })
+    line_of(&line, &r.url)
 }
 
 #[cfg(test)]
