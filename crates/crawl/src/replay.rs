@@ -551,15 +551,17 @@ mod tests {
                 .collect();
             let chains: String = (0..10u8)
                 .map(|j| {
-                    let open = format!("<div class={class}{}>", letter(j));
-                    format!("{}x{}", open.repeat(5), "</div>".repeat(5))
+                    // Each level's class its own: a level that repeats its parent's would fold.
+                    let open: String = (0..5u8)
+                        .map(|k| format!("<div class={class}{}{}>", letter(j), letter(k)))
+                        .collect();
+                    format!("{open}x{}", "</div>".repeat(5))
                 })
                 .collect();
-            format!(
-                "{chrome}{}{chains}{}{extra}",
-                "<div>".repeat(5),
-                "</div>".repeat(5)
-            )
+            let wrap: String = (0..5u8)
+                .map(|k| format!("<div class=w{}>", letter(k)))
+                .collect();
+            format!("{chrome}{wrap}{chains}{}{extra}", "</div>".repeat(5))
         };
         let pages = [page("p", ""), page("p", "<div>more</div>"), page("q", "")];
         let config = |min_similarity| DedupConfig {

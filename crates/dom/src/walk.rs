@@ -71,6 +71,29 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         }
         elements += 1;
         let label = arena.labels.get(id as usize).copied().unwrap_or_default();
+        if up.in_main && is_phrasing(&node.name) {
+            // Inside the main content, inline elements are the text's own markup (links,
+            // code, emphasis, a highlighter's tokens): which of them an article uses is its
+            // content, not its template. They count as elements and add no path.
+            elements += count_descendants(arena, id);
+            continue;
+        }
+        // The main content: the first `<main>` or `[role=main]` outside template contents,
+        // as for the page's text (`text.rs`).
+        let main = !main_found && !up.template && arena.is_main(id);
+        main_found |= main;
+        if label == up.label {
+            // A level that repeats its parent's (`section` in `section`, `div.sect0` in
+            // `div.sect0`, `div` in `div`): nested as deep as the content goes, it is one
+            // kind of block. It adds no path; its children hang where its path would be.
+            let down = Up {
+                main: up.main || main,
+                in_main: up.in_main || main,
+                ..up
+            };
+            push_all_children(arena, id, depth, down, &mut stack);
+            continue;
+        }
         let path = child_path(up.path, label);
         let block = up.main && is_template_block(&node.name, label);
         let level = if block { 1 } else { depth };
@@ -90,28 +113,37 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
             elements += count_descendants(arena, id);
             continue;
         }
-        // The main content: the first `<main>` or `[role=main]` outside template contents,
-        // as for the page's text (`text.rs`).
-        let main = !main_found && !up.template && arena.is_main(id);
-        main_found |= main;
-        let child_depth = depth.saturating_add(1);
         let down = Up {
             path,
+            label,
             main,
+            in_main: up.in_main || main,
             template: up.template,
         };
-        push_children(arena, id, child_depth, down, &mut stack);
-        if let Some(contents) = arena.node(id.saturating_add(1))
-            && contents.kind == Kind::TemplateContents
-        {
-            let down = Up {
-                template: true,
-                ..down
-            };
-            push_children(arena, id + 1, child_depth, down, &mut stack);
-        }
+        push_all_children(arena, id, depth.saturating_add(1), down, &mut stack);
     }
     elements
+}
+
+/// Pushes the children of `id`, and after them the contents of a `<template>` `id` (which
+/// then pop first), as [`walk_paths`] walks them.
+fn push_all_children(
+    arena: &TreeArena,
+    id: NodeId,
+    depth: u32,
+    down: Up,
+    stack: &mut Vec<(NodeId, u32, Up)>,
+) {
+    push_children(arena, id, depth, down, stack);
+    if let Some(contents) = arena.node(id.saturating_add(1))
+        && contents.kind == Kind::TemplateContents
+    {
+        let down = Up {
+            template: true,
+            ..down
+        };
+        push_children(arena, id + 1, depth, down, stack);
+    }
 }
 
 /// What [`walk_paths`] hands from an element to its children.
@@ -119,8 +151,12 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
 struct Up {
     /// The parent's path.
     path: u64,
+    /// The parent's label.
+    label: u64,
     /// Whether the parent is the main content (its template blocks are at level 1).
     main: bool,
+    /// Whether the parent is the main content or inside it.
+    in_main: bool,
     /// Whether the children lie in a `<template>`'s contents.
     template: bool,
 }

@@ -59,7 +59,7 @@ fn reference_values() {
     );
     assert_eq!(
         hasher().params(),
-        "structure/class-paths/depth=12/main-level=1/root-class=paths/hex-ids/fields/mix64/seed=0/decay=0.76"
+        "structure/class-paths/depth=12/main-level=1/main-fold/root-class=paths/hex-ids/fields/mix64/seed=0/decay=0.76"
     );
 }
 
@@ -181,9 +181,10 @@ fn inline_contents_are_text_markup() {
 
 #[test]
 fn depth_limit() {
-    let nested = |n: usize| hash(&format!("{}x", "<div>".repeat(n)));
-    // html, head, body, then divs from depth 3 down to the limit 12.
-    assert_eq!(paths(&nested(9)).len(), 12);
+    // Alternating tags: a repeated level would fold (`repeated_levels_are_one_block`).
+    let nested = |n: usize| hash(&format!("{}x", "<div><section>".repeat(n)));
+    // html, head, body, then div/section from depth 3 down to the limit 12.
+    assert_eq!(paths(&nested(5)).len(), 13);
     assert_eq!(paths(&nested(30)).len(), 13);
     assert_eq!(nested(30).fingerprint, nested(40).fingerprint);
     let shallow = StructureHasher::new(HasherConfig {
@@ -192,9 +193,75 @@ fn depth_limit() {
     })
     .expect("valid");
     let s = shallow
-        .hash(b"<div><div><div>x</div></div></div>")
+        .hash(b"<div><section><div>x</div></section></div>")
         .expect("parses");
-    assert_eq!(paths(&s).len(), 5); // html, head, body, div, div
+    assert_eq!(paths(&s).len(), 5); // html, head, body, div, section
+}
+
+/// `a` and `b` have the same paths (and so the same fingerprint), with `elements` each.
+fn check_same(a: &str, b: &str, elements: (u64, u64)) {
+    let (x, y) = (hash(a), hash(b));
+    assert_eq!(paths(&x), paths(&y), "{a:?} vs {b:?}");
+    assert_eq!(x.fingerprint, y.fingerprint, "{a:?} vs {b:?}");
+    assert_eq!((x.elements, y.elements), elements, "{a:?} vs {b:?}");
+}
+
+/// `a` and `b` have different paths.
+fn check_differ(a: &str, b: &str) {
+    assert_ne!(paths(&hash(a)), paths(&hash(b)), "{a:?} vs {b:?}");
+}
+
+#[test]
+fn repeated_levels_are_one_block() {
+    // Sections of any depth: one kind of block, wherever it is.
+    check_same(
+        "<section><h2>a</h2><section><h3>b</h3><section><p>c</p></section></section></section>",
+        "<section><h2>a</h2><h3>b</h3><p>c</p></section>",
+        (9, 7),
+    );
+    // Digits in classes are one `0`: DocBook's sect1 > sect2 folds too.
+    check_same(
+        "<div class=sect1><div class=sect2><p>x</p></div></div>",
+        "<div class=sect1><p>x</p></div>",
+        (6, 5),
+    );
+    // Only a level that repeats its parent's folds: div.a in div.b does not.
+    check_differ(
+        "<div class=b><div class=a><p>x</p></div></div>",
+        "<div class=b><p>x</p></div>",
+    );
+    // A folded level's children are at the depth they would have under the level it
+    // repeats: div.x at 5 either way (html 1, section 1 as a block of main, head and body
+    // 2, main 3).
+    let levels = [1, 1, 2, 2, 3, 5];
+    check_levels(
+        "<main><section><section><div class=x>y</div></section></section></main>",
+        &levels,
+    );
+    check_levels(
+        "<main><section><div class=x>y</div></section></main>",
+        &levels,
+    );
+}
+
+#[test]
+fn inline_elements_in_the_main_content_add_no_path() {
+    // Which links, code and highlighter tokens an article's text holds is its content.
+    check_same(
+        "<main><p>see <a class=ref><code class=xref>f</code></a> and <em>g</em></p></main>",
+        "<main><p>plain text</p></main>",
+        (8, 5),
+    );
+    // Outside the main content they are the template's (a navigation's links).
+    check_differ(
+        "<nav><a class=home>h</a></nav><main><p>x</p></main>",
+        "<nav>h</nav><main><p>x</p></main>",
+    );
+    // Form fields are not inline text markup: they stay (`paths.rs`, fields).
+    check_differ(
+        "<main><form><p><input name=q></p></form></main>",
+        "<main><form><p></p></form></main>",
+    );
 }
 
 #[test]
