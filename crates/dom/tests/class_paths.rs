@@ -425,3 +425,35 @@ fn model_names() {
         .is_err()
     );
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Sections nested to any depth, in any mix, give the page the paths of one level of
+    /// them; the main content's prose may hold any inline markup without changing a path.
+    #[test]
+    fn folds_hold_for_any_nesting_and_any_inline_markup(
+        depths in prop::collection::vec(1usize..12, 1..6),
+        inline in prop::collection::vec(
+            (prop::sample::select(vec!["a", "code", "em", "span", "b", "kbd"]), "[a-z]{0,5}"),
+            0..8,
+        ),
+    ) {
+        let nested: String = depths
+            .iter()
+            .map(|&d| format!("{}<h2>t</h2><p>x</p>{}", "<section>".repeat(d), "</section>".repeat(d)))
+            .collect();
+        let flat: String = depths
+            .iter()
+            .map(|_| "<section><h2>t</h2><p>x</p></section>")
+            .collect();
+        let prose: String = inline
+            .iter()
+            .map(|(tag, class)| format!("<{tag} class=\"{class}\">w</{tag}> "))
+            .collect();
+        let a = hash(&format!("<main>{nested}<p>{prose}</p></main>"));
+        let b = hash(&format!("<main>{flat}<p>plain</p></main>"));
+        prop_assert_eq!(paths(&a), paths(&b));
+        prop_assert_eq!(a.fingerprint, b.fingerprint);
+    }
+}
