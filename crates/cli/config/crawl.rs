@@ -301,6 +301,9 @@ pub fn resolve(options: &Options, threshold: u32) -> Result<CrawlConfig> {
                 .map_or(Ok(defaults.frontier.reorder_timeout), |v| {
                     range("crawl.reorder-timeout-secs", v, 1, 86_400).map(Duration::from_secs)
                 })?,
+            explore: dedup.explore.map_or(Ok(defaults.frontier.explore), |v| {
+                range("dedup.explore", v, 0, 1_000_000)
+            })?,
         },
         fetch: fetch_config,
         concurrency,

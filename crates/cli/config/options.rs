@@ -125,6 +125,9 @@ pub struct DedupOptions {
     pub drop_when: Option<String>,
     /// Confirmed matches a path must have differed in before the similarity leaves it out.
     pub varying_after: Option<i64>,
+    /// In drop mode, links of near-duplicates with a URL shape new to the host followed,
+    /// at most this many per host.
+    pub explore: Option<i64>,
 }
 
 /// `[crawl]`.

@@ -26,11 +26,16 @@ pub struct CrawlConfig {
 /// least this share of their structure (ALGORITHM.md §3).
 pub const DEFAULT_MIN_SIMILARITY: f64 = 0.7;
 
+/// The default `dedup.explore`: in drop mode, up to this many links per host of
+/// near-duplicate pages whose URL shape the host's pages never linked to are followed
+/// (ALGORITHM.md §3, "Session 29").
+pub const DEFAULT_EXPLORE: u32 = 64;
+
 impl Default for CrawlConfig {
     /// The crawl's defaults, those of an empty `config.toml`: the default structure model's
     /// threshold, confirmation of near matches and paths that vary after 2 pages of a
     /// cluster, depth 30, 32 fetches in flight, 3 requeues of a URL whose host asks to wait,
-    /// no sitemaps; the fetcher's politeness defaults.
+    /// exploration of up to 64 new URL shapes per host in drop mode, no sitemaps; the fetcher's politeness defaults.
     fn default() -> Self {
         let fetch = FetchConfig {
             global_concurrency: 32,
@@ -52,6 +57,7 @@ impl Default for CrawlConfig {
                 per_host_in_flight: fetch.per_host_concurrency,
                 max_requeues: 3,
                 summary_of: Some(crate::page::summary_of),
+                explore: DEFAULT_EXPLORE,
                 ..FrontierConfig::default()
             },
             concurrency: fetch.global_concurrency,

@@ -10,10 +10,11 @@ use siphasher::sip128::{Hasher128, SipHasher13};
 use url::Url;
 
 use crate::order::Order;
+use crate::shape::shape_key;
 use crate::{
     Budget, CanonConfig, CanonError, Decision, Dedup, DedupConfig, DedupError, HostQueues,
-    PageContent, PageRecord, PageSignals, QueueEntry, Scope, ScopeConfig, ScopeError, SeenSet,
-    StateError, Store, StoredRecord, TrapConfig, TrapGuard, UrlKey, Verdict, canonicalize,
+    OnDuplicate, PageContent, PageRecord, PageSignals, QueueEntry, Scope, ScopeConfig, ScopeError,
+    SeenSet, StateError, Store, StoredRecord, TrapConfig, TrapGuard, UrlKey, Verdict, canonicalize,
     host_port, parse_canonical, resolve_link,
 };
 
@@ -44,6 +45,10 @@ pub struct FrontierConfig {
     pub reorder_window: u64,
     /// How long pages wait behind a stuck fetch before it is judged out of order.
     pub reorder_timeout: Duration,
+    /// In drop mode ([`OnDuplicate::Drop`]), the links of near-duplicate pages whose URL
+    /// shape the host's pages never linked to are still queued, at most this many per host
+    /// (`shape.rs`); 0: a duplicate's links are never followed.
+    pub explore: u32,
 }
 
 impl Default for FrontierConfig {
@@ -58,6 +63,7 @@ impl Default for FrontierConfig {
             summary_of: None,
             reorder_window: crate::DEFAULT_REORDER_WINDOW,
             reorder_timeout: crate::DEFAULT_REORDER_TIMEOUT,
+            explore: 0,
         }
     }
 }
@@ -186,6 +192,10 @@ pub struct Frontier {
     in_flight: HashMap<String, usize>,
     in_flight_total: usize,
     requeues: HashMap<u64, u32>,
+    /// The URL shapes each host's pages linked to (`shape.rs`), when exploring.
+    shapes: fnv::FnvHashSet<u64>,
+    /// Links queued by exploration, per host.
+    explored: HashMap<String, u32>,
     stats: HashMap<&'static str, u64>,
     order: Order,
 }
@@ -222,6 +232,8 @@ impl Frontier {
             in_flight: HashMap::new(),
             in_flight_total: 0,
             requeues: HashMap::new(),
+            shapes: fnv::FnvHashSet::default(),
+            explored: HashMap::new(),
             stats: HashMap::new(),
         };
         if resumed {
@@ -241,6 +253,17 @@ impl Frontier {
             if let Ok(parsed) = Url::parse(url) {
                 let _ = self.budget.try_take(&parsed);
             }
+        }
+        if self.explores() {
+            let (shapes, explored) = (&mut self.shapes, &mut self.explored);
+            self.store.for_each_own_link(|url, host, by_duplicate| {
+                if let Ok(url) = Url::parse(url) {
+                    shapes.insert(shape_key(host, &url));
+                }
+                if by_duplicate {
+                    *explored.entry(host.to_owned()).or_insert(0) += 1;
+                }
+            })?;
         }
         if let Some(seeds) = self.store.meta("seeds")? {
             self.seeds = seeds.lines().filter_map(|s| Url::parse(s).ok()).collect();
@@ -574,8 +597,19 @@ impl Frontier {
             self.note_alias(&job, final_url)?;
         }
         let on_dup = self.dedup.config().on_duplicate;
-        let (mut rec, follow) =
-            crate::record::page_record(job.id, fetched, on_dup, |final_url, page, body_hash| {
+        // Exploring, a duplicate's page comes back as with `follow-links` (its record is the
+        // same: emission does not depend on it), and only its links of a new shape go on.
+        let explore = self.explores();
+        let judged_as = if explore {
+            OnDuplicate::FollowLinks
+        } else {
+            on_dup
+        };
+        let (mut rec, follow) = crate::record::page_record(
+            job.id,
+            fetched,
+            judged_as,
+            |final_url, page, body_hash| {
                 let verdict = self.dedup.judge_page(&PageSignals {
                     id: job.id,
                     host: &host_port(final_url).unwrap_or_default(),
@@ -590,16 +624,28 @@ impl Frontier {
                     _ => None,
                 };
                 Ok::<_, StateError>(Some((verdict, cluster)))
-            })?;
+            },
+        )?;
         rec.out_of_order = out_of_order;
         *self.stats.entry(rec.decision.as_str()).or_insert(0) += 1;
         let (seq, out_seq) = self.store.record(&rec)?;
         let queued = match follow {
-            Some((base, page)) => self.queue_links(&job, &base, &page)?,
-            None => 0,
+            Some((base, page)) if !explore || rec.decision == Decision::Kept => {
+                self.queue_links(&job, &base, &page, false)?
+            }
+            Some((base, page)) if rec.decision == Decision::NearDuplicate => {
+                self.queue_links(&job, &base, &page, true)?
+            }
+            _ => 0,
         };
         let record = self.stored(job, rec, seq, out_seq)?;
         Ok((record, queued))
+    }
+
+    /// Whether duplicates' links of new URL shapes are followed (drop mode, `explore` > 0):
+    /// only then are hosts' shapes kept.
+    fn explores(&self) -> bool {
+        self.config.explore > 0 && self.dedup.config().on_duplicate == OnDuplicate::Drop
     }
 
     /// The final URL of a redirect is known too: never fetch it again as a link.
@@ -619,12 +665,16 @@ impl Frontier {
         Ok(())
     }
 
+    /// Queues the page's links; `explore`: only those on its host whose shape its host's
+    /// pages never linked to, within [`FrontierConfig::explore`] (`shape.rs`).
     fn queue_links(
         &mut self,
         job: &Job,
         page_url: &Url,
         page: &HtmlPage,
+        explore: bool,
     ) -> Result<usize, StateError> {
+        let page_host = host_port(&job.url).unwrap_or_default();
         let base = page
             .base
             .as_deref()
@@ -645,6 +695,23 @@ impl Frontier {
                 || self.traps.check(&url).is_err()
             {
                 continue;
+            }
+            if self.explores() {
+                // A host's shapes are those of the URLs its pages queued on it (what a
+                // resume rebuilds from the recorded links).
+                let own = host_port(&url).is_some_and(|h| h == page_host);
+                if explore {
+                    let n = self.explored.get(&page_host).copied().unwrap_or(0);
+                    if !own
+                        || n >= self.config.explore
+                        || !self.shapes.insert(shape_key(&page_host, &url))
+                    {
+                        continue;
+                    }
+                    *self.explored.entry(page_host.clone()).or_insert(0) += 1;
+                } else if own {
+                    self.shapes.insert(shape_key(&page_host, &url));
+                }
             }
             if self.budget.try_take(&url).is_err() {
                 // Beyond a page limit: kept, deferred, for a run with a higher limit.

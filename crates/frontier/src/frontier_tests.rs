@@ -267,3 +267,98 @@ fn host_backoff_survives_a_restart() {
     let at = f.next_ready_at(Instant::now()).expect("a wake-up time");
     assert!(at > Instant::now() + Duration::from_secs(3000));
 }
+
+/// A site whose list pages look alike: `/list/2` is dropped as a near-duplicate of
+/// `/list/1`, and only `/list/2` links to the notes and the archive.
+fn hub_site(path: &str) -> FakePage {
+    match path {
+        "/" => (T1 ^ 0xffff_0000, 1, vec!["/list/1", "/list/2"]),
+        "/list/1" => (T1, 2, vec!["/item/1"]),
+        // Near /list/1. Its links: an old shape (/item/0), two notes (one new shape), the
+        // archive (another), and the other host.
+        "/list/2" => (
+            T1 ^ 0b11,
+            3,
+            vec![
+                "/item/2",
+                "/note/aa11",
+                "/note/bb22",
+                "/archive?year=1",
+                "http://other.test/x",
+            ],
+        ),
+        "/item/1" | "/item/2" => (T1 ^ 0xff00_0000_0000, 4, vec![]),
+        "/note/aa11" | "/note/bb22" => (T1 ^ 0xffff_ffff_0000_0000, 5, vec![]),
+        _ => (T1 ^ 0x00ff_ff00_00ff_ff00, 6, vec![]),
+    }
+}
+
+/// The URLs a drop-mode crawl of `hub_site` fetches with `explore`, and, for a crawl cut
+/// after `stop_after` pages and resumed, the same.
+fn check_explore(explore: u32, expected: &[&str]) {
+    let mut config = config();
+    config.dedup.on_duplicate = OnDuplicate::Drop;
+    config.explore = explore;
+    let urls = |got: Vec<(String, String, Option<String>)>| -> Vec<String> {
+        got.into_iter()
+            .map(|(u, _, _)| u.trim_start_matches("http://site.test").to_owned())
+            .collect()
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (mut f, _) = Frontier::open(dir.path(), config.clone(), &params()).expect("opens");
+    f.add_seed("http://site.test/").expect("valid");
+    assert_eq!(
+        urls(crawl(&mut f, &hub_site)),
+        expected,
+        "explore = {explore}"
+    );
+    // Cut after 2, 3 or 4 pages and resumed: the rest is what the uncut crawl fetched (the
+    // host's shapes and its exploration count come back from the state).
+    for cut in 2..=4 {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (mut f, _) = Frontier::open(dir.path(), config.clone(), &params()).expect("opens");
+        f.add_seed("http://site.test/").expect("valid");
+        let mut first = Vec::new();
+        while first.len() < cut {
+            let job = f.next_job(Instant::now()).expect("a job");
+            let (fp, body, links) = hub_site(job.url.path());
+            let done = f
+                .complete(job.clone(), page(&job, fp, body, &links), Instant::now())
+                .expect("records");
+            first.extend(
+                done.records
+                    .into_iter()
+                    .map(|r| (r.url, String::new(), None)),
+            );
+        }
+        f.commit().expect("commits");
+        drop(f);
+        let (mut f, resumed) =
+            Frontier::open(dir.path(), config.clone(), &params()).expect("reopens");
+        assert!(resumed);
+        let mut all = urls(first);
+        all.extend(urls(crawl(&mut f, &hub_site)));
+        assert_eq!(all, expected, "explore = {explore}, cut after {cut}");
+    }
+}
+
+#[test]
+fn drop_mode_explores_new_url_shapes_of_a_dropped_page() {
+    // Off: what only the dropped /list/2 links to is never fetched.
+    check_explore(0, &["/", "/list/1", "/list/2", "/item/1"]);
+    // On: its links of a shape the host never linked to, the first of each shape, on its
+    // own host only; /item/2 has /item/1's shape.
+    check_explore(
+        64,
+        &[
+            "/",
+            "/list/1",
+            "/list/2",
+            "/item/1",
+            "/note/aa11",
+            "/archive?year=1",
+        ],
+    );
+    // At most `explore` per host.
+    check_explore(1, &["/", "/list/1", "/list/2", "/item/1", "/note/aa11"]);
+}

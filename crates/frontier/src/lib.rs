@@ -113,6 +113,7 @@ mod record;
 mod replica;
 mod scope;
 mod seen;
+mod shape;
 mod store;
 mod traps;
 mod varying;

@@ -666,6 +666,31 @@ impl Store {
         Ok(())
     }
 
+    /// Every URL a page linked to on its own host, in discovery order: the URL, its host,
+    /// and whether the page that linked to it was a near-duplicate (exploration in drop
+    /// mode, `shape.rs`). Deferred URLs included.
+    ///
+    /// # Errors
+    /// SQLite failed.
+    pub fn for_each_own_link(&self, mut f: impl FnMut(&str, &str, bool)) -> Result<(), StateError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT u.url, u.host, p.decision = 'near-duplicate' FROM urls u \
+                 JOIN urls r ON r.id = u.referrer LEFT JOIN pages p ON p.id = r.id \
+                 WHERE r.host = u.host ORDER BY u.id",
+            )
+            .map_err(|e| self.err(e))?;
+        let mut rows = stmt.query([]).map_err(|e| self.err(e))?;
+        while let Some(row) = rows.next().map_err(|e| self.err(e))? {
+            let url: String = row.get(0).map_err(|e| self.err(e))?;
+            let host: String = row.get(1).map_err(|e| self.err(e))?;
+            let by_duplicate: Option<bool> = row.get(2).map_err(|e| self.err(e))?;
+            f(&url, &host, by_duplicate.unwrap_or(false));
+        }
+        Ok(())
+    }
+
     /// Every record in crawl order (`after_out_seq = None`), or the emitted ones after an
     /// output sequence number, in output order.
     ///

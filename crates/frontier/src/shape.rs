@@ -1,0 +1,82 @@
+//! URL shapes: what exploration in drop mode follows (`Frontier`, [`crate::FrontierConfig::explore`]).
+//!
+//! In drop mode a duplicate's links are not followed, so what only a dropped page links to is
+//! never fetched: an index page that joined another index's cluster hides the pages it
+//! alone lists. Following every link of every duplicate would fetch the whole site. A
+//! link whose **shape** the host's pages have never linked to is the one likely to lead to
+//! another kind of page: `/technote/9f3c…` when the host has linked only to `/timeline?…`
+//! and `/info/…` before. So a dropped page's links of a new shape are queued, at most
+//! `explore` per host.
+//!
+//! A URL's shape is its path, each segment that holds an ASCII digit or is longer than
+//! [`LONG_SEGMENT`] bytes written as `0` (ids, hashes, dates), then the sorted, distinct
+//! names of its query parameters without their values: `/log/rev/59747613f3c9?style=gitweb`
+//! → `/log/rev/0?style`. Which shapes a host has is what its own pages linked to (links from
+//! a page on the host to the host), in the order pages are judged: the same in every run and
+//! after a resume, which rebuilds it from the recorded links.
+
+use url::Url;
+
+/// A path segment longer than this is an id, not a name.
+const LONG_SEGMENT: usize = 32;
+
+/// The shape of `url` (see the module docs) as a 64-bit key for host `host`.
+#[must_use]
+pub(crate) fn shape_key(host: &str, url: &Url) -> u64 {
+    let mut h = silhouette_simhash::fnv1_64(host.as_bytes());
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    eat(b"\0");
+    for segment in url.path().split('/') {
+        eat(b"/");
+        if segment.len() > LONG_SEGMENT || segment.bytes().any(|b| b.is_ascii_digit()) {
+            eat(b"0");
+        } else {
+            eat(segment.as_bytes());
+        }
+    }
+    let mut names: Vec<String> = url.query_pairs().map(|(k, _)| k.into_owned()).collect();
+    names.sort_unstable();
+    names.dedup();
+    eat(b"?");
+    for name in &names {
+        eat(name.as_bytes());
+        eat(b"&");
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether `a` and `b` (URLs on one host) have one shape.
+    fn check(a: &str, b: &str, same: bool) {
+        let (ua, ub) = (Url::parse(a).expect("url"), Url::parse(b).expect("url"));
+        assert_eq!(
+            shape_key("h:80", &ua) == shape_key("h:80", &ub),
+            same,
+            "{a} ~ {b}"
+        );
+    }
+
+    #[test]
+    fn ids_and_values_are_one_shape_names_are_not() {
+        check("http://h/rev/59747613f3c9", "http://h/rev/0a1b2c3d", true);
+        check("http://h/info/2026-11-29", "http://h/info/1", true);
+        check("http://h/wiki?name=Home", "http://h/wiki?name=Other", true);
+        check("http://h/t?b=1&a=2", "http://h/t?a=3&b=4&a=5", true);
+        let long = format!("http://h/f/{}", "x".repeat(40));
+        check(&long, "http://h/f/7", true);
+        check("http://h/log/tags", "http://h/log/bookmarks", false);
+        check("http://h/timeline?y=e", "http://h/timeline?c=x", false);
+        check("http://h/technote/7282148a", "http://h/timeline", false);
+        check("http://h/a/", "http://h/a", false);
+        // Another host: another key.
+        let u = Url::parse("http://h/x").expect("url");
+        assert_ne!(shape_key("h:80", &u), shape_key("g:80", &u));
+    }
+}
