@@ -78,22 +78,6 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
             elements += count_descendants(arena, id);
             continue;
         }
-        // The main content: the first `<main>` or `[role=main]` outside template contents,
-        // as for the page's text (`text.rs`).
-        let main = !main_found && !up.template && arena.is_main(id);
-        main_found |= main;
-        if label == up.label {
-            // A level that repeats its parent's (`section` in `section`, `div.sect0` in
-            // `div.sect0`, `div` in `div`): nested as deep as the content goes, it is one
-            // kind of block. It adds no path; its children hang where its path would be.
-            let down = Up {
-                main: up.main || main,
-                in_main: up.in_main || main,
-                ..up
-            };
-            push_all_children(arena, id, depth, down, &mut stack);
-            continue;
-        }
         let path = child_path(up.path, label);
         let block = up.main && is_template_block(&node.name, label);
         let level = if block { 1 } else { depth };
@@ -113,9 +97,12 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
             elements += count_descendants(arena, id);
             continue;
         }
+        // The main content: the first `<main>` or `[role=main]` outside template contents,
+        // as for the page's text (`text.rs`).
+        let main = !main_found && !up.template && arena.is_main(id);
+        main_found |= main;
         let down = Up {
             path,
-            label,
             main,
             in_main: up.in_main || main,
             template: up.template,
@@ -151,8 +138,6 @@ fn push_all_children(
 struct Up {
     /// The parent's path.
     path: u64,
-    /// The parent's label.
-    label: u64,
     /// Whether the parent is the main content (its template blocks are at level 1).
     main: bool,
     /// Whether the parent is the main content or inside it.

@@ -59,7 +59,7 @@ fn reference_values() {
     );
     assert_eq!(
         hasher().params(),
-        "structure/class-paths/depth=12/main-level=1/main-fold/root-class=paths/hex-ids/fields/mix64/seed=0/decay=0.76"
+        "structure/class-paths/depth=12/main-level=1/main-inline/root-class=paths/hex-ids/fields/mix64/seed=0/decay=0.76"
     );
 }
 
@@ -181,7 +181,6 @@ fn inline_contents_are_text_markup() {
 
 #[test]
 fn depth_limit() {
-    // Alternating tags: a repeated level would fold (`repeated_levels_are_one_block`).
     let nested = |n: usize| hash(&format!("{}x", "<div><section>".repeat(n)));
     // html, head, body, then div/section from depth 3 down to the limit 12.
     assert_eq!(paths(&nested(5)).len(), 13);
@@ -209,39 +208,6 @@ fn check_same(a: &str, b: &str, elements: (u64, u64)) {
 /// `a` and `b` have different paths.
 fn check_differ(a: &str, b: &str) {
     assert_ne!(paths(&hash(a)), paths(&hash(b)), "{a:?} vs {b:?}");
-}
-
-#[test]
-fn repeated_levels_are_one_block() {
-    // Sections of any depth: one kind of block, wherever it is.
-    check_same(
-        "<section><h2>a</h2><section><h3>b</h3><section><p>c</p></section></section></section>",
-        "<section><h2>a</h2><h3>b</h3><p>c</p></section>",
-        (9, 7),
-    );
-    // Digits in classes are one `0`: DocBook's sect1 > sect2 folds too.
-    check_same(
-        "<div class=sect1><div class=sect2><p>x</p></div></div>",
-        "<div class=sect1><p>x</p></div>",
-        (6, 5),
-    );
-    // Only a level that repeats its parent's folds: div.a in div.b does not.
-    check_differ(
-        "<div class=b><div class=a><p>x</p></div></div>",
-        "<div class=b><p>x</p></div>",
-    );
-    // A folded level's children are at the depth they would have under the level it
-    // repeats: div.x at 5 either way (html 1, section 1 as a block of main, head and body
-    // 2, main 3).
-    let levels = [1, 1, 2, 2, 3, 5];
-    check_levels(
-        "<main><section><section><div class=x>y</div></section></section></main>",
-        &levels,
-    );
-    check_levels(
-        "<main><section><div class=x>y</div></section></main>",
-        &levels,
-    );
 }
 
 #[test]
@@ -429,30 +395,20 @@ fn model_names() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
-    /// Sections nested to any depth, in any mix, give the page the paths of one level of
-    /// them; the main content's prose may hold any inline markup without changing a path.
+    /// The main content's prose may hold any inline markup without changing a path.
     #[test]
-    fn folds_hold_for_any_nesting_and_any_inline_markup(
-        depths in prop::collection::vec(1usize..12, 1..6),
+    fn any_inline_markup_in_the_main_content_leaves_the_paths(
         inline in prop::collection::vec(
             (prop::sample::select(vec!["a", "code", "em", "span", "b", "kbd"]), "[a-z]{0,5}"),
             0..8,
         ),
     ) {
-        let nested: String = depths
-            .iter()
-            .map(|&d| format!("{}<h2>t</h2><p>x</p>{}", "<section>".repeat(d), "</section>".repeat(d)))
-            .collect();
-        let flat: String = depths
-            .iter()
-            .map(|_| "<section><h2>t</h2><p>x</p></section>")
-            .collect();
         let prose: String = inline
             .iter()
             .map(|(tag, class)| format!("<{tag} class=\"{class}\">w</{tag}> "))
             .collect();
-        let a = hash(&format!("<main>{nested}<p>{prose}</p></main>"));
-        let b = hash(&format!("<main>{flat}<p>plain</p></main>"));
+        let a = hash(&format!("<main><section><h2>t</h2><p>{prose}</p></section></main>"));
+        let b = hash("<main><section><h2>t</h2><p>plain</p></section></main>");
         prop_assert_eq!(paths(&a), paths(&b));
         prop_assert_eq!(a.fingerprint, b.fingerprint);
     }

@@ -42,7 +42,7 @@ const CASES: &[(&str, f64, u32, &str, usize, u64)] = &[
         "docs-page.html",
         0.76,
         0,
-        "68f288517a04829d",
+        "28f289517214829d",
         PATHS_DOCS,
         117,
     ),
@@ -77,7 +77,7 @@ const CASES: &[(&str, f64, u32, &str, usize, u64)] = &[
         "docs-page.html",
         0.76,
         3,
-        "1519bbb21a5c48d3",
+        "1199bbb21a7c58f3",
         PATHS_DOCS,
         117,
     ),
@@ -100,6 +100,6 @@ fn fixture_pages() {
 }
 
 /// Distinct paths of each fixture (any decay or seed).
-const PATHS_DOCS: usize = 65;
+const PATHS_DOCS: usize = 63;
 const PATHS_GIT: usize = 46;
 const PATHS_WIKI: usize = 81;
