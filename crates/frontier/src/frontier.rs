@@ -674,7 +674,12 @@ impl Frontier {
         page: &HtmlPage,
         explore: bool,
     ) -> Result<usize, StateError> {
-        let page_host = host_port(&job.url).unwrap_or_default();
+        // Only exploring needs the page's host (a host's shapes are its own pages' links).
+        let page_host = if self.explores() {
+            host_port(&job.url).unwrap_or_default()
+        } else {
+            String::new()
+        };
         let base = page
             .base
             .as_deref()

@@ -15,6 +15,9 @@
 //! a page on the host to the host), in the order pages are judged: the same in every run and
 //! after a resume, which rebuilds it from the recorded links.
 
+use std::borrow::Cow;
+use std::hash::Hasher;
+
 use url::Url;
 
 /// A path segment longer than this is an id, not a name.
@@ -23,30 +26,26 @@ const LONG_SEGMENT: usize = 32;
 /// The shape of `url` (see the module docs) as a 64-bit key for host `host`.
 #[must_use]
 pub(crate) fn shape_key(host: &str, url: &Url) -> u64 {
-    let mut h = silhouette_simhash::fnv1_64(host.as_bytes());
-    let mut eat = |bytes: &[u8]| {
-        for &b in bytes {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    };
-    eat(b"\0");
+    let mut h = fnv::FnvHasher::default();
+    h.write(host.as_bytes());
+    h.write(b"\0");
     for segment in url.path().split('/') {
-        eat(b"/");
+        h.write(b"/");
         if segment.len() > LONG_SEGMENT || segment.bytes().any(|b| b.is_ascii_digit()) {
-            eat(b"0");
+            h.write(b"0");
         } else {
-            eat(segment.as_bytes());
+            h.write(segment.as_bytes());
         }
     }
-    let mut names: Vec<String> = url.query_pairs().map(|(k, _)| k.into_owned()).collect();
+    let mut names: Vec<Cow<'_, str>> = url.query_pairs().map(|(k, _)| k).collect();
     names.sort_unstable();
     names.dedup();
-    eat(b"?");
+    h.write(b"?");
     for name in &names {
-        eat(name.as_bytes());
-        eat(b"&");
+        h.write(name.as_bytes());
+        h.write(b"&");
     }
-    h
+    h.finish()
 }
 
 #[cfg(test)]

@@ -676,12 +676,14 @@ impl Store {
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT u.url, u.host, p.decision = 'near-duplicate' FROM urls u \
+                "SELECT u.url, u.host, p.decision = ?1 FROM urls u \
                  JOIN urls r ON r.id = u.referrer LEFT JOIN pages p ON p.id = r.id \
                  WHERE r.host = u.host ORDER BY u.id",
             )
             .map_err(|e| self.err(e))?;
-        let mut rows = stmt.query([]).map_err(|e| self.err(e))?;
+        let mut rows = stmt
+            .query([Decision::NearDuplicate.as_str()])
+            .map_err(|e| self.err(e))?;
         while let Some(row) = rows.next().map_err(|e| self.err(e))? {
             let url: String = row.get(0).map_err(|e| self.err(e))?;
             let host: String = row.get(1).map_err(|e| self.err(e))?;
