@@ -15,7 +15,9 @@
 //!   `postid-0`: page-unique ids are not structure), and so is every hex id (a run of 8 or
 //!   more hex digits with at least two decimal digits and two letters: Doxygen's
 //!   `memitem:ga8fd2…` → `memitem:g0`), cut to 48 bytes, sorted, deduplicated,
-//!   and at most the first 16 kept;
+//!   and at most the first 16 kept; a form field's `name` and `type` follow
+//!   ([`field_label`]), and a `<table>` outside the main content whose `<thead>` names its
+//!   columns has the column headers' letters in its label ([`table_label`]);
 //! - its **path** is `mix(parent's path · φ ⊕ label)` (the document's path is 0), with
 //!   `mix` the MurmurHash3 64-bit finaliser and φ = `0x9e3779b97f4a7c15`; the path id is the
 //!   path's high 32 bits;
@@ -212,6 +214,68 @@ pub(crate) fn field_label(label: u64, name: Option<&str>, kind: Option<&str>) ->
     normalised(name.unwrap_or("").trim_ascii(), |b| h = fnv1(h, &[b]));
     h = fnv1(h, b"|t=");
     normalised(kind.unwrap_or("").trim_ascii(), |b| h = fnv1(h, &[b]));
+    h
+}
+
+/// Letters of a header cell's text kept ([`HeaderText`]).
+const MAX_HEADER_LETTERS: usize = 32;
+
+/// Bytes of a header cell's text read at most (ASCII letters and non-ASCII bytes only): room
+/// for [`MAX_HEADER_LETTERS`] letters of any script.
+const MAX_HEADER_BYTES: usize = 4 * MAX_HEADER_LETTERS;
+
+/// The text of a table's header cell (`<th>`), read as the tokenizer hands it over: its
+/// letters (alphabetic characters of any script), lowercased, nothing else (digits,
+/// punctuation, white space, a no-break space: `Age (days)` and `age` are one header), the
+/// first [`MAX_HEADER_LETTERS`] of them, hashed with FNV-1 64 over their UTF-8 bytes.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct HeaderText {
+    /// The ASCII letters and non-ASCII bytes read so far (a character may come in pieces).
+    bytes: Vec<u8>,
+}
+
+impl HeaderText {
+    /// Reads more of the cell's text.
+    pub(crate) fn push(&mut self, text: &[u8]) {
+        for &b in text {
+            if self.bytes.len() >= MAX_HEADER_BYTES {
+                return;
+            }
+            if b.is_ascii_alphabetic() || !b.is_ascii() {
+                self.bytes.push(b);
+            }
+        }
+    }
+
+    /// The hash of the cell's text, `None` without a letter.
+    pub(crate) fn finish(self) -> Option<u64> {
+        let text = String::from_utf8_lossy(&self.bytes);
+        let mut h = FNV_OFFSET;
+        let mut buf = [0u8; 4];
+        let letters = text
+            .chars()
+            .filter(|c| c.is_alphabetic())
+            .flat_map(char::to_lowercase)
+            .take(MAX_HEADER_LETTERS);
+        let mut any = false;
+        for c in letters {
+            any = true;
+            h = fnv1(h, c.encode_utf8(&mut buf).as_bytes());
+        }
+        any.then_some(h)
+    }
+}
+
+/// The label of a `<table>` whose header row names its columns (`walk.rs`: the first row of
+/// its `<thead>`, all header cells): `label` with the cells' texts ([`HeaderText`]; `None`,
+/// a cell without letters, as 0) mixed in, in column order. A list of tags and a list of
+/// branches are then two kinds of table, and every path below them differs, although their
+/// markup is the same: a table's column headers are what a user reads as another page.
+pub(crate) fn table_label(label: u64, columns: impl IntoIterator<Item = Option<u64>>) -> u64 {
+    let mut h = fnv1(label, b"|cols");
+    for column in columns {
+        h = mix(h.wrapping_mul(PHI) ^ column.unwrap_or(0));
+    }
     h
 }
 

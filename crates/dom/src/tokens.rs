@@ -35,6 +35,7 @@ use html5gum::{Emitter, Error, State, Tokenizer};
 
 use crate::config::Limits;
 use crate::hasher::Truncation;
+use crate::paths::HeaderText;
 use crate::sink::ArenaSink;
 use crate::tree::{NodeId, TreeArena};
 use crate::words::{HIDDEN, word_char};
@@ -141,6 +142,7 @@ pub(crate) fn parse(
         collect,
         hidden_raw: false,
         doctype: DoctypeState::default(),
+        header: None,
     };
     let mut tokenizer = Tokenizer::new_with_emitter(text, bridge);
     // The bridge yields a token only to stop: the guard fired.
@@ -282,6 +284,19 @@ struct Bridge<'a, 'b> {
     /// (script, style, title…): its words are not collected.
     hidden_raw: bool,
     doctype: DoctypeState,
+    /// When labelling: the text of the header cell (`<th>`) being read, from its start tag
+    /// to the tag that ends the cell ([`ends_header_cell`]).
+    header: Option<HeaderText>,
+}
+
+/// Whether a tag ends a header cell's text: the cell's end tag, another cell or row, or the
+/// end of its row group or table (the tree builder closes the cell there too).
+fn ends_header_cell(name: &[u8], end: bool) -> bool {
+    match name {
+        b"th" | b"tr" | b"thead" | b"tbody" | b"tfoot" | b"table" => true,
+        b"td" => !end,
+        _ => false,
+    }
 }
 
 /// `bytes` as text, invalid sequences replaced. (`from_utf8` first: its check of valid text,
@@ -493,6 +508,16 @@ impl Bridge<'_, '_> {
         self.in_word = trail.is_empty();
     }
 
+    /// Hands the text of the header cell being read to the arena, for the cell's element.
+    fn end_header(&mut self) {
+        if let Some(header) = self.header.take() {
+            self.guard
+                .arena
+                .borrow_mut()
+                .set_header_text(header.finish());
+        }
+    }
+
     fn finish_attribute(&mut self) {
         let tag = &mut self.tag;
         if !std::mem::take(&mut tag.in_attr) {
@@ -547,6 +572,7 @@ impl Emitter for Bridge<'_, '_> {
 
     fn emit_eof(&mut self) {
         self.flush_text();
+        self.end_header();
         if self.stopped.is_none() {
             let _continue = self.builder.process_token(Token::EOFToken, 1);
             self.builder.end();
@@ -564,6 +590,9 @@ impl Emitter for Bridge<'_, '_> {
     }
 
     fn emit_string(&mut self, s: &[u8]) {
+        if let Some(header) = &mut self.header {
+            header.push(s);
+        }
         if self.collect {
             let mut rest = s;
             // Only the data state emits NUL: a token of its own (see below).
@@ -640,6 +669,9 @@ impl Emitter for Bridge<'_, '_> {
         });
         // The element the tree builder creates for this tag takes its class tokens from the
         // arena (`TreeArena::create_element`); they are dropped once the tag is processed.
+        if self.header.is_some() && ends_header_cell(&self.tag.name, end) {
+            self.end_header();
+        }
         let class = self.tag.has_class && self.stopped.is_none();
         if class {
             self.guard
@@ -651,6 +683,9 @@ impl Emitter for Bridge<'_, '_> {
         let result = self.send(token);
         if class {
             self.guard.arena.borrow_mut().pending_class.clear();
+        }
+        if self.tag.classes && !end && self.tag.name == b"th" && self.stopped.is_none() {
+            self.header = Some(HeaderText::default());
         }
         // The raw text that follows a script, style, title… start tag is never shown. (The
         // name is looked up only then: a few tags a page, where every start tag cost a look-up.)

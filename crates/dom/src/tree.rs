@@ -136,6 +136,12 @@ pub(crate) struct TreeArena {
     /// The class tokens of `<html>` and `<body>` elements, when labelling: not in their
     /// labels, each a path of its own (`paths::root_class_tokens`).
     pub(crate) root_classes: Vec<(NodeId, Vec<u64>)>,
+    /// The last `<th>` element created, when labelling: the header cell whose text the
+    /// tokenizer is reading ([`set_header_text`](Self::set_header_text)).
+    last_th: NodeId,
+    /// The text of header cells, when labelling: `(th, hash)` in creation order
+    /// (`paths::header_text`), read by the walk for a table's header row.
+    pub(crate) header_texts: Vec<(NodeId, u64)>,
 }
 
 /// The `name` and `type` of a form field ([`crate::paths::is_field`]) whose label they join.
@@ -201,6 +207,8 @@ impl TreeArena {
             blocks: Vec::new(),
             pending_class: PendingClass::default(),
             root_classes: Vec::new(),
+            last_th: NONE,
+            header_texts: Vec::new(),
         };
         arena.push(Node::new(Kind::Document, Ns::Html, LocalName::from("")));
         arena.push(Node::new(Kind::Ignored, Ns::Html, LocalName::from("")));
@@ -276,7 +284,11 @@ impl TreeArena {
             }
             label
         });
+        let is_th = self.labelled && ns == Ns::Html && name == html5ever::local_name!("th");
         let id = self.push(Node::new(Kind::Element, ns, name));
+        if is_th {
+            self.last_th = id;
+        }
         if let Some(tokens) = root_tokens.filter(|t| !t.is_empty()) {
             self.root_classes.push((id, tokens));
         }
@@ -291,6 +303,26 @@ impl TreeArena {
             self.push(contents);
         }
         id
+    }
+
+    /// Notes `hash`, the text of a header cell the tokenizer has read to its end (`None`:
+    /// no letters in it), for the last `<th>` created, once: a `<th>` tag the tree builder
+    /// ignored leaves no text to an earlier cell.
+    pub(crate) fn set_header_text(&mut self, hash: Option<u64>) {
+        let th = std::mem::replace(&mut self.last_th, NONE);
+        if let Some(hash) = hash
+            && th != NONE
+        {
+            self.header_texts.push((th, hash));
+        }
+    }
+
+    /// The text hash of header cell `id` (`None`: none read, or no letters in it).
+    pub(crate) fn header_text(&self, id: NodeId) -> Option<u64> {
+        self.header_texts
+            .binary_search_by_key(&id, |&(th, _)| th)
+            .ok()
+            .map(|i| self.header_texts[i].1)
     }
 
     /// Whether element `id` can be the page's main content: a `<main>` or an element with

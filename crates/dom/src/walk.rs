@@ -1,8 +1,10 @@
 //! The one walk over the final tree: iterative, document pre-order, template contents first.
 
 use crate::features::{ElementInfo, FeatureModel, Features};
-use crate::paths::{PathCollector, child_path, is_phrasing, is_root, is_template_block};
-use crate::tree::{DOCUMENT, Kind, NONE, NodeId, TreeArena};
+use crate::paths::{
+    PathCollector, child_path, is_phrasing, is_root, is_template_block, table_label,
+};
+use crate::tree::{DOCUMENT, Kind, NONE, NodeId, Ns, TreeArena};
 
 /// Walks every element under the document, feeding `model`; returns the element count.
 ///
@@ -78,6 +80,14 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
             elements += count_descendants(arena, id);
             continue;
         }
+        // Outside the main content, a table's column headers are the template's words (a
+        // list of tags, a list of branches); inside it, an article's tables are its content.
+        let label =
+            if !up.in_main && node.name == html5ever::local_name!("table") && node.ns == Ns::Html {
+                header_row(arena, id).map_or(label, |row| table_label(label, row))
+            } else {
+                label
+            };
         let path = child_path(up.path, label);
         let block = up.main && is_template_block(&node.name, label);
         let level = if block { 1 } else { depth };
@@ -165,4 +175,40 @@ fn count_descendants(arena: &TreeArena, id: NodeId) -> u64 {
         }
     }
     n
+}
+
+/// The header texts of table `id`'s header row, in column order (a cell without text as
+/// `None`): the first row of its `<thead>`, where a generator of data tables declares the
+/// row that names the columns; `None` without one, or unless that row's cells are all
+/// header cells, one of them with text.
+fn header_row(arena: &TreeArena, id: NodeId) -> Option<Vec<Option<u64>>> {
+    let children = |id: NodeId| {
+        std::iter::successors(
+            arena.node(id).map(|n| n.first).filter(|&c| c != NONE),
+            |&c| arena.node(c).map(|n| n.next).filter(|&n| n != NONE),
+        )
+        .filter(|&c| {
+            arena
+                .node(c)
+                .is_some_and(|n| n.kind == Kind::Element && n.ns == Ns::Html)
+        })
+    };
+    let name = |id: NodeId| arena.node(id).map(|n| &*n.name);
+    let head = children(id).find(|&c| name(c) == Some("thead"))?;
+    let row = children(head).find(|&r| name(r) == Some("tr"))?;
+    let mut named = false;
+    let mut columns = Vec::new();
+    for cell in children(row) {
+        match name(cell) {
+            Some("th") => {
+                let text = arena.header_text(cell);
+                named |= text.is_some();
+                columns.push(text);
+            }
+            // A data cell: the row's header cells name rows (a key-value table), not columns.
+            Some("td") => return None,
+            _ => {}
+        }
+    }
+    named.then_some(columns)
 }

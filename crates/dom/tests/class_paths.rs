@@ -59,7 +59,7 @@ fn reference_values() {
     );
     assert_eq!(
         hasher().params(),
-        "structure/class-paths/depth=12/main-level=1/main-inline/root-class=paths/hex-ids/fields/mix64/seed=0/decay=0.76"
+        "structure/class-paths/depth=12/main-level=1/main-inline/root-class=paths/hex-ids/fields/table-heads/mix64/seed=0/decay=0.76"
     );
 }
 
@@ -411,5 +411,108 @@ proptest! {
         let b = hash("<main><section><h2>t</h2><p>plain</p></section></main>");
         prop_assert_eq!(paths(&a), paths(&b));
         prop_assert_eq!(a.fingerprint, b.fingerprint);
+    }
+}
+
+/// A table of `rows` body rows under a `<thead>` row of header cells `heads`, in a page
+/// without a main content (an application's list page).
+fn listing(heads: &[&str], rows: usize) -> String {
+    let head: String = heads.iter().map(|h| format!("<th>{h}</th>")).collect();
+    let body: String = (0..rows)
+        .map(|i| format!("<tr class=entry><td><a href=\"/r/{i}\">r{i}</a></td></tr>"))
+        .collect();
+    format!(
+        "<div class=menu><a href=/>home</a></div><div class=main><h3>list</h3>\
+         <table class=big><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+    )
+}
+
+#[test]
+fn a_tables_column_headers_name_its_kind() {
+    // Two lists of one markup under other column headers are two kinds of page: every
+    // path below the table differs.
+    let (tags, branches) = (
+        hash(&listing(&["tag", "node"], 3)),
+        hash(&listing(&["branch", "node"], 3)),
+    );
+    assert!(paths(&tags).jaccard(paths(&branches)) < 0.7);
+    // Only the headers' letters count: case, digits, punctuation, white space, entities.
+    check_same(
+        &listing(&["tag", "node"], 3),
+        &listing(&[" Tag&nbsp;(2)", "NO&#45;DE:"], 3),
+        (22, 22),
+    );
+    // Letters of any script count, lowercased; a no-break space is white space.
+    check_same(
+        &listing(&["Étiquette"], 1),
+        &listing(&["é&nbsp;tiquette"], 1),
+        (15, 15),
+    );
+    check_differ(&listing(&["名称"], 1), &listing(&["类型"], 1));
+    // The rows are data: how many, and what they say, does not matter.
+    check_same(
+        &listing(&["tag", "node"], 1),
+        &listing(&["tag", "node"], 9),
+        (16, 40),
+    );
+    // The column order does.
+    check_differ(&listing(&["tag", "node"], 1), &listing(&["node", "tag"], 1));
+    // Only the first 32 letters of a header count.
+    check_same(
+        &listing(&[&"x".repeat(32), "node"], 1),
+        &listing(&[&format!("{}y", "x".repeat(32)), "node"], 1),
+        (16, 16),
+    );
+    // Inside the main content, an article's tables are its content.
+    let article = |h: &str| {
+        format!("<main><p>t</p><table><thead><tr><th>{h}</th></tr></thead></table></main>")
+    };
+    check_same(&article("name"), &article("expression"), (9, 9));
+    // No `<thead>` (a wiki's tables), or a row whose headers name rows: no column names.
+    let plain = |h: &str| format!("<table><tr><th>{h}</th></tr><tr><td>1</td></tr></table>");
+    check_same(&plain("name"), &plain("expression"), (9, 9));
+    let keys = |h: &str| format!("<table><thead><tr><th>{h}</th><td>1</td></tr></thead></table>");
+    check_same(&keys("hash"), &keys("date"), (8, 8));
+    // Header cells without letters name nothing either.
+    check_same(&listing(&["1", "-"], 1), &listing(&["", ""], 1), (16, 16));
+    check_differ(&listing(&["1", "-"], 1), &listing(&["tag", ""], 1));
+}
+
+#[test]
+fn header_text_goes_to_its_own_cell() {
+    // A `<th>` the tree builder ignores (outside a table) leaves no text to an earlier one.
+    check_same(
+        &format!("{}<th>stray</th>", listing(&["tag"], 1)),
+        &listing(&["tag"], 1),
+        (15, 15),
+    );
+    // A cell left open ends at the next cell, row or the table's end.
+    check_same(
+        "<table><thead><tr><th>tag<th>node</thead></table>",
+        "<table><thead><tr><th>tag</th><th>node</th></tr></thead></table>",
+        (8, 8),
+    );
+    check_differ(
+        "<table><thead><tr><th>tag<th>node</thead></table>",
+        "<table><thead><tr><th>tagnode</thead></table>",
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Column headers that differ in their letters give tables of other paths; the rest of
+    /// their text never matters.
+    #[test]
+    fn column_headers_are_their_letters(
+        a in "[a-z]{1,8}",
+        b in "[a-z]{1,8}",
+        noise in "[0-9 ():#-]{0,6}",
+    ) {
+        let x = hash(&listing(&[&a, "node"], 2));
+        let y = hash(&listing(&[&b, "node"], 2));
+        prop_assert_eq!(a == b, paths(&x) == paths(&y));
+        let z = hash(&listing(&[&format!("{noise}{}{noise}", a.to_uppercase()), "node"], 2));
+        prop_assert_eq!(paths(&x), paths(&z));
     }
 }

@@ -86,7 +86,7 @@ const CASES: &[(&str, f64, u32, &str, usize, u64)] = &[
         "wiki-page.html",
         0.76,
         3,
-        "f8fbbba6160c181a",
+        "f8fbbba6168c181b",
         PATHS_WIKI,
         114,
     ),
