@@ -154,3 +154,67 @@ fn a_fetch_stuck_past_the_timeout_is_judged_out_of_order_and_counted() {
         r.stdout
     );
 }
+
+/// The URLs of the records, sorted, with how many times a decision of each kind was made.
+fn fetched(records: &[Value]) -> (Vec<String>, std::collections::BTreeMap<String, usize>) {
+    let mut urls = Vec::new();
+    let mut kinds = std::collections::BTreeMap::new();
+    for r in records {
+        let text = |k: &str| {
+            r.get(k)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        urls.push(text("url"));
+        *kinds.entry(text("decision")).or_insert(0) += 1;
+    }
+    urls.sort();
+    (urls, kinds)
+}
+
+#[test]
+fn in_drop_mode_a_shared_crawl_explores_as_one_process_does() {
+    // Drop mode with the default exploration: a dropped page's links of a URL shape its
+    // host never linked to (`/t/…`, `/missing/…` below `/n/…`) are fetched, in a shared
+    // crawl as in a single-process one: the same pages, the same numbers of decisions of
+    // each kind. (One host: which of two hosts' identical pages is the exact duplicate of
+    // the other depends on the order of the hosts, which the two kinds of crawl differ in.)
+    let site = Server::start(|_| |target: &str| tree_site(120, target));
+    let seeds = vec![site.url("/")];
+    let redis = Redis::start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let toml = config("on-duplicate = \"drop\"", "concurrency = 6");
+    let mut args = vec!["--config", "c.toml", "crawl", "--state", "state"];
+    args.extend(seeds.iter().map(String::as_str));
+    std::fs::write(dir.path().join("c.toml"), &toml).expect("config");
+    let r = run_in(dir.path(), &args, b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let single = fetched(&jsonl(&dir.path().join("state/decisions.jsonl")));
+    let explored = |urls: &[String]| {
+        urls.iter()
+            .filter(|u| u.contains("/t/") || u.contains("/missing/"))
+            .count()
+    };
+    assert!(explored(&single.0) > 0, "nothing explored: {single:?}");
+    // One worker, then two at once.
+    finish(worker(dir.path(), &redis.url(), "one", &seeds));
+    let two: Vec<Child> = (0..2)
+        .map(|_| worker(dir.path(), &redis.url(), "two", &seeds))
+        .collect();
+    for w in two {
+        finish(w);
+    }
+    for crawl in ["one", "two"] {
+        let shared = fetched(&exported(dir.path(), &redis.url(), crawl));
+        let only_single: Vec<_> = single.0.iter().filter(|u| !shared.0.contains(u)).collect();
+        let only_shared: Vec<_> = shared.0.iter().filter(|u| !single.0.contains(u)).collect();
+        assert!(
+            only_single.is_empty() && only_shared.is_empty() && single.1 == shared.1,
+            "{crawl}: only in the single-process crawl: {only_single:?}; only in the shared \
+             one: {only_shared:?}; decisions {:?} and {:?}",
+            single.1,
+            shared.1
+        );
+    }
+}

@@ -11,9 +11,9 @@ use silhouette_fetch::Fetcher;
 use silhouette_frontier::{
     Decision, Fetched, HtmlPage, Job, JudgedPage, OnDuplicate, PageRecord, Scope, SharedDedup,
     SharedVerdict, StoredRecord, TrapGuard, Verdict, canonicalize, host_port, page_record,
-    parse_canonical, resolve_link,
+    parse_canonical, resolve_link, shape_key,
 };
-use silhouette_redis::{Lease, Requeued, SharedCrawl, SharedError, SharedStats};
+use silhouette_redis::{Lease, Requeued, Shapes, SharedCrawl, SharedError, SharedStats};
 use silhouette_text::ContentHasher;
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
@@ -536,18 +536,47 @@ impl Worker {
             }
             _ => None,
         };
-        let on_dup = self.settings.frontier.dedup.on_duplicate;
+        // Exploring (drop mode), a duplicate's page comes back as with `follow-links` (its
+        // record is the same), and only its links of a new shape go on (`Frontier`).
+        let explore = self.explores();
+        let on_dup = if explore {
+            OnDuplicate::FollowLinks
+        } else {
+            self.settings.frontier.dedup.on_duplicate
+        };
         let (mut rec, follow) = record(lease, fetched, judged.as_ref(), on_dup);
         rec.out_of_order = late;
+        let dup = explore && rec.decision == Decision::NearDuplicate;
+        let follow = follow.filter(|_| !explore || dup || rec.decision == Decision::Kept);
         // The page's links are numbered in document order, all of them (whether this
         // worker knows them seen or not): the same numbers in every worker. They are queued
         // with the record (`SharedCrawl::finish`).
-        let (links, again) = match (follow, numbers) {
+        let (mut links, again) = match (follow, numbers) {
             (Some((base, page)), Some(numbers)) => (
                 self.links(shared, &base, &page, lease.depth + 1, seeds, numbers.first),
                 numbers.again,
             ),
             _ => (Vec::new(), false),
+        };
+        if dup {
+            // A duplicate explores its own host only.
+            links.retain(|(u, _, _)| host_port(u).as_deref() == Some(lease.host.as_str()));
+        }
+        let link_shapes: Vec<u64> = if explore {
+            links
+                .iter()
+                .map(|(u, _, _)| shape_key(&lease.host, u))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let shapes = match (explore, dup) {
+            (false, _) => Shapes::Off,
+            (true, false) => Shapes::Note(&link_shapes),
+            (true, true) => Shapes::Explore {
+                shapes: &link_shapes,
+                most: self.settings.frontier.explore,
+            },
         };
         let stored = StoredRecord {
             url: lease.url.to_string(),
@@ -590,6 +619,7 @@ impl Worker {
             links: &links,
             referrer: Some(lease.url.as_str()),
             again,
+            shapes,
         };
         let Some((warc, capture)) = archive else {
             let done = shared.finish(lease, end(&json)).await?;
@@ -611,6 +641,14 @@ impl Worker {
             warc.undo(&at)?;
         }
         Ok(true)
+    }
+
+    /// Whether duplicates' links of new URL shapes are followed (`Frontier::explores`): drop
+    /// mode with `explore` > 0, and no crawl-wide page budget (whose links go through
+    /// `SharedCrawl::enqueue`, which keeps no shapes).
+    fn explores(&self) -> bool {
+        let f = &self.settings.frontier;
+        f.explore > 0 && f.dedup.on_duplicate == OnDuplicate::Drop && f.scope.max_pages.is_none()
     }
 
     /// Reads the seeds' sitemaps (once for the whole crawl: the first worker to start does
@@ -693,6 +731,7 @@ async fn recorded_elsewhere(shared: &mut SharedCrawl, turns: &Turns, lease: &Lea
         links: &[],
         referrer: None,
         again: false,
+        shapes: Shapes::Off,
     };
     let done = shared.finish(lease, end).await?;
     turns.finished(&lease.host, lease.seq, &done.next, &done.heads);

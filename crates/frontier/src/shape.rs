@@ -23,9 +23,10 @@ use url::Url;
 /// A path segment longer than this is an id, not a name.
 const LONG_SEGMENT: usize = 32;
 
-/// The shape of `url` (see the module docs) as a 64-bit key for host `host`.
+/// The shape of `url` (see the module docs) as a 64-bit key for host `host`: what a host's
+/// pages linked to, for exploration in drop mode (a shared crawl keeps these keys in Redis).
 #[must_use]
-pub(crate) fn shape_key(host: &str, url: &Url) -> u64 {
+pub fn shape_key(host: &str, url: &Url) -> u64 {
     let mut h = fnv::FnvHasher::default();
     h.write(host.as_bytes());
     h.write(b"\0");

@@ -20,6 +20,9 @@ pub struct Completed {
     pub heads: Heads,
 }
 
+/// A link with its URL shape (0: not exploring).
+type Shaped = (Link, u64);
+
 /// How a page's turn ends ([`SharedCrawl::finish`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Finish<'a> {
@@ -37,6 +40,42 @@ pub struct Finish<'a> {
     pub referrer: Option<&'a str>,
     /// The links' numbers were given before ([`Numbers::again`](crate::Numbers::again)).
     pub again: bool,
+    /// Exploration in drop mode: what the links' URL shapes do.
+    pub shapes: Shapes<'a>,
+}
+
+/// Exploration in drop mode (`silhouette_frontier`'s URL shapes, `FrontierConfig::explore`):
+/// each of [`Finish::links`] with its shape (`silhouette_frontier::shape_key`), in the same
+/// order. Only links on the page's own host count; the host's shapes and its count of
+/// explored links live in Redis, changed in the page's turn, so every worker and a
+/// single-process crawl follow the same links.
+#[derive(Clone, Copy, Debug, Default)]
+pub enum Shapes<'a> {
+    /// Not exploring.
+    #[default]
+    Off,
+    /// A page whose links are followed: the shapes of its links not seen yet become its
+    /// host's.
+    Note(&'a [u64]),
+    /// A near-duplicate in drop mode: only its links whose shape its host has not had are
+    /// queued, the first of each, while the host has explored fewer than `most`.
+    Explore {
+        /// The links' shapes.
+        shapes: &'a [u64],
+        /// Links a host follows from duplicates at most.
+        most: u32,
+    },
+}
+
+impl Shapes<'_> {
+    /// The `COMPLETE` script's mode, the most explored, and the shapes.
+    fn parts(&self) -> (u8, u32, &[u64]) {
+        match *self {
+            Self::Off => (0, 0, &[]),
+            Self::Note(shapes) => (1, 0, shapes),
+            Self::Explore { shapes, most } => (2, most, shapes),
+        }
+    }
 }
 
 /// What [`SharedCrawl::finish`] did.
@@ -101,6 +140,7 @@ impl SharedCrawl {
                     links: &[],
                     referrer: None,
                     again: false,
+                    shapes: Shapes::Off,
                 },
             )
             .await?;
@@ -120,24 +160,33 @@ impl SharedCrawl {
     /// Redis.
     pub async fn finish(&mut self, lease: &Lease, f: Finish<'_>) -> Result<Finished, SharedError> {
         // With a crawl-wide page budget the links go through `enqueue` (the budget lives
-        // in the crawl's slot); else the page's own host's links go with the record.
-        let (own, others): (Vec<Link>, Vec<Link>) = if self.config.max_pages.is_some() {
-            (Vec::new(), f.links.to_vec())
+        // in the crawl's slot); else the page's own host's links go with the record, each
+        // with its shape when exploring.
+        let (mode, most_explored, shapes) = f.shapes.parts();
+        let shape_of = |i: usize| shapes.get(i).copied().unwrap_or(0);
+        let (own, others): (Vec<Shaped>, Vec<Shaped>) = if self.config.max_pages.is_some() {
+            (
+                Vec::new(),
+                f.links.iter().cloned().map(|l| (l, 0)).collect(),
+            )
         } else {
             f.links
                 .iter()
                 .cloned()
-                .partition(|(u, _, _)| host_port(u).as_deref() == Some(lease.host.as_str()))
+                .enumerate()
+                .map(|(i, l)| (l, shape_of(i)))
+                .partition(|((u, _, _), _)| host_port(u).as_deref() == Some(lease.host.as_str()))
         };
+        let others: Vec<Link> = others.into_iter().map(|(l, _)| l).collect();
         let (mut queued, heads) = if others.is_empty() {
             (0, Vec::new())
         } else {
             self.enqueue_noting(&others, f.referrer, f.again).await?
         };
-        let own: Vec<Link> = {
+        let own: Vec<Shaped> = {
             let known = self.known();
             own.into_iter()
-                .filter(|(u, _, _)| !known.contains(&seen_member(u.as_str())))
+                .filter(|((u, _, _), _)| !known.contains(&seen_member(u.as_str())))
                 .collect()
         };
         let h = self.keys.host(&lease.host);
@@ -148,6 +197,7 @@ impl SharedCrawl {
             .key(h.late())
             .key(h.seen())
             .key(h.queue())
+            .key(h.shapes())
             .arg(&lease.entry)
             .arg(id_field(lease.id))
             .arg(f.record)
@@ -156,12 +206,17 @@ impl SharedCrawl {
             .arg(f.backoff.map_or(0, |b| ms(b).max(1)))
             .arg(ms(self.config.backoff_cap))
             .arg(u8::from(f.late))
+            .arg(mode)
+            .arg(most_explored)
             .arg(own.len())
             .arg(self.config.max_pages_per_host.unwrap_or(0));
-        for (url, depth, seq) in &own {
+        for ((url, depth, seq), shape) in &own {
             call.arg(&seen_member(url.as_str())[..])
                 .arg(entry(url.as_str(), *seq, *depth, f.referrer))
                 .arg(*seq);
+            if mode > 0 {
+                call.arg(*shape);
+            }
         }
         self.trips(1);
         let reply: Vec<String> = call
@@ -181,10 +236,11 @@ impl SharedCrawl {
                 });
             }
         };
-        if self.config.max_pages_per_host.is_none() {
+        // A duplicate's links not explored stay unseen: they are not known.
+        if self.config.max_pages_per_host.is_none() && mode < 2 {
             let mut known = self.known();
             if known.len() + own.len() <= KNOWN_MAX {
-                known.extend(own.iter().map(|(u, _, _)| seen_member(u.as_str())));
+                known.extend(own.iter().map(|((u, _, _), _)| seen_member(u.as_str())));
             }
         }
         queued += n;

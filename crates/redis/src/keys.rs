@@ -140,8 +140,14 @@ impl HostKeys {
     pub(crate) fn robots_lock(&self) -> String {
         self.key("rlock")
     }
+    /// The URL shapes the host's pages linked to, when exploring in drop mode (set of
+    /// `silhouette_frontier::shape_key` values).
+    pub(crate) fn shapes(&self) -> String {
+        self.key("shapes")
+    }
     /// Politeness and counters: `next` (ms), `delay` (Crawl-delay, ms), `fails` (failures in
-    /// a row), `pages` (taken of `max-pages-per-host`), `n:DECISION`, `rq:ID` (hash).
+    /// a row), `pages` (taken of `max-pages-per-host`), `explored` (links followed from
+    /// duplicates), `n:DECISION`, `rq:ID` (hash).
     pub(crate) fn meta(&self) -> String {
         self.key("meta")
     }
@@ -172,6 +178,7 @@ mod tests {
             h.robots_lock(),
             h.order(),
             h.late(),
+            h.shapes(),
         ];
         assert!(host_keys.iter().all(|key| tag(key) == "c1@a.example:8080"));
         assert_eq!(tag(&k.dedup("a.example:8080")), "c1@a.example:8080");

@@ -14,6 +14,9 @@
 //! - The canonical order: every URL has a sequence number, given in the order URLs are
 //!   found ([`SharedCrawl::alloc`]), and workers judge pages one at a time in that order
 //!   ([`SharedCrawl::head`]: whose turn it is), so that one worker and many decide the same.
+//!   The turn ends with [`SharedCrawl::finish`], which queues the page's links; in drop
+//!   mode a duplicate's links of a URL shape new to its host go on too ([`Shapes`]: the
+//!   host's shapes live in Redis, changed only there), as the single-process crawl explores.
 //! - [`RedisLog`]: the dedup log, the [`DecisionLog`](silhouette_frontier::DecisionLog) that
 //!   [`SharedDedup`](silhouette_frontier::SharedDedup) judges through, so that no two kept
 //!   pages of a scope are within the threshold whatever the number of workers: a decision
@@ -54,7 +57,7 @@ pub use codec::{Lease, url_id};
 pub use conn::Conn;
 pub use crawl::{Head, Link, Requeued, SharedConfig, SharedCrawl};
 pub use error::SharedError;
-pub use finish::{Completed, Finish, Finished};
+pub use finish::{Completed, Finish, Finished, Shapes};
 pub use inspect::SharedStats;
 pub use log::RedisLog;
 pub use order::{Heads, Numbers, Place};

@@ -20,21 +20,39 @@ macro_rules! script {
 }
 
 /// The Lua function that queues URLs on a host (`ENQUEUE`, and `COMPLETE` for a page's own
-/// host): `queue_links(seen, queue, meta, order, from)` reads ARGV from `from` on: at most
-/// (URLs queued), the per-host budget (0: none), then seen member, entry, sequence number,
-/// …; queues the URLs not seen, within both limits, in the queue and the order, and
-/// returns how many. A URL over a limit is not marked seen.
+/// host): `queue_links(seen, queue, meta, order, from, shapes, mode, most_explored)` reads
+/// ARGV from `from` on: at most (URLs queued), the per-host budget (0: none), then seen
+/// member, entry, sequence number, and with `mode` > 0 the URL's shape, …; queues the URLs
+/// not seen, within both limits, in the queue and the order, and returns how many. A URL
+/// over a limit is not marked seen. `mode` (exploration in drop mode, `Frontier`'s
+/// `queue_links`): 0, no shapes; 1, the shape of each URL not seen is added to `shapes`;
+/// 2 (a duplicate's links), only a URL whose shape is not in `shapes` is queued, while the
+/// host's `explored` count (in `meta`) is under `most_explored`, and its shape added.
 macro_rules! queue_links {
     () => {
         r"
-local function queue_links(seen, queue, meta, order, from)
+local function queue_links(seen, queue, meta, order, from, shapes, mode, most_explored)
   local n = 0
   local most = tonumber(ARGV[from])
   local budget = tonumber(ARGV[from + 1])
   local taken = tonumber(redis.call('HGET', meta, 'pages') or '0')
-  for i = from + 2, #ARGV, 3 do
-    if n >= most or (budget > 0 and taken >= budget) then break end
-    if redis.call('SADD', seen, ARGV[i]) == 1 then
+  local step = mode > 0 and 4 or 3
+  local explored = 0
+  if mode == 2 then explored = tonumber(redis.call('HGET', meta, 'explored') or '0') end
+  local explored_before = explored
+  for i = from + 2, #ARGV, step do
+    local wanted = true
+    if mode > 0 and redis.call('SISMEMBER', seen, ARGV[i]) == 0 then
+      if mode == 1 then
+        redis.call('SADD', shapes, ARGV[i + 3])
+      elseif explored >= most_explored or redis.call('SADD', shapes, ARGV[i + 3]) == 0 then
+        wanted = false
+      else
+        explored = explored + 1
+      end
+    end
+    if n >= most or (budget > 0 and taken >= budget) then wanted = false end
+    if wanted and redis.call('SADD', seen, ARGV[i]) == 1 then
       redis.call('ZADD', queue, ARGV[i + 2], ARGV[i + 1])
       redis.call('ZADD', order, ARGV[i + 2], string.sub(ARGV[i + 1], 1, 16))
       n = n + 1
@@ -42,6 +60,7 @@ local function queue_links(seen, queue, meta, order, from)
     end
   end
   if budget > 0 and n > 0 then redis.call('HSET', meta, 'pages', taken) end
+  if explored ~= explored_before then redis.call('HSET', meta, 'explored', explored) end
   return n
 end
 "
@@ -68,7 +87,7 @@ script!(
     r"
 local order_was_empty = redis.call('ZCARD', KEYS[4]) == 0 and 1 or 0
 local queue_was_empty = redis.call('ZCARD', KEYS[2]) == 0 and 1 or 0
-local n = queue_links(KEYS[1], KEYS[2], KEYS[3], KEYS[4], 1)
+local n = queue_links(KEYS[1], KEYS[2], KEYS[3], KEYS[4], 1, nil, 0, 0)
 local m = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
 return {n, m[2] or '', order_was_empty, queue_was_empty}
 "
@@ -194,17 +213,18 @@ return {'busy', tostring(now + interval)}
 
 script!(
     COMPLETE,
-    "KEYS: leases, records, meta, order, late, seen, queue. ARGV: entry, id, record, interval \
-     ms, decision, backoff ms (0: the host answered), backoff cap ms, judged out of order \
-     (1/0), then the page's links on its own host as `ENQUEUE` takes them (at most, budget, \
-     seen member, entry, sequence number, …), queued first. Ends the lease, holds the host for an interval (or its Crawl-delay) from now, or for a \
+    "KEYS: leases, records, meta, order, late, seen, queue, shapes. ARGV: entry, id, record, \
+     interval ms, decision, backoff ms (0: the host answered), backoff cap ms, judged out of \
+     order (1/0), exploration mode and most explored (`queue_links`), then the page's links \
+     on its own host as `ENQUEUE` takes them (at most, budget, seen member, entry, sequence \
+     number, and with a mode its shape, …), queued first. Ends the lease, holds the host for an interval (or its Crawl-delay) from now, or for a \
      backoff doubling with each failure in a row; writes the record unless one is there (a \
      URL another worker took out of the order meanwhile gets `out_of_order` added); takes \
      the URL out of the order. Returns {1 if written else 0, links queued, the order's \
      first 32 sequence numbers, …}.",
     queue_links!(),
     r#"
-local n = queue_links(KEYS[6], KEYS[7], KEYS[3], KEYS[4], 9)
+local n = queue_links(KEYS[6], KEYS[7], KEYS[3], KEYS[4], 11, KEYS[8], tonumber(ARGV[9]), tonumber(ARGV[10]))
 redis.call('ZREM', KEYS[1], ARGV[1])
 local wait = math.max(tonumber(ARGV[4]), tonumber(redis.call('HGET', KEYS[3], 'delay') or '0'))
 if tonumber(ARGV[6]) > 0 then

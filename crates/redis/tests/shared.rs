@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use server::Server;
 use silhouette_frontier::{DedupConfig, JudgedPage, SharedDedup, Verdict};
-use silhouette_redis::{Finish, Head, Place, Requeued, SharedConfig, SharedCrawl, SharedError};
+use silhouette_redis::{
+    Finish, Head, Place, Requeued, Shapes, SharedConfig, SharedCrawl, SharedError,
+};
 use url::Url;
 
 fn url(s: &str) -> Url {
@@ -374,6 +376,7 @@ async fn a_recorded_page_is_not_logged_again() {
         links: &links,
         referrer: Some("http://a.test/"),
         again: false,
+        shapes: Shapes::Off,
     };
     let done = w.finish(&lease, end).await.expect("recorded");
     assert!(done.written);
@@ -401,5 +404,68 @@ async fn a_recorded_page_is_not_logged_again() {
     assert!(
         matches!(judged, Err(SharedError::Recorded { .. })),
         "{judged:?}"
+    );
+}
+
+/// Exploration in drop mode (`Shapes`): a page whose links are followed gives its host their
+/// shapes; a duplicate's links are queued only for a shape the host has not had, the first
+/// of each, up to `most` per host; a link it leaves stays unseen.
+#[tokio::test]
+async fn a_duplicate_explores_only_new_url_shapes() {
+    let server = Server::start();
+    let mut w = join(&server, &[], config(60_000, 0)).await;
+    w.add_seeds(&[url("http://a.test/")]).await.expect("seeds");
+    // (path, shape) of each link, numbered from the page's numbers.
+    async fn end(w: &mut SharedCrawl, links: &[(&str, u64)], explore: Option<u32>) -> usize {
+        let lease = w.lease(1).await.expect("lease").remove(0);
+        let first = w
+            .alloc(Some(lease.seq), links.len() as u64)
+            .await
+            .expect("numbers")
+            .first;
+        let numbered: Vec<_> = links
+            .iter()
+            .zip(first..)
+            .map(|((p, _), seq)| (url(&format!("http://a.test{p}")), 1, seq))
+            .collect();
+        let shapes: Vec<u64> = links.iter().map(|(_, s)| *s).collect();
+        let shapes = match explore {
+            None => Shapes::Note(&shapes),
+            Some(most) => Shapes::Explore {
+                shapes: &shapes,
+                most,
+            },
+        };
+        let f = Finish {
+            record: "{}",
+            decision: "kept",
+            backoff: None,
+            late: false,
+            links: &numbered,
+            referrer: Some(lease.url.as_str()),
+            again: false,
+            shapes,
+        };
+        w.finish(&lease, f).await.expect("recorded").queued
+    }
+    // The seed, followed: /item/0 is the host's one shape (11).
+    assert_eq!(end(&mut w, &[("/item/1", 11)], None).await, 1);
+    // /item/1, a duplicate exploring up to 2: an old shape, a new one twice, a seen URL of
+    // a new shape (not counted), another new shape, one past the limit.
+    let links = [
+        ("/item/2", 11),
+        ("/note/a", 22),
+        ("/note/b", 22),
+        ("/item/1", 55),
+        ("/archive", 33),
+        ("/z/1", 66),
+    ];
+    assert_eq!(end(&mut w, &links, Some(2)).await, 2);
+    // /note/a, a duplicate: the host has explored 2 already.
+    assert_eq!(end(&mut w, &[("/y/1", 77)], Some(2)).await, 0);
+    // /archive, followed: what the duplicates left is unseen still, and queued now.
+    assert_eq!(
+        end(&mut w, &[("/note/b", 22), ("/z/1", 66), ("/y/1", 77)], None).await,
+        3
     );
 }
