@@ -220,17 +220,20 @@ pub(crate) fn field_label(label: u64, name: Option<&str>, kind: Option<&str>) ->
 /// Letters of a header cell's text kept ([`HeaderText`]).
 const MAX_HEADER_LETTERS: usize = 32;
 
-/// Bytes of a header cell's text read at most (ASCII letters and non-ASCII bytes only): room
-/// for [`MAX_HEADER_LETTERS`] letters of any script.
-const MAX_HEADER_BYTES: usize = 4 * MAX_HEADER_LETTERS;
+/// Bytes of a header cell's text read at most (alphanumeric and non-ASCII bytes, one space
+/// for any run of others).
+const MAX_HEADER_BYTES: usize = 128;
 
-/// The text of a table's header cell (`<th>`), read as the tokenizer hands it over: its
-/// letters (alphabetic characters of any script), lowercased, nothing else (digits,
-/// punctuation, white space, a no-break space: `Age (days)` and `age` are one header), the
-/// first [`MAX_HEADER_LETTERS`] of them, hashed with FNV-1 64 over their UTF-8 bytes.
+/// The text of a table's header cell (`<th>`), read as the tokenizer hands it over: the
+/// letters of its words, lowercased, the first [`MAX_HEADER_LETTERS`] of them, hashed with
+/// FNV-1 64 over their UTF-8 bytes. A word is a run of alphanumeric characters of any
+/// script; a word with a digit in it is an id, a date, a count or a revision (`1001:4c74e7`,
+/// `2026-11`, `(3)`): data, left out, as digits are in class tokens. White space and
+/// punctuation (a no-break space too) only end words: `Age (days)` reads `agedays`.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct HeaderText {
-    /// The ASCII letters and non-ASCII bytes read so far (a character may come in pieces).
+    /// The alphanumeric and non-ASCII bytes read so far (a character may come in pieces),
+    /// one space for each run of other bytes.
     bytes: Vec<u8>,
 }
 
@@ -241,28 +244,31 @@ impl HeaderText {
             if self.bytes.len() >= MAX_HEADER_BYTES {
                 return;
             }
-            if b.is_ascii_alphabetic() || !b.is_ascii() {
+            if b.is_ascii_alphanumeric() || !b.is_ascii() {
                 self.bytes.push(b);
+            } else if self.bytes.last().is_some_and(|&l| l != b' ') {
+                self.bytes.push(b' ');
             }
         }
     }
 
-    /// The hash of the cell's text, `None` without a letter.
+    /// The hash of the cell's text, `None` without a letter in a word without digits.
     pub(crate) fn finish(self) -> Option<u64> {
         let text = String::from_utf8_lossy(&self.bytes);
         let mut h = FNV_OFFSET;
         let mut buf = [0u8; 4];
-        let letters = text
-            .chars()
-            .filter(|c| c.is_alphabetic())
+        let mut letters = text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|word| !word.chars().any(char::is_numeric))
+            .flat_map(str::chars)
             .flat_map(char::to_lowercase)
-            .take(MAX_HEADER_LETTERS);
-        let mut any = false;
+            .take(MAX_HEADER_LETTERS)
+            .peekable();
+        letters.peek()?;
         for c in letters {
-            any = true;
             h = fnv1(h, c.encode_utf8(&mut buf).as_bytes());
         }
-        any.then_some(h)
+        Some(h)
     }
 }
 
