@@ -72,7 +72,7 @@ impl Gaps {
             writeln!(
                 out,
                 "warning: this crawl dropped {n} duplicates without following their links \
-                 (on-duplicate = drop; only those to a URL shape new to their host, up to \
+                 (on-duplicate = drop), except those to a URL shape new to their host (up to \
                  dedup.explore per host), so pages only they link to were mostly never \
                  fetched and are not judged here: settings that keep more pages would, in a real crawl, reach \
                  more pages than this replay shows. To tune, crawl with --on-duplicate \
