@@ -10,8 +10,8 @@ use silhouette_dom::StructureHasher;
 use silhouette_fetch::Fetcher;
 use silhouette_frontier::{
     Decision, Fetched, HtmlPage, Job, JudgedPage, OnDuplicate, PageRecord, Scope, SharedDedup,
-    SharedVerdict, StoredRecord, TrapGuard, Verdict, canonicalize, host_port, page_record,
-    parse_canonical, resolve_link, shape_key,
+    SharedVerdict, StoredRecord, TrapGuard, Verdict, canonicalize, explored_links, host_port,
+    page_record, parse_canonical, resolve_link, shape_key,
 };
 use silhouette_redis::{Lease, Requeued, Shapes, SharedCrawl, SharedError, SharedStats};
 use silhouette_text::ContentHasher;
@@ -546,8 +546,13 @@ impl Worker {
         };
         let (mut rec, follow) = record(lease, fetched, judged.as_ref(), on_dup);
         rec.out_of_order = late;
-        let dup = explore && rec.decision == Decision::NearDuplicate;
-        let follow = follow.filter(|_| !explore || dup || rec.decision == Decision::Kept);
+        let only_new_shapes = if explore {
+            explored_links(rec.decision)
+        } else {
+            Some(false)
+        };
+        let dup = only_new_shapes == Some(true);
+        let follow = follow.filter(|_| only_new_shapes.is_some());
         // The page's links are numbered in document order, all of them (whether this
         // worker knows them seen or not): the same numbers in every worker. They are queued
         // with the record (`SharedCrawl::finish`).

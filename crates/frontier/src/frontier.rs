@@ -10,7 +10,7 @@ use siphasher::sip128::{Hasher128, SipHasher13};
 use url::Url;
 
 use crate::order::Order;
-use crate::shape::shape_key;
+use crate::shape::{explored_links, shape_key};
 use crate::{
     Budget, CanonConfig, CanonError, Decision, Dedup, DedupConfig, DedupError, HostQueues,
     OnDuplicate, PageContent, PageRecord, PageSignals, QueueEntry, Scope, ScopeConfig, ScopeError,
@@ -629,12 +629,14 @@ impl Frontier {
         rec.out_of_order = out_of_order;
         *self.stats.entry(rec.decision.as_str()).or_insert(0) += 1;
         let (seq, out_seq) = self.store.record(&rec)?;
-        let queued = match follow {
-            Some((base, page)) if !explore || rec.decision == Decision::Kept => {
-                self.queue_links(&job, &base, &page, false)?
-            }
-            Some((base, page)) if rec.decision == Decision::NearDuplicate => {
-                self.queue_links(&job, &base, &page, true)?
+        let only_new_shapes = if explore {
+            explored_links(rec.decision)
+        } else {
+            Some(false)
+        };
+        let queued = match (follow, only_new_shapes) {
+            (Some((base, page)), Some(only_new)) => {
+                self.queue_links(&job, &base, &page, only_new)?
             }
             _ => 0,
         };

@@ -49,6 +49,19 @@ pub fn shape_key(host: &str, url: &Url) -> u64 {
     h.finish()
 }
 
+/// Which of a judged page's links go on when exploring (drop mode, `explore` > 0), by the
+/// page's decision: `Some(false)`, all of them (a kept page: their shapes become its
+/// host's); `Some(true)`, only those of a shape new to its host (a near-duplicate); `None`,
+/// none. The one rule of the single-process `Frontier` and a shared crawl's workers.
+#[must_use]
+pub fn explored_links(decision: crate::Decision) -> Option<bool> {
+    match decision {
+        crate::Decision::Kept => Some(false),
+        crate::Decision::NearDuplicate => Some(true),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
