@@ -176,7 +176,8 @@ fn fetched(records: &[Value]) -> (Vec<String>, std::collections::BTreeMap<String
 #[test]
 fn in_drop_mode_a_shared_crawl_explores_as_one_process_does() {
     // Drop mode with the default exploration: a dropped page's links of a URL shape its
-    // host never linked to (`/t/…`, `/missing/…` below `/n/…`) are fetched, in a shared
+    // host never linked to (`/t/…`, `/missing/…` below `/n/…`), and every unseen link of one
+    // that only just joined its cluster, are fetched, in a shared
     // crawl as in a single-process one: the same pages, the same numbers of decisions of
     // each kind. (One host: which of two hosts' identical pages is the exact duplicate of
     // the other depends on the order of the hosts, which the two kinds of crawl differ in.)
@@ -197,6 +198,12 @@ fn in_drop_mode_a_shared_crawl_explores_as_one_process_does() {
             .count()
     };
     assert!(explored(&single.0) > 0, "nothing explored: {single:?}");
+    // A help page with a block the others lack only just joins its cluster: its links not
+    // seen yet are followed too, among them one only it has (`/n/139`, of a known shape).
+    assert!(
+        single.0.iter().any(|u| u.ends_with("/n/139")),
+        "the marginal page's links: {single:?}"
+    );
     // One worker, then two at once.
     finish(worker(dir.path(), &redis.url(), "one", &seeds));
     let two: Vec<Child> = (0..2)

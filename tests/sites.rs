@@ -591,16 +591,37 @@ pub fn tree_site(pages: u32, target: &str) -> Response {
         // A byte-identical copy of this page at another URL.
         links.push(format!("/d/{k}"));
     }
+    // A page of its template with a block the others lack: it only just joins its cluster
+    // (path sets about 0.75 alike), and only it links to a page of a known URL shape.
+    let marginal = k % 40 == 19;
+    if marginal {
+        links.push(format!("/n/{}", pages + k));
+    }
     // Always the same number of list items: leaves look like inner pages.
     links.resize(FANOUT as usize + 4, String::new());
     let seed = format!("/n/{k}");
-    Response::html(match k % 4 {
+    let html = match k % 4 {
         0 => templates::article(&seed, &links),
         1 => templates::product(&seed, &links),
         2 => templates::listing(&seed, &links),
         _ => templates::help(&seed, &links),
+    };
+    Response::html(if marginal {
+        let block: String = (0..MARGINAL_PATHS)
+            .map(|i| format!("<div class=extra-{}><p>x</p></div>", char::from(b'a' + i)))
+            .collect();
+        html.replacen(
+            "<footer>",
+            &format!("<footer><div class=more><div><div><div>{block}</div></div></div></div>"),
+            1,
+        )
+    } else {
+        html
     })
 }
+
+/// Paths the block of a `tree_site` page that only just joins its cluster adds.
+const MARGINAL_PATHS: u8 = 2;
 
 mod tests {
     use silhouette_dom::{Structure, StructureHasher};
@@ -641,6 +662,18 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// A `tree_site` page with the extra block joins its template's pages, only just.
+    #[test]
+    fn a_marginal_tree_page_only_just_joins() {
+        let pages = 120;
+        for (k, like) in [(19, 3), (59, 7), (99, 11)] {
+            let a = structure(&tree_site(pages, &format!("/n/{k}")).body);
+            let b = structure(&tree_site(pages, &format!("/n/{like}")).body);
+            let (ok, d, j) = same(&a, &b);
+            assert!(ok && j < 0.8, "/n/{k}: {d} bits apart, similarity {j:.2}");
         }
     }
 

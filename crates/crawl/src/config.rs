@@ -35,7 +35,8 @@ impl Default for CrawlConfig {
     /// The crawl's defaults, those of an empty `config.toml`: the default structure model's
     /// threshold, confirmation of near matches and paths that vary after 2 pages of a
     /// cluster, depth 30, 32 fetches in flight, 3 requeues of a URL whose host asks to wait,
-    /// exploration of up to 64 new URL shapes per host in drop mode, no sitemaps; the
+    /// exploration of up to 64 links per host in drop mode (new URL shapes, and within 32
+    /// those the near-duplicates that only just joined link to), no sitemaps; the
     /// fetcher's politeness defaults.
     fn default() -> Self {
         let fetch = FetchConfig {

@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 use silhouette_dom::StructureHasher;
 use silhouette_fetch::Fetcher;
 use silhouette_frontier::{
-    Decision, Fetched, HtmlPage, Job, JudgedPage, OnDuplicate, PageRecord, Scope, SharedDedup,
-    SharedVerdict, StoredRecord, TrapGuard, Verdict, canonicalize, explored_links, host_port,
-    page_record, parse_canonical, resolve_link, shape_key,
+    Decision, Explore, Fetched, HtmlPage, Job, JudgedPage, OnDuplicate, PageRecord, Scope,
+    SharedDedup, SharedVerdict, StoredRecord, TrapGuard, Verdict, canonicalize, explored_links,
+    host_port, page_record, parse_canonical, resolve_link, shape_key, unseen_share,
 };
 use silhouette_redis::{Lease, Requeued, Shapes, SharedCrawl, SharedError, SharedStats};
 use silhouette_text::ContentHasher;
@@ -546,13 +546,17 @@ impl Worker {
         };
         let (mut rec, follow) = record(lease, fetched, judged.as_ref(), on_dup);
         rec.out_of_order = late;
-        let only_new_shapes = if explore {
-            explored_links(rec.decision)
+        let explored = if explore {
+            explored_links(
+                rec.decision,
+                judged.as_ref().and_then(|j| j.similarity),
+                self.settings.frontier.dedup.min_similarity,
+            )
         } else {
-            Some(false)
+            Some(Explore::All)
         };
-        let dup = only_new_shapes == Some(true);
-        let follow = follow.filter(|_| only_new_shapes.is_some());
+        let dup = explored.is_some_and(|e| e != Explore::All);
+        let follow = follow.filter(|_| explored.is_some());
         // The page's links are numbered in document order, all of them (whether this
         // worker knows them seen or not): the same numbers in every worker. They are queued
         // with the record (`SharedCrawl::finish`).
@@ -575,13 +579,18 @@ impl Worker {
         } else {
             Vec::new()
         };
-        let shapes = match (explore, dup) {
-            (false, _) => Shapes::Off,
-            (true, false) => Shapes::Note(&link_shapes),
-            (true, true) => Shapes::Explore {
+        let most = self.settings.frontier.explore;
+        let shapes = match explored {
+            _ if !explore => Shapes::Off,
+            Some(Explore::NewShapes) => Shapes::Explore {
                 shapes: &link_shapes,
-                most: self.settings.frontier.explore,
+                most,
             },
+            Some(Explore::Unseen) => Shapes::Unseen {
+                shapes: &link_shapes,
+                most: unseen_share(Explore::Unseen, most),
+            },
+            _ => Shapes::Note(&link_shapes),
         };
         let stored = StoredRecord {
             url: lease.url.to_string(),

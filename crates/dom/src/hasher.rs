@@ -12,6 +12,7 @@ use silhouette_simhash::Fingerprint;
 use crate::config::{ConfigError, FeatureSet, HasherConfig, Limits};
 use crate::encoding::{EncodingSource, sniff};
 use crate::features::{Classic, FeatureModel, Features, TagPairs};
+use crate::items::share_item_labels;
 use crate::paths::PathCollector;
 use crate::profile::Profile;
 use crate::sink::{ArenaSink, Links};
@@ -222,7 +223,7 @@ impl StructureHasher {
 
     /// What a fingerprint from this hasher is comparable with (ALGORITHM.md §6): mode,
     /// feature model, hash and decay, e.g. `structure/classic/fnv1-64/decay=0.45` or
-    /// `structure/class-paths/depth=12/main-level=1/main-inline/root-class=paths/hex-ids/fields/table-heads/mix64/seed=0/decay=1`.
+    /// `structure/class-paths/depth=12/main-level=1/main-inline/root-class=paths/hex-ids/fields/table-heads/items/mix64/seed=0/decay=1`.
     #[must_use]
     pub fn params(&self) -> String {
         match &self.model {
@@ -230,7 +231,7 @@ impl StructureHasher {
                 format!("structure/{}/fnv1-64/decay={}", model.name(), self.decay)
             }
             Model::ClassPaths { depth, seed } => format!(
-                "structure/class-paths/depth={depth}/main-level=1/main-inline/root-class=paths/hex-ids/fields/table-heads/mix64/seed={seed}/decay={}",
+                "structure/class-paths/depth={depth}/main-level=1/main-inline/root-class=paths/hex-ids/fields/table-heads/items/mix64/seed={seed}/decay={}",
                 self.decay
             ),
         }
@@ -298,6 +299,7 @@ impl StructureHasher {
             }
             Model::ClassPaths { depth, seed } => {
                 let mut paths = PathCollector::new(*depth);
+                share_item_labels(&mut arena);
                 let elements = walk_paths(&arena, &mut paths);
                 let paths = paths.finish(*seed);
                 let fingerprint = paths.fingerprint(self.decay);

@@ -57,6 +57,7 @@ mod config;
 mod encoding;
 mod features;
 mod hasher;
+mod items;
 mod paths;
 mod profile;
 mod sink;

@@ -49,7 +49,7 @@ pub const DEFAULT_PATH_DEPTH: u32 = 12;
 pub const MAX_PATHS: usize = 2048;
 
 /// Class tokens per element, after sorting and deduplication.
-const MAX_CLASS_TOKENS: usize = 16;
+pub(crate) const MAX_CLASS_TOKENS: usize = 16;
 
 /// Bytes per class token.
 const MAX_TOKEN_BYTES: usize = 48;
@@ -83,7 +83,7 @@ fn fnv1(mut h: u64, bytes: &[u8]) -> u64 {
 /// A class token, normalised (see the module docs): ASCII-lowercased, each run of ASCII
 /// digits and each hex id as one `0`, cut to the longest prefix of whole characters within 48 bytes.
 #[derive(Clone, Copy)]
-struct Token {
+pub(crate) struct Token {
     bytes: [u8; MAX_TOKEN_BYTES],
     len: usize,
 }
@@ -94,7 +94,7 @@ impl Token {
         len: 0,
     };
 
-    fn new(token: &str) -> Self {
+    pub(crate) fn new(token: &str) -> Self {
         let mut t = Self::EMPTY;
         normalised(token, |b| {
             if let Some(slot) = t.bytes.get_mut(t.len) {
@@ -105,9 +105,61 @@ impl Token {
         t
     }
 
-    fn as_bytes(&self) -> &[u8] {
+    pub(crate) fn as_bytes(&self) -> &[u8] {
         &self.bytes[..self.len]
     }
+
+    /// The token's label as a path of its own under a root element ([`root_class_tokens`]).
+    pub(crate) fn root_label(&self) -> u64 {
+        fnv1(fnv1(FNV_OFFSET, b"."), self.as_bytes())
+    }
+}
+
+/// The tokens of `class`'s label (the first [`MAX_CLASS_TOKENS`] distinct normalised ones in
+/// normalised order), each as [`Token::root_label`], sorted by that hash.
+pub(crate) fn class_token_labels(class: &str) -> Vec<u64> {
+    let mut labels: Vec<u64> = class
+        .split_ascii_whitespace()
+        .map(|token| {
+            let mut h = fnv1(FNV_OFFSET, b".");
+            normalised(token, |b| h = fnv1(h, &[b]));
+            h
+        })
+        .collect();
+    labels.sort_unstable();
+    labels.dedup();
+    if labels.len() > MAX_CLASS_TOKENS {
+        // Which 16 a label holds depends on the tokens' order, not their hashes'.
+        labels = class_tokens(class)
+            .iter()
+            .take(MAX_CLASS_TOKENS)
+            .map(Token::root_label)
+            .collect();
+        labels.sort_unstable();
+    }
+    labels
+}
+
+/// The distinct normalised tokens of `class`, sorted.
+pub(crate) fn class_tokens(class: &str) -> Vec<Token> {
+    let mut tokens: Vec<Token> = class.split_ascii_whitespace().map(Token::new).collect();
+    tokens.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+    tokens.dedup_by(|a, b| a.as_bytes() == b.as_bytes());
+    tokens
+}
+
+/// The label of an element named `name` whose class has the distinct normalised tokens
+/// `tokens`, sorted: [`label`] of a class with those tokens.
+pub(crate) fn label_of_tokens(name: &str, tokens: &[Token]) -> u64 {
+    let mut h = FNV_OFFSET;
+    for b in name.bytes() {
+        h = fnv1(h, &[b.to_ascii_lowercase()]);
+    }
+    for t in tokens.iter().take(MAX_CLASS_TOKENS) {
+        h = fnv1(h, b".");
+        h = fnv1(h, t.as_bytes());
+    }
+    h
 }
 
 /// The length of the hexadecimal id that starts `bytes`, if one does: a run of at least
@@ -395,13 +447,10 @@ pub(crate) fn is_root(name: &str) -> bool {
 /// first [`MAX_CLASS_TOKENS`] distinct ones in normalised order. (No element's label starts
 /// with `.`.)
 pub(crate) fn root_class_tokens(class: &str) -> Vec<u64> {
-    let mut tokens: Vec<Token> = class.split_ascii_whitespace().map(Token::new).collect();
-    tokens.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
-    tokens.dedup_by(|a, b| a.as_bytes() == b.as_bytes());
-    tokens
+    class_tokens(class)
         .iter()
         .take(MAX_CLASS_TOKENS)
-        .map(|t| fnv1(fnv1(FNV_OFFSET, b"."), t.as_bytes()))
+        .map(Token::root_label)
         .collect()
 }
 
@@ -622,6 +671,15 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// A label from a class's tokens (`items.rs`) is the label of the class.
+        #[test]
+        fn labels_of_tokens_are_labels(tokens in proptest::collection::vec("[a-zA-Z0-9_-]{0,6}", 0..24)) {
+            let class = tokens.join(" ");
+            let mut of = class_tokens(&class);
+            of.truncate(MAX_CLASS_TOKENS);
+            proptest::prop_assert_eq!(label_of_tokens("li", &of), label("li", Some(&class)));
+        }
+
         /// Short class lists take a 4-token array: the same label as the 16-token one.
         #[test]
         fn short_class_lists_label_alike(tokens in proptest::collection::vec("[a-zA-Z0-9_-]{0,6}", 0..5)) {

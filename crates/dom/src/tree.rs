@@ -142,6 +142,12 @@ pub(crate) struct TreeArena {
     /// The text of header cells, when labelling: `(th, hash)` in creation order
     /// (`paths::header_text`), read by the walk for a table's header row.
     pub(crate) header_texts: Vec<(NodeId, u64)>,
+    /// The `class` of each classed HTML element other than a root, an inline element or a
+    /// form field, when labelling: `(element, start, end)` into [`class_text`](Self::class_text), in creation
+    /// order, for the labels a list's items share (`items.rs`).
+    pub(crate) classes: Vec<(NodeId, u32, u32)>,
+    /// The class values [`classes`](Self::classes) points into.
+    pub(crate) class_text: String,
 }
 
 /// The `name` and `type` of a form field ([`crate::paths::is_field`]) whose label they join.
@@ -209,6 +215,8 @@ impl TreeArena {
             root_classes: Vec::new(),
             last_th: NONE,
             header_texts: Vec::new(),
+            classes: Vec::new(),
+            class_text: String::new(),
         };
         arena.push(Node::new(Kind::Document, Ns::Html, LocalName::from("")));
         arena.push(Node::new(Kind::Ignored, Ns::Html, LocalName::from("")));
@@ -266,6 +274,7 @@ impl TreeArena {
     ) -> NodeId {
         self.created += 1;
         let mut root_tokens = None;
+        let mut item_class = None;
         let label = self.labelled.then(|| {
             let pending = class.is_none() && self.pending_class.matches(&name);
             let class = class.or_else(|| pending.then_some(self.pending_class.class.as_str()));
@@ -273,6 +282,17 @@ impl TreeArena {
                 root_tokens = class.map(crate::paths::root_class_tokens);
                 crate::paths::label(&name, None)
             } else {
+                if ns == Ns::Html
+                    && field.is_none()
+                    && !crate::paths::is_phrasing(&name)
+                    && let Some(class) =
+                        class.filter(|c| c.bytes().any(|b| !b.is_ascii_whitespace()))
+                {
+                    let start = u32::try_from(self.class_text.len()).unwrap_or(u32::MAX);
+                    self.class_text.push_str(class);
+                    let end = u32::try_from(self.class_text.len()).unwrap_or(u32::MAX);
+                    item_class = Some((start, end));
+                }
                 crate::paths::label(&name, class)
             };
             let label = match field {
@@ -291,6 +311,9 @@ impl TreeArena {
         }
         if let Some(tokens) = root_tokens.filter(|t| !t.is_empty()) {
             self.root_classes.push((id, tokens));
+        }
+        if let Some((start, end)) = item_class {
+            self.classes.push((id, start, end));
         }
         if let Some(label) = label
             && let Some(slot) = self.labels.get_mut(id as usize)

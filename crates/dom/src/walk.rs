@@ -65,7 +65,7 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
     let mut stack: Vec<(NodeId, u32, Up)> = Vec::with_capacity(64);
     push_children(arena, DOCUMENT, 1, Up::default(), &mut stack);
     let mut elements = 0u64;
-    let mut main_found = false;
+    let main_id = main_content(arena);
     while let Some((id, depth, up)) = stack.pop() {
         let Some(node) = arena.node(id) else { continue };
         if node.kind != Kind::Element {
@@ -107,19 +107,34 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
             elements += count_descendants(arena, id);
             continue;
         }
-        // The main content: the first `<main>` or `[role=main]` outside template contents,
-        // as for the page's text (`text.rs`).
-        let main = !main_found && !up.template && arena.is_main(id);
-        main_found |= main;
+        let main = main_id == Some(id);
         let down = Up {
             path,
             main,
             in_main: up.in_main || main,
-            template: up.template,
         };
         push_all_children(arena, id, depth.saturating_add(1), down, &mut stack);
     }
     elements
+}
+
+/// The page's main content: the first `<main>` or `[role=main]` element in document order,
+/// outside template contents and the contents of inline elements, as for the page's text
+/// (`text.rs`).
+pub(crate) fn main_content(arena: &TreeArena) -> Option<NodeId> {
+    let mut stack: Vec<(NodeId, u32, ())> = Vec::with_capacity(64);
+    push_children(arena, DOCUMENT, 0, (), &mut stack);
+    while let Some((id, _, ())) = stack.pop() {
+        let Some(node) = arena.node(id) else { continue };
+        if node.kind != Kind::Element || is_phrasing(&node.name) {
+            continue;
+        }
+        if arena.is_main(id) {
+            return Some(id);
+        }
+        push_children(arena, id, 0, (), &mut stack);
+    }
+    None
 }
 
 /// Pushes the children of `id`, and after them the contents of a `<template>` `id` (which
@@ -135,10 +150,6 @@ fn push_all_children(
     if let Some(contents) = arena.node(id.saturating_add(1))
         && contents.kind == Kind::TemplateContents
     {
-        let down = Up {
-            template: true,
-            ..down
-        };
         push_children(arena, id + 1, depth, down, stack);
     }
 }
@@ -152,8 +163,6 @@ struct Up {
     main: bool,
     /// Whether the parent is the main content or inside it.
     in_main: bool,
-    /// Whether the children lie in a `<template>`'s contents.
-    template: bool,
 }
 
 /// Elements below `id` (template contents included), counted iteratively.

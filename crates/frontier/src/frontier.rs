@@ -10,7 +10,7 @@ use siphasher::sip128::{Hasher128, SipHasher13};
 use url::Url;
 
 use crate::order::Order;
-use crate::shape::{explored_links, shape_key};
+use crate::shape::{Explore, explored_links, shape_key, unseen_share};
 use crate::{
     Budget, CanonConfig, CanonError, Decision, Dedup, DedupConfig, DedupError, HostQueues,
     OnDuplicate, PageContent, PageRecord, PageSignals, QueueEntry, Scope, ScopeConfig, ScopeError,
@@ -46,8 +46,9 @@ pub struct FrontierConfig {
     /// How long pages wait behind a stuck fetch before it is judged out of order.
     pub reorder_timeout: Duration,
     /// In drop mode ([`OnDuplicate::Drop`]), the links of near-duplicate pages whose URL
-    /// shape the host's pages never linked to are still queued, at most this many per host
-    /// (`shape.rs`); 0: a duplicate's links are never followed.
+    /// shape the host's pages never linked to are still queued, at most this many per host,
+    /// and within half of it every unseen link of a near-duplicate that only just joined
+    /// its cluster ([`crate::explored_links`]); 0: a duplicate's links are never followed.
     pub explore: u32,
 }
 
@@ -629,15 +630,17 @@ impl Frontier {
         rec.out_of_order = out_of_order;
         *self.stats.entry(rec.decision.as_str()).or_insert(0) += 1;
         let (seq, out_seq) = self.store.record(&rec)?;
-        let only_new_shapes = if explore {
-            explored_links(rec.decision)
+        let links = if explore {
+            explored_links(
+                rec.decision,
+                self.dedup.last_similarity(),
+                self.dedup.config().min_similarity,
+            )
         } else {
-            Some(false)
+            Some(Explore::All)
         };
-        let queued = match (follow, only_new_shapes) {
-            (Some((base, page)), Some(only_new)) => {
-                self.queue_links(&job, &base, &page, only_new)?
-            }
+        let queued = match (follow, links) {
+            (Some((base, page)), Some(links)) => self.queue_links(&job, &base, &page, links)?,
             _ => 0,
         };
         let record = self.stored(job, rec, seq, out_seq)?;
@@ -667,14 +670,14 @@ impl Frontier {
         Ok(())
     }
 
-    /// Queues the page's links; `explore`: only those on its host whose shape its host's
-    /// pages never linked to, within [`FrontierConfig::explore`] (`shape.rs`).
+    /// Queues the page's links: all of them, or when exploring only those on its host that
+    /// `links` says, within [`FrontierConfig::explore`] (`shape.rs`).
     fn queue_links(
         &mut self,
         job: &Job,
         page_url: &Url,
         page: &HtmlPage,
-        explore: bool,
+        links: Explore,
     ) -> Result<usize, StateError> {
         // Only exploring needs the page's host (a host's shapes are its own pages' links).
         let page_host = if self.explores() {
@@ -707,17 +710,20 @@ impl Frontier {
                 // A host's shapes are those of the URLs its pages queued on it (what a
                 // resume rebuilds from the recorded links).
                 let own = host_port(&url).is_some_and(|h| h == page_host);
-                if explore {
+                if links == Explore::All {
+                    if own {
+                        self.shapes.insert(shape_key(&page_host, &url));
+                    }
+                } else {
                     let n = self.explored.get(&page_host).copied().unwrap_or(0);
-                    if !own
-                        || n >= self.config.explore
-                        || !self.shapes.insert(shape_key(&page_host, &url))
-                    {
+                    if !own || n >= unseen_share(links, self.config.explore) {
+                        continue;
+                    }
+                    let new = self.shapes.insert(shape_key(&page_host, &url));
+                    if !new && links == Explore::NewShapes {
                         continue;
                     }
                     *self.explored.entry(page_host.clone()).or_insert(0) += 1;
-                } else if own {
-                    self.shapes.insert(shape_key(&page_host, &url));
                 }
             }
             if self.budget.try_take(&url).is_err() {

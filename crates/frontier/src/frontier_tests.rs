@@ -23,6 +23,11 @@ fn params() -> Vec<(&'static str, String)> {
 }
 
 fn page(url: &Job, fp: u64, body: u128, links: &[&str]) -> Fetched {
+    page_with(url, fp, body, links, None)
+}
+
+/// [`page`] with a structure summary (its profile: the ids, little-endian: [`summary_of`]).
+fn page_with(url: &Job, fp: u64, body: u128, links: &[&str], summary: Option<Vec<u32>>) -> Fetched {
     Fetched::Page {
         final_url: url.url.clone(),
         status: 200,
@@ -34,6 +39,12 @@ fn page(url: &Job, fp: u64, body: u128, links: &[&str]) -> Fetched {
             fingerprint: Some(Fingerprint::new(fp)),
             elements: 50,
             links: links.iter().map(|s| (*s).to_owned()).collect(),
+            profile: summary
+                .iter()
+                .flatten()
+                .flat_map(|id| id.to_le_bytes())
+                .collect(),
+            summary,
             ..HtmlPage::default()
         }),
     }
@@ -361,4 +372,102 @@ fn drop_mode_explores_new_url_shapes_of_a_dropped_page() {
     );
     // At most `explore` per host.
     check_explore(1, &["/", "/list/1", "/list/2", "/item/1", "/note/aa11"]);
+}
+
+/// `hub_site` with path sets: `/list/2` is as near `/list/1` by fingerprint, and its path
+/// set is `similar` (Jaccard 1.0, or 17/23 ≈ 0.74: it only just joins at min-similarity 0.7).
+fn marginal_hub(similar: bool) -> impl Fn(&Job) -> Fetched {
+    move |job: &Job| {
+        let path = job.url.path();
+        let (fp, body, links) = hub_site(path);
+        let summary: Vec<u32> = match path {
+            "/list/2" if !similar => (0..17).chain(100..103).collect(),
+            "/list/1" | "/list/2" => (0..20).collect(),
+            _ => (1000 + u32::try_from(body).unwrap_or(0) * 100..)
+                .take(5)
+                .collect(),
+        };
+        page_with(job, fp, body, &links, Some(summary))
+    }
+}
+
+/// The summary a `marginal_hub` page's profile holds (its ids, little-endian).
+fn summary_of(profile: &[u8]) -> Option<Vec<u32>> {
+    Some(
+        profile
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect(),
+    )
+}
+
+/// The URLs a drop-mode crawl of `marginal_hub(similar)` fetches with `explore`, the same
+/// when cut after 2, 3 or 4 pages and resumed.
+fn check_marginal(similar: bool, explore: u32, expected: &[&str]) {
+    let mut config = config();
+    config.dedup.on_duplicate = OnDuplicate::Drop;
+    config.dedup.min_similarity = Some(0.7);
+    config.summary_of = Some(summary_of);
+    config.explore = explore;
+    let site = marginal_hub(similar);
+    for cut in [usize::MAX, 2, 3, 4] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (mut f, _) = Frontier::open(dir.path(), config.clone(), &params()).expect("opens");
+        f.add_seed("http://site.test/").expect("valid");
+        let mut got = Vec::new();
+        let mut judged = 0;
+        loop {
+            if judged == cut {
+                f.commit().expect("commits");
+                drop(f);
+                f = Frontier::open(dir.path(), config.clone(), &params())
+                    .expect("reopens")
+                    .0;
+            }
+            let Some(job) = f.next_job(Instant::now()) else {
+                break;
+            };
+            let done = f
+                .complete(job.clone(), site(&job), Instant::now())
+                .expect("records");
+            judged += 1;
+            got.extend(
+                done.records
+                    .into_iter()
+                    .map(|r| r.url.trim_start_matches("http://site.test").to_owned()),
+            );
+        }
+        assert_eq!(
+            got, expected,
+            "similar {similar}, explore {explore}, cut {cut}"
+        );
+    }
+}
+
+#[test]
+fn drop_mode_follows_the_unseen_links_of_a_page_that_only_just_joined() {
+    // Alike: only its links of new shapes.
+    let new_shapes = ["/", "/list/1", "/list/2", "/item/1"];
+    check_marginal(
+        true,
+        64,
+        &[&new_shapes[..], &["/note/aa11", "/archive?year=1"]].concat(),
+    );
+    // Only just alike: every link not seen yet on its host (/item/2 of a known shape, both
+    // notes), each counted.
+    check_marginal(
+        false,
+        64,
+        &[
+            &new_shapes[..],
+            &["/item/2", "/note/aa11", "/note/bb22", "/archive?year=1"],
+        ]
+        .concat(),
+    );
+    // At most half of `explore` for them: the rest is for new shapes.
+    check_marginal(
+        false,
+        4,
+        &[&new_shapes[..], &["/item/2", "/note/aa11"]].concat(),
+    );
 }

@@ -49,15 +49,54 @@ pub fn shape_key(host: &str, url: &Url) -> u64 {
     h.finish()
 }
 
-/// Which of a judged page's links go on when exploring (drop mode, `explore` > 0), by the
-/// page's decision: `Some(false)`, all of them (a kept page: their shapes become its
-/// host's); `Some(true)`, only those of a shape new to its host (a near-duplicate); `None`,
-/// none. The one rule of the single-process `Frontier` and a shared crawl's workers.
+/// Which of a judged page's links go on ([`explored_links`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Explore {
+    /// All of them (a kept page): their shapes become its host's.
+    All,
+    /// Those on its host of a shape new to the host (a near-duplicate), each counted.
+    NewShapes,
+    /// Those on its host not seen yet, whatever their shape, each counted (a near-duplicate
+    /// that only just joined its cluster: [`MARGIN`]); their shapes become its host's.
+    Unseen,
+}
+
+/// A near-duplicate whose path set's similarity to its cluster's page is less than this
+/// above `min-similarity` only just joined the cluster: it differs from that page, and what
+/// it links to may differ too (a wiki's syntax page, the one page that links to a page that
+/// does not exist yet, with the URL shape of every other page). Its links not seen yet are
+/// followed, counted in the host's `explore`.
+pub const MARGIN: f64 = 0.1;
+
+/// How many links a host may have explored for a page's links to be followed as `links`
+/// says, `explore` being the most ([`crate::FrontierConfig::explore`]): links of new shapes
+/// up to `explore`, a marginal page's unseen links ([`Explore::Unseen`]) up to half of it,
+/// so that the other half is left for new shapes, the stronger sign of another kind.
 #[must_use]
-pub fn explored_links(decision: crate::Decision) -> Option<bool> {
+pub const fn unseen_share(links: Explore, explore: u32) -> u32 {
+    match links {
+        Explore::Unseen => explore / 2,
+        _ => explore,
+    }
+}
+
+/// Which of a judged page's links go on when exploring (drop mode, `explore` > 0), by the
+/// page's decision and, for a near-duplicate confirmed by path sets, its `similarity` and
+/// the crawl's `min_similarity` ([`Explore`]); `None`, none. The one rule of the
+/// single-process `Frontier` and a shared crawl's workers.
+#[must_use]
+pub fn explored_links(
+    decision: crate::Decision,
+    similarity: Option<f64>,
+    min_similarity: Option<f64>,
+) -> Option<Explore> {
     match decision {
-        crate::Decision::Kept => Some(false),
-        crate::Decision::NearDuplicate => Some(true),
+        crate::Decision::Kept => Some(Explore::All),
+        crate::Decision::NearDuplicate => match (similarity, min_similarity) {
+            (Some(s), Some(min)) if s < min + MARGIN => Some(Explore::Unseen),
+            _ => Some(Explore::NewShapes),
+        },
         _ => None,
     }
 }

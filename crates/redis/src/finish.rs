@@ -65,6 +65,15 @@ pub enum Shapes<'a> {
         /// Links a host follows from duplicates at most.
         most: u32,
     },
+    /// A near-duplicate that only just joined its cluster (`silhouette_frontier::Explore::
+    /// Unseen`): its links not seen yet are queued whatever their shape (which becomes its
+    /// host's), while the host has explored fewer than `most`, each counted.
+    Unseen {
+        /// The links' shapes.
+        shapes: &'a [u64],
+        /// Links a host follows from duplicates at most.
+        most: u32,
+    },
 }
 
 impl Shapes<'_> {
@@ -74,6 +83,7 @@ impl Shapes<'_> {
             Self::Off => (0, 0, &[]),
             Self::Note(shapes) => (1, 0, shapes),
             Self::Explore { shapes, most } => (2, most, shapes),
+            Self::Unseen { shapes, most } => (3, most, shapes),
         }
     }
 }

@@ -27,7 +27,9 @@ macro_rules! script {
 /// over a limit is not marked seen. `mode` (exploration in drop mode, `Frontier`'s
 /// `queue_links`): 0, no shapes; 1, the shape of each URL not seen is added to `shapes`;
 /// 2 (a duplicate's links), only a URL whose shape is not in `shapes` is queued, while the
-/// host's `explored` count (in `meta`) is under `most_explored`, and its shape added.
+/// host's `explored` count (in `meta`) is under `most_explored`, and its shape added; 3 (a
+/// duplicate that only just joined its cluster), every URL not seen is queued while that
+/// count is under `most_explored`, each counted, and its shape added.
 macro_rules! queue_links {
     () => {
         r"
@@ -38,14 +40,16 @@ local function queue_links(seen, queue, meta, order, from, shapes, mode, most_ex
   local taken = tonumber(redis.call('HGET', meta, 'pages') or '0')
   local step = mode > 0 and 4 or 3
   local explored = 0
-  if mode == 2 then explored = tonumber(redis.call('HGET', meta, 'explored') or '0') end
+  if mode >= 2 then explored = tonumber(redis.call('HGET', meta, 'explored') or '0') end
   local explored_before = explored
   for i = from + 2, #ARGV, step do
     local wanted = true
     if mode > 0 and redis.call('SISMEMBER', seen, ARGV[i]) == 0 then
       if mode == 1 then
         redis.call('SADD', shapes, ARGV[i + 3])
-      elseif explored >= most_explored or redis.call('SADD', shapes, ARGV[i + 3]) == 0 then
+      elseif explored >= most_explored then
+        wanted = false
+      elseif redis.call('SADD', shapes, ARGV[i + 3]) == 0 and mode == 2 then
         wanted = false
       else
         explored = explored + 1

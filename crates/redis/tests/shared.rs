@@ -413,43 +413,7 @@ async fn a_recorded_page_is_not_logged_again() {
 #[tokio::test]
 async fn a_duplicate_explores_only_new_url_shapes() {
     let server = Server::start();
-    let mut w = join(&server, &[], config(60_000, 0)).await;
-    w.add_seeds(&[url("http://a.test/")]).await.expect("seeds");
-    // (path, shape) of each link, numbered from the page's numbers.
-    async fn end(w: &mut SharedCrawl, links: &[(&str, u64)], explore: Option<u32>) -> usize {
-        let lease = w.lease(1).await.expect("lease").remove(0);
-        let first = w
-            .alloc(Some(lease.seq), links.len() as u64)
-            .await
-            .expect("numbers")
-            .first;
-        let numbered: Vec<_> = links
-            .iter()
-            .zip(first..)
-            .map(|((p, _), seq)| (url(&format!("http://a.test{p}")), 1, seq))
-            .collect();
-        let shapes: Vec<u64> = links.iter().map(|(_, s)| *s).collect();
-        let shapes = match explore {
-            None => Shapes::Note(&shapes),
-            Some(most) => Shapes::Explore {
-                shapes: &shapes,
-                most,
-            },
-        };
-        let f = Finish {
-            record: "{}",
-            decision: "kept",
-            backoff: None,
-            late: false,
-            links: &numbered,
-            referrer: Some(lease.url.as_str()),
-            again: false,
-            shapes,
-        };
-        w.finish(&lease, f).await.expect("recorded").queued
-    }
-    // The seed, followed: /item/0 is the host's one shape (11).
-    assert_eq!(end(&mut w, &[("/item/1", 11)], None).await, 1);
+    let mut w = seeded(&server).await;
     // /item/1, a duplicate exploring up to 2: an old shape, a new one twice, a seen URL of
     // a new shape (not counted), another new shape, one past the limit.
     let links = [
@@ -460,12 +424,80 @@ async fn a_duplicate_explores_only_new_url_shapes() {
         ("/archive", 33),
         ("/z/1", 66),
     ];
-    assert_eq!(end(&mut w, &links, Some(2)).await, 2);
+    assert_eq!(end(&mut w, &links, Some((2, false))).await, 2);
     // /note/a, a duplicate: the host has explored 2 already.
-    assert_eq!(end(&mut w, &[("/y/1", 77)], Some(2)).await, 0);
+    assert_eq!(end(&mut w, &[("/y/1", 77)], Some((2, false))).await, 0);
     // /archive, followed: what the duplicates left is unseen still, and queued now.
     assert_eq!(
         end(&mut w, &[("/note/b", 22), ("/z/1", 66), ("/y/1", 77)], None).await,
         3
     );
+}
+
+/// A crawl of `a.test` whose seed was followed: `/item/1` queued, its shape (11) the host's.
+async fn seeded(server: &Server) -> SharedCrawl {
+    let mut w = join(server, &[], config(60_000, 0)).await;
+    w.add_seeds(&[url("http://a.test/")]).await.expect("seeds");
+    assert_eq!(end(&mut w, &[("/item/1", 11)], None).await, 1);
+    w
+}
+
+/// (path, shape) of each link, numbered from the page's numbers; `explore`: the most a host
+/// explores, and whether every unseen link (`Shapes::Unseen`) or only new shapes.
+async fn end(w: &mut SharedCrawl, links: &[(&str, u64)], explore: Option<(u32, bool)>) -> usize {
+    let lease = w.lease(1).await.expect("lease").remove(0);
+    let first = w
+        .alloc(Some(lease.seq), links.len() as u64)
+        .await
+        .expect("numbers")
+        .first;
+    let numbered: Vec<_> = links
+        .iter()
+        .zip(first..)
+        .map(|((p, _), seq)| (url(&format!("http://a.test{p}")), 1, seq))
+        .collect();
+    let shapes: Vec<u64> = links.iter().map(|(_, s)| *s).collect();
+    let shapes = match explore {
+        None => Shapes::Note(&shapes),
+        Some((most, false)) => Shapes::Explore {
+            shapes: &shapes,
+            most,
+        },
+        Some((most, true)) => Shapes::Unseen {
+            shapes: &shapes,
+            most,
+        },
+    };
+    let f = Finish {
+        record: "{}",
+        decision: "kept",
+        backoff: None,
+        late: false,
+        links: &numbered,
+        referrer: Some(lease.url.as_str()),
+        again: false,
+        shapes,
+    };
+    w.finish(&lease, f).await.expect("recorded").queued
+}
+
+/// A duplicate that only just joined its cluster (`Shapes::Unseen`) queues every link not
+/// seen, whatever its shape, each counted up to `most`; the shapes become the host's.
+#[tokio::test]
+async fn a_duplicate_that_only_just_joined_explores_every_unseen_link() {
+    let server = Server::start();
+    let mut w = seeded(&server).await;
+    // /item/1 only just joined: an old shape, a seen URL (not counted), a new shape twice.
+    let links = [
+        ("/item/2", 11),
+        ("/item/1", 11),
+        ("/note/a", 22),
+        ("/note/b", 22),
+    ];
+    assert_eq!(end(&mut w, &links, Some((4, true))).await, 3);
+    // /item/2, a duplicate: shape 22 is the host's now; one new shape, then the limit.
+    let links = [("/q/1", 22), ("/r/1", 88), ("/s/1", 99)];
+    assert_eq!(end(&mut w, &links, Some((4, false))).await, 1);
+    // /note/a only just joined: the host has explored 4.
+    assert_eq!(end(&mut w, &[("/t/1", 11)], Some((4, true))).await, 0);
 }

@@ -1,0 +1,191 @@
+//! The labels a list's items share (`class-paths`, ALGORITHM.md §3, 2.): class tokens that
+//! name an item or the page, not its kind, are left out of labels.
+//!
+//! - **Siblings of one kind in the main content**: children of one parent inside the page's
+//!   main content (`walk::main_content`) with the same tag name whose class lists share a
+//!   token (directly or through other such siblings) are items of one list. When they all
+//!   share at least one token, only the tokens *all* of them carry stay in their labels:
+//!   what one item has and another has not (a post's `category-news tag-foo sticky`, a
+//!   Markdown table cell's `leftalign`, a list item's `node`, an API page's `dl.py.method`
+//!   beside `dl.py.class`) is that item's data, as its id's digits are.
+//!   - Siblings that share no token (`td.age`, `td.author`) are not one list.
+//!   - Inline elements are left alone: inside the main content they add no path anyway.
+//!   - Outside the main content a list's item names are the frame's (an application's
+//!     submenu `a.label.sml-all`, `a.label.sml-closed` names a page kind's actions) and stay.
+//! - **The page's own tokens**: a token that `<html>` or `<body>` carries names the page
+//!   (`category-news` on a category's archive); on an element below, it names the page as
+//!   well and is left out of that element's label.
+//!
+//! Only the tokens a label holds count (the first 16 in normalised order). Deterministic in
+//! the page's bytes alone, as every label is: nothing is learned across pages.
+
+use crate::paths::{MAX_CLASS_TOKENS, class_token_labels, class_tokens, label_of_tokens};
+use crate::tree::{Kind, NONE, NodeId, TreeArena};
+use crate::walk::main_content;
+use fnv::FnvHashMap;
+
+/// The fewest tokens a list's items must share for what else they carry to be data. (Two,
+/// measured in session 31, changed nothing on the development sites: the main content's
+/// lists there share one token.)
+const MIN_SHARED: usize = 1;
+
+/// One classed element: its parent if that is in the main content (else `NONE`: no list),
+/// itself, its class in `TreeArena::class_text`, and the tokens of its label (each as
+/// `Token::root_label`), sorted by that hash.
+struct Item {
+    parent: NodeId,
+    id: NodeId,
+    span: (u32, u32),
+    tokens: Vec<u64>,
+}
+
+/// Relabels the classed elements of `arena` (labelled, parsed) as the module docs say.
+pub(crate) fn share_item_labels(arena: &mut TreeArena) {
+    let mut page: Vec<u64> = arena
+        .root_classes
+        .iter()
+        .flat_map(|(_, tokens)| tokens.iter().copied())
+        .collect();
+    page.sort_unstable();
+    let main = main_content(arena);
+    if arena.classes.is_empty() || (page.is_empty() && main.is_none()) {
+        return;
+    }
+    // Which nodes are the main content or inside it (template contents too): one walk of
+    // its subtree, whatever the depth.
+    let mut inside = vec![false; if main.is_some() { arena.nodes.len() } else { 0 }];
+    let mut stack: Vec<NodeId> = main.into_iter().collect();
+    while let Some(id) = stack.pop() {
+        let Some(slot) = inside.get_mut(id as usize) else {
+            continue;
+        };
+        *slot = true;
+        let Some(node) = arena.node(id) else { continue };
+        let mut child = node.first;
+        while child != NONE {
+            stack.push(child);
+            child = arena.node(child).map_or(NONE, |n| n.next);
+        }
+        if let Some(contents) = arena.node(id.saturating_add(1))
+            && contents.kind == Kind::TemplateContents
+        {
+            stack.push(id + 1);
+        }
+    }
+    let in_main = |parent: NodeId| inside.get(parent as usize).copied().unwrap_or(false);
+    let mut items: Vec<Item> = Vec::new();
+    for &(id, start, end) in &arena.classes {
+        let parent = arena.parent(id);
+        if parent == NONE {
+            continue;
+        }
+        let in_list = in_main(parent);
+        if !in_list && page.is_empty() {
+            continue;
+        }
+        let class = arena
+            .class_text
+            .get(start as usize..end as usize)
+            .unwrap_or("");
+        items.push(Item {
+            parent: if in_list { parent } else { NONE },
+            id,
+            span: (start, end),
+            tokens: class_token_labels(class),
+        });
+    }
+    let name = |id: NodeId| arena.node(id).map_or("", |n| &*n.name);
+    // Siblings of one name in the main content next to each other, in creation order; the
+    // elements outside it (no list: `parent` NONE) after them.
+    items.sort_by(|a, b| (a.parent, name(a.id), a.id).cmp(&(b.parent, name(b.id), b.id)));
+    let mut relabel: Vec<(NodeId, u64)> = Vec::new();
+    let mut start = 0;
+    while start < items.len() {
+        let (parent, first) = (items[start].parent, name(items[start].id));
+        let end = if parent == NONE {
+            start + 1
+        } else {
+            start
+                + items[start..]
+                    .iter()
+                    .take_while(|i| i.parent == parent && name(i.id) == first)
+                    .count()
+        };
+        let group = &items[start..end];
+        let shared = shared_tokens(group);
+        for (item, shared) in group.iter().zip(shared) {
+            let keep = |t: &u64| {
+                page.binary_search(t).is_err()
+                    && shared.as_ref().is_none_or(|s| s.binary_search(t).is_ok())
+            };
+            if item.tokens.iter().all(keep) {
+                continue;
+            }
+            let (s, e) = item.span;
+            let class = arena.class_text.get(s as usize..e as usize).unwrap_or("");
+            let mut kept = class_tokens(class);
+            kept.truncate(MAX_CLASS_TOKENS);
+            kept.retain(|t| keep(&t.root_label()));
+            relabel.push((item.id, label_of_tokens(name(item.id), &kept)));
+        }
+        start = end;
+    }
+    for (id, label) in relabel {
+        if let Some(slot) = arena.labels.get_mut(id as usize) {
+            *slot = label;
+        }
+    }
+}
+
+/// For each sibling of `group` (one parent, one name), the tokens its list shares (sorted),
+/// if it is an item of a list of two or more that all share at least [`MIN_SHARED`] token;
+/// `None` keeps its own.
+fn shared_tokens(group: &[Item]) -> Vec<Option<Vec<u64>>> {
+    let mut out = vec![None; group.len()];
+    if group.len() < 2 {
+        return out;
+    }
+    // Lists: siblings joined by a shared token (union-find; the smaller index is a list's
+    // root, so the lists are the same in any hash order).
+    let mut list: Vec<usize> = (0..group.len()).collect();
+    fn find(list: &mut [usize], mut i: usize) -> usize {
+        while list[i] != i {
+            list[i] = list[list[i]];
+            i = list[i];
+        }
+        i
+    }
+    let mut first_with: FnvHashMap<u64, usize> = FnvHashMap::default();
+    for (i, item) in group.iter().enumerate() {
+        for &t in &item.tokens {
+            let j = *first_with.entry(t).or_insert(i);
+            let (a, b) = (find(&mut list, i), find(&mut list, j));
+            list[a.max(b)] = a.min(b);
+        }
+    }
+    let mut members: Vec<(usize, usize)> =
+        (0..group.len()).map(|i| (find(&mut list, i), i)).collect();
+    members.sort_unstable();
+    for chunk in members.chunk_by(|a, b| a.0 == b.0) {
+        if chunk.len() < 2 {
+            continue;
+        }
+        let common: Vec<u64> = group[chunk[0].1]
+            .tokens
+            .iter()
+            .filter(|t| {
+                chunk
+                    .iter()
+                    .all(|&(_, m)| group[m].tokens.binary_search(t).is_ok())
+            })
+            .copied()
+            .collect();
+        if common.len() < MIN_SHARED {
+            continue;
+        }
+        for &(_, m) in chunk {
+            out[m] = Some(common.clone());
+        }
+    }
+    out
+}

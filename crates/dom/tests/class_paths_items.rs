@@ -1,0 +1,262 @@
+//! `class-paths`: the class tokens a list's items share, and the page's own tokens
+//! (ALGORITHM.md §3, 2., `items.rs`).
+
+use proptest::prelude::*;
+use silhouette_dom::{HasherConfig, Limits, PathSet, StructureHasher};
+
+fn path_set(html: &str) -> PathSet {
+    let hasher = StructureHasher::new(HasherConfig {
+        limits: Limits {
+            time_budget: None,
+            ..Limits::default()
+        },
+        ..HasherConfig::default()
+    })
+    .expect("valid config");
+    let s = hasher.hash(html.as_bytes()).expect("no input is rejected");
+    s.profile.paths().expect("a class-paths profile").clone()
+}
+
+/// Whether pages `a` and `b` have the same path set (`true`) or not.
+fn check(a: &str, b: &str, same: bool) {
+    let (pa, pb) = (path_set(a), path_set(b));
+    assert_eq!(pa == pb, same, "{a:?}\n{b:?}\njaccard {}", pa.jaccard(&pb));
+}
+
+/// A blog's archive page: `body` classes, then one post per class list.
+fn archive(body: &str, posts: &[&str]) -> String {
+    let posts: String = posts
+        .iter()
+        .map(|c| {
+            format!(
+                "<article class=\"{c}\"><header class=entry-header><h2 class=entry-title>\
+                 <a href=#>t</a></h2></header><div class=entry-content><p>x</p></div>\
+                 <footer class=entry-meta><span class=cat-links>c</span></footer></article>"
+            )
+        })
+        .collect();
+    format!("<body class=\"{body}\"><div id=page><main class=site-main>{posts}</main></div>")
+}
+
+#[test]
+fn a_lists_items_are_labelled_by_what_they_share() {
+    let post = "post type-post status-publish format-standard hentry";
+    // Archives of other posts: the categories and tags of each post are its data, and a
+    // token every post of the archive carries is the archive's (its body's) own.
+    let plain = format!("post-1 {post}");
+    let plain = [plain.as_str(); 3];
+    for (body, posts) in [
+        (
+            "archive category category-news",
+            vec![
+                format!("post-12 {post} category-news tag-foo"),
+                format!("post-13 {post} category-news category-misc"),
+                format!("post-14 {post} category-news tag-bar tag-baz"),
+            ],
+        ),
+        (
+            "archive tag tag-qux",
+            vec![
+                format!("post-21 {post} category-sports tag-qux"),
+                format!("post-22 {post} category-misc tag-qux sticky"),
+            ],
+        ),
+        (
+            "archive date",
+            vec![
+                format!("post-31 {post} category-sports"),
+                format!("post-32 {post} category-misc tag-qux"),
+                format!("post-33 {post}"),
+            ],
+        ),
+    ] {
+        let posts: Vec<&str> = posts.iter().map(String::as_str).collect();
+        check(
+            &archive(body, &posts),
+            &archive(body, &plain[..posts.len()]),
+            true,
+        );
+    }
+    // Without the body's token, a category all posts share is the list's.
+    check(
+        &archive(
+            "archive",
+            &[
+                &format!("{post} category-news"),
+                &format!("{post} category-news"),
+            ],
+        ),
+        &archive("archive", &[post, post]),
+        false,
+    );
+    // An API page's members, a Markdown table's cell alignment: one shared token is
+    // enough.
+    check(
+        "<div role=main><dl class=\"py method\"><dt>a</dt></dl><dl class=\"py class\"><dt>b</dt></dl></div>",
+        "<div role=main><dl class=py><dt>a</dt></dl><dl class=py><dt>b</dt></dl></div>",
+        true,
+    );
+    check(
+        "<main><table><tr><td class=\"col0 leftalign\">a</td><td class=col1>b</td></tr></table></main>",
+        "<main><table><tr><td class=col0>a</td><td class=\"col1 rightalign\">b</td></tr></table></main>",
+        true,
+    );
+    // Outside the main content a list's item names are the frame's: a submenu's entries
+    // name a page kind's actions, and a menu's current entry stays too.
+    let menu = |current: usize, main: &str| {
+        let items: String = (0..4)
+            .map(|i| {
+                let extra = if i == current {
+                    " current-menu-item"
+                } else {
+                    ""
+                };
+                format!("<li class=\"menu-item menu-item-{i}{extra}\"><a>m</a></li>")
+            })
+            .collect();
+        format!("<nav><ul class=menu>{items}</ul></nav><{main}><p>x</p></{main}>")
+    };
+    // (No entry current: another page.)
+    check(&menu(0, "div"), &menu(9, "div"), false);
+    check(&menu(0, "main"), &menu(9, "main"), false);
+    check(
+        "<div><a class=\"label sml-all\">a</a><a class=\"label sml-closed\">c</a></div>",
+        "<div><a class=\"label sml-tomorrow\">a</a><a class=\"label sml-closed\">c</a></div>",
+        false,
+    );
+    // Inside it, the same menu is an article's list.
+    let inside = |current: usize| format!("<main>{}</main>", menu(current, "div"));
+    check(&inside(0), &inside(9), true);
+}
+
+#[test]
+fn siblings_that_share_no_token_keep_their_classes() {
+    // The cells of a row are columns of their own kinds, not a list's items.
+    check(
+        "<table><tr><td class=age>1</td><td class=author>a</td></tr></table>",
+        "<table><tr><td class=age>1</td><td class=date>a</td></tr></table>",
+        false,
+    );
+    // Unclassed siblings are no list for a classed one.
+    check(
+        "<ul><li>a</li><li class=current>b</li></ul>",
+        "<ul><li>a</li><li>b</li></ul>",
+        false,
+    );
+    // Siblings joined only through others (a.b, b.c, c.d) share no token: unchanged.
+    check(
+        "<div class=\"a b\"></div><div class=\"b c\"></div><div class=\"c d\"></div>",
+        "<div class=\"a b\"></div><div class=\"b c\"></div><div class=\"c e\"></div>",
+        false,
+    );
+    // Siblings of other tag names are other lists.
+    check(
+        "<div class=\"x current\"></div><p class=x></p>",
+        "<div class=x></div><p class=x></p>",
+        false,
+    );
+    // A lone element keeps its classes (a single post's categories still count).
+    check(
+        "<main><article class=\"post category-news\"><p>x</p></article></main>",
+        "<main><article class=\"post category-sports\"><p>x</p></article></main>",
+        false,
+    );
+    // Items of two parents are two lists.
+    check(
+        "<ul><li class=\"i a\"></li></ul><ul><li class=\"i b\"></li></ul>",
+        "<ul><li class=\"i\"></li></ul><ul><li class=\"i\"></li></ul>",
+        false,
+    );
+}
+
+#[test]
+fn the_pages_own_tokens_name_it_below_the_body_too() {
+    let page = |body: &str, div: &str| {
+        format!("<body class=\"{body}\"><div class=\"{div}\"><p>x</p></div><p>y</p></body>")
+    };
+    check(
+        &page("category category-news", "widget category-news"),
+        &page("category category-news", "widget"),
+        true,
+    );
+    check(
+        &page("category category-sports", "widget category-sports"),
+        &page("category category-sports", "widget"),
+        true,
+    );
+    // On `<html>` too; a token the root does not carry stays.
+    check(
+        "<html class=\"page-a\"><body><div class=\"page-a box\"></div></body></html>",
+        "<html class=\"page-a\"><body><div class=box></div></body></html>",
+        true,
+    );
+    check(
+        &page("category", "widget category-news"),
+        &page("category", "widget"),
+        false,
+    );
+    // A token left with nothing: the tag name alone.
+    check(
+        &page("home", "home"),
+        "<body class=home><div><p>x</p></div><p>y</p></body>",
+        true,
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Whatever tokens the items of a list in the main content carry besides the ones they
+    /// all share, in any case, order or number, the page's paths are those of the shared
+    /// tokens alone.
+    #[test]
+    fn a_lists_extra_tokens_leave_its_paths(
+        extras in proptest::collection::vec(proptest::collection::vec("[a-z]{1,6}(-[a-z0-9]{1,4})?", 0..4), 2..6),
+    ) {
+        let items = |extra: &dyn Fn(usize) -> String| -> String {
+            (0..extras.len())
+                .map(|i| format!("<li class=\"Item  kind-x {}\"><span>s</span><p>t</p></li>", extra(i)))
+                .collect()
+        };
+        let with = items(&|i| {
+            // Each item's own suffix: no extra token is on every item.
+            let own = char::from(b'a' + u8::try_from(i).unwrap_or(0));
+            extras[i].iter().map(|t| format!("{t}-{own}")).collect::<Vec<_>>().join(" ")
+        });
+        let without = items(&|_| String::new());
+        let a = path_set(&format!("<main><ul>{with}</ul></main>"));
+        let b = path_set(&format!("<main><ul>{without}</ul></main>"));
+        prop_assert!(a == b, "{with}");
+    }
+}
+
+#[test]
+fn long_lists_and_deep_nests_of_classed_elements_fold_in_one_pass() {
+    // 20,000 items, each with a token of its own: one path for all of them.
+    let items: String = (0..20_000)
+        .map(|i| format!("<li class=\"item x{}\"></li>", to_letters(i)))
+        .collect();
+    let long = path_set(&format!("<main><ul>{items}</ul></main>"));
+    assert_eq!(long, path_set("<main><ul><li class=item></li></ul></main>"));
+    // 5,000 nested classed elements inside the main content, each alone in its parent.
+    let deep = format!(
+        "<body class=b><main>{}</main>",
+        (0..5_000)
+            .map(|i| format!("<div class=\"d{} b\">", to_letters(i)))
+            .collect::<String>()
+    );
+    let paths = path_set(&deep);
+    assert!(paths.len() > 5 && paths.len() <= silhouette_dom::MAX_PATHS);
+}
+
+/// `i` written in letters (digits would be one token).
+fn to_letters(mut i: usize) -> String {
+    let mut s = String::new();
+    loop {
+        s.push(char::from(b'a' + u8::try_from(i % 26).unwrap_or(0)));
+        i /= 26;
+        if i == 0 {
+            return s;
+        }
+    }
+}
