@@ -51,35 +51,42 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena) {
     if arena.classes.is_empty() || (page.is_empty() && main.is_none()) {
         return;
     }
-    // Which nodes are the main content or inside it (template contents too): one walk of
-    // its subtree, whatever the depth.
-    let mut inside = vec![false; if main.is_some() { arena.nodes.len() } else { 0 }];
-    let mut stack: Vec<NodeId> = main.into_iter().collect();
-    while let Some(id) = stack.pop() {
-        let Some(slot) = inside.get_mut(id as usize) else {
-            continue;
+    // Whether a node is the main content or inside it, found by walking up from it and
+    // remembered for every node on the way (0 not known yet, 1 inside, 2 not): each node is
+    // walked through once, whatever the depth.
+    let mut known = vec![0u8; if main.is_some() { arena.nodes.len() } else { 0 }];
+    let mut path: Vec<NodeId> = Vec::new();
+    let mut in_main = |arena: &TreeArena, id: NodeId| -> bool {
+        let Some(main) = main else { return false };
+        let mut at = id;
+        let state = loop {
+            match known.get(at as usize) {
+                None => break 2,
+                Some(&k) if k != 0 => break k,
+                Some(_) if at == main => break 1,
+                Some(_) => {
+                    path.push(at);
+                    // A template's contents lie right after it and have no parent.
+                    at = match arena.node(at) {
+                        Some(n) if n.kind == Kind::TemplateContents => at - 1,
+                        _ => arena.parent(at),
+                    };
+                }
+            }
         };
-        *slot = true;
-        let Some(node) = arena.node(id) else { continue };
-        let mut child = node.first;
-        while child != NONE {
-            stack.push(child);
-            child = arena.node(child).map_or(NONE, |n| n.next);
+        for &n in &path {
+            known[n as usize] = state;
         }
-        if let Some(contents) = arena.node(id.saturating_add(1))
-            && contents.kind == Kind::TemplateContents
-        {
-            stack.push(id + 1);
-        }
-    }
-    let in_main = |parent: NodeId| inside.get(parent as usize).copied().unwrap_or(false);
+        path.clear();
+        state == 1
+    };
     let mut items: Vec<Item> = Vec::new();
     for &(id, start, end) in &arena.classes {
         let parent = arena.parent(id);
         if parent == NONE {
             continue;
         }
-        let in_list = in_main(parent);
+        let in_list = in_main(arena, parent);
         if !in_list && page.is_empty() {
             continue;
         }

@@ -124,6 +124,12 @@ fn a_lists_items_are_labelled_by_what_they_share() {
         "<div><a class=\"label sml-tomorrow\">a</a><a class=\"label sml-closed\">c</a></div>",
         false,
     );
+    // A template's contents in the main content are in it too.
+    check(
+        "<main><template><ul><li class=\"x a\">a</li><li class=\"x b\">b</li></ul></template></main>",
+        "<main><template><ul><li class=x>a</li><li class=x>b</li></ul></template></main>",
+        true,
+    );
     // Inside it, the same menu is an article's list.
     let inside = |current: usize| format!("<main>{}</main>", menu(current, "div"));
     check(&inside(0), &inside(9), true);
