@@ -11,7 +11,7 @@ use silhouette_fetch::Fetcher;
 use silhouette_frontier::{
     Decision, Explore, Fetched, HtmlPage, Job, JudgedPage, OnDuplicate, PageRecord, Scope,
     SharedDedup, SharedVerdict, StoredRecord, TrapGuard, Verdict, canonicalize, explored_links,
-    host_port, page_record, parse_canonical, resolve_link, shape_key, unseen_share,
+    host_port, page_record, parse_canonical, resolve_link, shape_key,
 };
 use silhouette_redis::{Lease, Requeued, Shapes, SharedCrawl, SharedError, SharedStats};
 use silhouette_text::ContentHasher;
@@ -579,16 +579,16 @@ impl Worker {
         } else {
             Vec::new()
         };
-        let most = self.settings.frontier.explore;
+        let most = |e: Explore| e.most(self.settings.frontier.explore);
         let shapes = match explored {
             _ if !explore => Shapes::Off,
-            Some(Explore::NewShapes) => Shapes::Explore {
+            Some(e @ Explore::NewShapes) => Shapes::Explore {
                 shapes: &link_shapes,
-                most,
+                most: most(e),
             },
-            Some(Explore::Unseen) => Shapes::Unseen {
+            Some(e @ Explore::Unseen) => Shapes::Unseen {
                 shapes: &link_shapes,
-                most: unseen_share(Explore::Unseen, most),
+                most: most(e),
             },
             _ => Shapes::Note(&link_shapes),
         };

@@ -94,7 +94,7 @@ impl Token {
         len: 0,
     };
 
-    pub(crate) fn new(token: &str) -> Self {
+    fn new(token: &str) -> Self {
         let mut t = Self::EMPTY;
         normalised(token, |b| {
             if let Some(slot) = t.bytes.get_mut(t.len) {
@@ -105,7 +105,7 @@ impl Token {
         t
     }
 
-    pub(crate) fn as_bytes(&self) -> &[u8] {
+    fn as_bytes(&self) -> &[u8] {
         &self.bytes[..self.len]
     }
 

@@ -10,7 +10,7 @@ use siphasher::sip128::{Hasher128, SipHasher13};
 use url::Url;
 
 use crate::order::Order;
-use crate::shape::{Explore, explored_links, shape_key, unseen_share};
+use crate::shape::{Explore, explored_links, shape_key};
 use crate::{
     Budget, CanonConfig, CanonError, Decision, Dedup, DedupConfig, DedupError, HostQueues,
     OnDuplicate, PageContent, PageRecord, PageSignals, QueueEntry, Scope, ScopeConfig, ScopeError,
@@ -716,7 +716,7 @@ impl Frontier {
                     }
                 } else {
                     let n = self.explored.get(&page_host).copied().unwrap_or(0);
-                    if !own || n >= unseen_share(links, self.config.explore) {
+                    if !own || n >= links.most(self.config.explore) {
                         continue;
                     }
                     let new = self.shapes.insert(shape_key(&page_host, &url));

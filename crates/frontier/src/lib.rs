@@ -137,7 +137,7 @@ pub use scope::{
     Budget, OutOfScope, Scope, ScopeConfig, ScopeError, ScopeMode, host_port, registrable_domain,
 };
 pub use seen::{SeenSet, UrlKey};
-pub use shape::{Explore, MARGIN, explored_links, shape_key, unseen_share};
+pub use shape::{Explore, MARGIN, explored_links, shape_key};
 pub use store::{
     Difference, PageRecord, QueuedUrl, StateError, Store, StoredRecord, WarcFile, WarcLocation,
 };

@@ -69,15 +69,17 @@ pub enum Explore {
 /// followed, counted in the host's `explore`.
 pub const MARGIN: f64 = 0.1;
 
-/// How many links a host may have explored for a page's links to be followed as `links`
-/// says, `explore` being the most ([`crate::FrontierConfig::explore`]): links of new shapes
-/// up to `explore`, a marginal page's unseen links ([`Explore::Unseen`]) up to half of it,
-/// so that the other half is left for new shapes, the stronger sign of another kind.
-#[must_use]
-pub const fn unseen_share(links: Explore, explore: u32) -> u32 {
-    match links {
-        Explore::Unseen => explore / 2,
-        _ => explore,
+impl Explore {
+    /// How many links a host may have explored for a page's links to be followed as `self`
+    /// says, `explore` being the most ([`crate::FrontierConfig::explore`]): a marginal
+    /// page's unseen links ([`Explore::Unseen`]) up to half of it, so that the other half is
+    /// left for new shapes, the stronger sign of another kind; otherwise all of it.
+    #[must_use]
+    pub const fn most(self, explore: u32) -> u32 {
+        match self {
+            Self::Unseen => explore / 2,
+            _ => explore,
+        }
     }
 }
 
