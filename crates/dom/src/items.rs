@@ -15,14 +15,24 @@
 //! - **The page's own tokens**: a token that `<html>` or `<body>` carries names the page
 //!   (`category-news` on a category's archive); on an element below, it names the page as
 //!   well and is left out of that element's label.
+//! - **Tokens the page links to**: inside the main content, a token that spells one of the
+//!   page's links (`paths::link_token_labels`: `category-news` beside a link to
+//!   `/category/news/`, `tag-foo` beside `/tag/foo/` or `?tag=foo`) names what the element
+//!   is about, not its kind: a single blog post's `<article>` carries its categories and
+//!   tags, and the page links to them. It is left out of the element's label, lone or not.
+//!   Only the main content's tokens with a `-` are looked for, each link's first segment
+//!   against their prefixes first: most pages' links are passed over at that segment.
 //!
 //! Only the tokens a label holds count (the first 16 in normalised order). Deterministic in
 //! the page's bytes alone, as every label is: nothing is learned across pages.
 
-use crate::paths::{MAX_CLASS_TOKENS, class_token_labels, class_tokens, label_of_tokens};
+use crate::paths::{
+    MAX_CLASS_TOKENS, class_token_labels, class_tokens, label_of_tokens, link_token_labels,
+    linkable_tokens,
+};
 use crate::tree::{Kind, NONE, NodeId, TreeArena};
 use crate::walk::main_content;
-use fnv::FnvHashMap;
+use fnv::{FnvHashMap, FnvHashSet};
 
 /// The fewest tokens a list's items must share for what else they carry to be data. (Two,
 /// measured in session 31, changed nothing on the development sites: the main content's
@@ -101,6 +111,7 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena) {
             tokens: class_token_labels(class),
         });
     }
+    let linked = linked_tokens(arena, &items);
     let name = |id: NodeId| arena.node(id).map_or("", |n| &*n.name);
     // Siblings of one name in the main content next to each other, in creation order; the
     // elements outside it (no list: `parent` NONE) after them.
@@ -123,6 +134,7 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena) {
         for (item, shared) in group.iter().zip(shared) {
             let keep = |t: &u64| {
                 page.binary_search(t).is_err()
+                    && (parent == NONE || linked.binary_search(t).is_err())
                     && shared.as_ref().is_none_or(|s| s.binary_search(t).is_ok())
             };
             if item.tokens.iter().all(keep) {
@@ -142,6 +154,42 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena) {
             *slot = label;
         }
     }
+}
+
+/// The class tokens of the main content's elements that one of the page's links names
+/// (`paths::link_token_labels`), sorted: none, without a link, or without a token with a
+/// `-` in the main content.
+fn linked_tokens(arena: &TreeArena, items: &[Item]) -> Vec<u64> {
+    let (mut tokens, mut prefixes) = (Vec::new(), Vec::new());
+    if !arena.links.is_empty() {
+        // Most of a page's classes repeat: each distinct one is read once.
+        let mut seen: FnvHashSet<&str> = FnvHashSet::default();
+        for item in items.iter().filter(|i| i.parent != NONE) {
+            let (s, e) = item.span;
+            let class = arena.class_text.get(s as usize..e as usize).unwrap_or("");
+            if class.contains('-') && seen.insert(class) {
+                linkable_tokens(class, &mut tokens, &mut prefixes);
+            }
+        }
+    }
+    let mut linked = Vec::new();
+    if tokens.is_empty() {
+        return linked;
+    }
+    for t in [&mut tokens, &mut prefixes] {
+        t.sort_unstable();
+        t.dedup();
+    }
+    for &(s, e) in &arena.links {
+        let href = arena.link_text.get(s as usize..e as usize).unwrap_or("");
+        link_token_labels(href, &tokens, &prefixes, &mut linked);
+        if linked.len() >= tokens.len() {
+            break;
+        }
+    }
+    linked.sort_unstable();
+    linked.dedup();
+    linked
 }
 
 /// For each sibling of `group` (one parent, one name), the tokens its list shares (sorted),

@@ -118,14 +118,7 @@ impl Token {
 /// The tokens of `class`'s label (the first [`MAX_CLASS_TOKENS`] distinct normalised ones in
 /// normalised order), each as [`Token::root_label`], sorted by that hash.
 pub(crate) fn class_token_labels(class: &str) -> Vec<u64> {
-    let mut labels: Vec<u64> = class
-        .split_ascii_whitespace()
-        .map(|token| {
-            let mut h = fnv1(FNV_OFFSET, b".");
-            normalised(token, |b| h = fnv1(h, &[b]));
-            h
-        })
-        .collect();
+    let mut labels: Vec<u64> = class.split_ascii_whitespace().map(token_label).collect();
     labels.sort_unstable();
     labels.dedup();
     if labels.len() > MAX_CLASS_TOKENS {
@@ -138,6 +131,149 @@ pub(crate) fn class_token_labels(class: &str) -> Vec<u64> {
         labels.sort_unstable();
     }
     labels
+}
+
+/// A class token's [`Token::root_label`], from the token as written.
+fn token_label(token: &str) -> u64 {
+    let mut h = fnv1(FNV_OFFSET, b".");
+    normalised(token, |b| h = fnv1(h, &[b]));
+    h
+}
+
+/// The class tokens of `class` that [`link_token_labels`] could name (the first
+/// [`MAX_CLASS_TOKENS`] in normalised order, those with a `-` after their first byte): each
+/// token's [`Token::root_label`] into `labels`, and the label of each of its prefixes that
+/// ends before a `-` into `prefixes`.
+pub(crate) fn linkable_tokens(class: &str, labels: &mut Vec<u64>, prefixes: &mut Vec<u64>) {
+    for token in class_tokens(class).iter().take(MAX_CLASS_TOKENS) {
+        let bytes = token.as_bytes();
+        if !bytes.iter().skip(1).any(|&b| b == b'-') {
+            continue;
+        }
+        labels.push(token.root_label());
+        let mut h = fnv1(FNV_OFFSET, b".");
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'-' && i > 0 {
+                prefixes.push(h);
+            }
+            h = fnv1(h, &[b]);
+        }
+    }
+}
+
+/// The tokens of `tokens` (sorted [`Token::root_label`]s) that the link `href` names,
+/// appended to `out`; `prefixes` (sorted) are their prefixes' labels
+/// ([`linkable_tokens`]), which rule out most of a page's links at their first segment.
+///
+/// A link names every two consecutive segments of its path joined by `-` (`/category/news/`
+/// → `category-news`, `/tag/foo` → `tag-foo`), its first segment joined to its last
+/// (`/category/parent/child/` → `category-child`), and every query parameter `name=value` as
+/// `name-value` (`?tag=foo` → `tag-foo`). Before normalising as a class token, percent-escapes
+/// and the ASCII characters a class name drops (all but letters, digits, `-` and `_`) are
+/// removed from each segment, as generators do when they write a slug into a class.
+pub(crate) fn link_token_labels(href: &str, tokens: &[u64], prefixes: &[u64], out: &mut Vec<u64>) {
+    let href = href.trim_ascii();
+    let href = href.split('#').next().unwrap_or("");
+    let (path, query) = href.split_once('?').unwrap_or((href, ""));
+    if !path.contains('/') && !query.contains('=') {
+        return;
+    }
+    // Scheme and authority: `scheme://host/…` or `//host/…`.
+    let path = match path.find("//") {
+        Some(at)
+            if path[..at]
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"+-.:".contains(&b)) =>
+        {
+            let rest = &path[at + 2..];
+            rest.find('/').map_or("", |slash| &rest[slash..])
+        }
+        _ => path,
+    };
+    let mut joined = String::new();
+    let mut push = |a: &str, b: &str| {
+        joined.clear();
+        // A slug left empty names nothing.
+        match slug_label(a) {
+            Some(Some(label)) if prefixes.binary_search(&label).is_err() => return,
+            Some(None) => return,
+            _ => {}
+        }
+        slug_into(a, &mut joined);
+        if joined.is_empty() || prefixes.binary_search(&token_label(&joined)).is_err() {
+            return;
+        }
+        let first = joined.len();
+        joined.push('-');
+        slug_into(b, &mut joined);
+        let label = token_label(&joined);
+        if joined.len() > first + 1 && tokens.binary_search(&label).is_ok() {
+            out.push(label);
+        }
+    };
+    let mut segments = path.split('/').filter(|s| !s.is_empty());
+    if let Some(first) = segments.next() {
+        let (mut previous, mut count) = (first, 1);
+        for segment in segments {
+            push(previous, segment);
+            previous = segment;
+            count += 1;
+        }
+        if count > 2 {
+            push(first, previous);
+        }
+    }
+    for param in query.split(['&', ';']) {
+        if let Some((name, value)) = param.split_once('=') {
+            push(name, value);
+        }
+    }
+}
+
+/// The [`Token::root_label`] of `segment` as a slug ([`slug_into`]), computed without
+/// copying it where that is simple: `Some(None)` for an empty slug, `None` where the segment
+/// has a digit, an escape or a non-ASCII character (the caller then copies and normalises).
+fn slug_label(segment: &str) -> Option<Option<u64>> {
+    let mut h = fnv1(FNV_OFFSET, b".");
+    let mut len = 0;
+    for &b in segment.as_bytes() {
+        if b.is_ascii_digit() || b == b'%' || b >= 0x80 {
+            return None;
+        }
+        if (b.is_ascii_alphabetic() || b == b'-' || b == b'_') && len < MAX_TOKEN_BYTES {
+            h = fnv1(h, &[b.to_ascii_lowercase()]);
+            len += 1;
+        }
+    }
+    Some((len > 0).then_some(h))
+}
+
+/// Appends `segment` to `out` as a generator writes a slug into a class name: without
+/// percent-escapes and without the ASCII characters other than letters, digits, `-` and `_`.
+fn slug_into(segment: &str, out: &mut String) {
+    let bytes = segment.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'%'
+            && bytes
+                .get(i + 1..i + 3)
+                .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+        {
+            i += 3;
+            continue;
+        }
+        if b.is_ascii_alphanumeric() || b == b'-' || b == b'_' {
+            out.push(char::from(b));
+        } else if b >= 0x80 {
+            // A whole character: `segment` is a `str`, and `i` is at a character's start.
+            let c = segment[i..].chars().next().unwrap_or('\u{fffd}');
+            out.push(c);
+            i += c.len_utf8();
+            continue;
+        }
+        i += 1;
+    }
 }
 
 /// The distinct normalised tokens of `class`, sorted.

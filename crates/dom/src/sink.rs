@@ -160,6 +160,15 @@ impl TreeSink for ArenaSink<'_> {
                 kind: value("type"),
             }
         });
+        if arena.labelled()
+            && name.ns == html5ever::ns!(html)
+            && matches!(&*name.local, "a" | "area")
+            && let Some(href) = attrs
+                .iter()
+                .find(|a| a.name.ns.is_empty() && &*a.name.local == "href")
+        {
+            arena.add_link(&href.value);
+        }
         let id = arena.create_element(
             Ns::from_namespace(&name.ns),
             name.local,

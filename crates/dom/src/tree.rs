@@ -148,6 +148,11 @@ pub(crate) struct TreeArena {
     pub(crate) classes: Vec<(NodeId, u32, u32)>,
     /// The class values [`classes`](Self::classes) points into.
     pub(crate) class_text: String,
+    /// The `href` of each link (`<a>`, `<area>`), when labelling: `(start, end)` into
+    /// [`link_text`](Self::link_text), for the tokens a page links to (`items.rs`).
+    pub(crate) links: Vec<(u32, u32)>,
+    /// The hrefs [`links`](Self::links) points into.
+    pub(crate) link_text: String,
 }
 
 /// The `name` and `type` of a form field ([`crate::paths::is_field`]) whose label they join.
@@ -217,6 +222,8 @@ impl TreeArena {
             header_texts: Vec::new(),
             classes: Vec::new(),
             class_text: String::new(),
+            links: Vec::new(),
+            link_text: String::new(),
         };
         arena.push(Node::new(Kind::Document, Ns::Html, LocalName::from("")));
         arena.push(Node::new(Kind::Ignored, Ns::Html, LocalName::from("")));
@@ -326,6 +333,17 @@ impl TreeArena {
             self.push(contents);
         }
         id
+    }
+
+    /// Notes a link's `href`, when labelling, if it can name a token: one with a path of
+    /// segments or a query parameter (`paths::link_token_labels`).
+    pub(crate) fn add_link(&mut self, href: &str) {
+        if self.labelled && href.bytes().any(|b| b == b'/' || b == b'=') {
+            let start = u32::try_from(self.link_text.len()).unwrap_or(u32::MAX);
+            self.link_text.push_str(href);
+            let end = u32::try_from(self.link_text.len()).unwrap_or(u32::MAX);
+            self.links.push((start, end));
+        }
     }
 
     /// Notes `hash`, the text of a header cell the tokenizer has read to its end (`None`:

@@ -59,7 +59,7 @@ fn reference_values() {
     );
     assert_eq!(
         hasher().params(),
-        "structure/class-paths/depth=12/main-level=1/main-inline/root-class=paths/hex-ids/fields/table-heads/items/mix64/seed=0/decay=0.76"
+        "structure/class-paths/depth=12/main-level=1/main-inline/root-class=paths/hex-ids/fields/table-heads/items/linked/mix64/seed=0/decay=0.76"
     );
 }
 

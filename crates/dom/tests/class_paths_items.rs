@@ -1,5 +1,5 @@
-//! `class-paths`: the class tokens a list's items share, and the page's own tokens
-//! (ALGORITHM.md §3, 2., `items.rs`).
+//! `class-paths`: the class tokens a list's items share, the page's own tokens, and the
+//! tokens the page links to (ALGORITHM.md §3, 2., `items.rs`).
 
 use proptest::prelude::*;
 use silhouette_dom::{HasherConfig, Limits, PathSet, StructureHasher};
@@ -209,8 +209,103 @@ fn the_pages_own_tokens_name_it_below_the_body_too() {
     );
 }
 
+/// A blog's single post: its `<article>` carries its categories and tags as classes (and
+/// `<body>` its own id), and the page links to them (`links`: hrefs in the post's footer).
+fn post(article: &str, links: &[&str]) -> String {
+    let links: String = links
+        .iter()
+        .map(|href| format!("<a href=\"{href}\" rel=tag>t</a> "))
+        .collect();
+    format!(
+        "<body class=\"single single-post postid-7\"><header class=site-header><a href=/>b</a>\
+         </header><main id=main class=site-main><article class=\"{article}\">\
+         <header class=entry-header><h1 class=entry-title>t</h1></header>\
+         <div class=entry-content><p>x</p><figure class=wp-block-image><img></figure></div>\
+         <footer class=entry-footer><span class=tags-links>{links}</span></footer></article>\
+         </main><footer class=site-footer><p>f</p></footer></body>"
+    )
+}
+
+#[test]
+fn a_token_that_spells_one_of_the_pages_links_is_left_out_in_the_main_content() {
+    let kind = "post-7 post type-post status-publish format-standard hentry";
+    let plain = post(kind, &[]);
+    for (tokens, links) in [
+        // Two segments of a path, joined by `-`; any host, any query or fragment.
+        (
+            "category-news tag-foo",
+            vec!["/category/news/", "https://blog.example/tag/foo?x=1#c"],
+        ),
+        // Deeper paths: two consecutive segments, or the first and the last.
+        (
+            "tag-foo category-child",
+            vec!["/blog/tag/foo/", "/category/parent/child/"],
+        ),
+        // A query parameter's name and value; a slug's case, escapes and punctuation as a
+        // generator writes them into a class.
+        (
+            "tag-foo category-Cafe_Bar",
+            vec!["?tag=foo", "/category/caf%C3%A9.bar/", "/category/Cafe_Bar"],
+        ),
+        // Unicode slugs as they are.
+        ("tag-日本", vec!["/tag/日本/"]),
+    ] {
+        check(
+            &post(&format!("{kind} {tokens}"), &links),
+            &post(kind, &links),
+            true,
+        );
+        // The links alone add no path.
+        assert_eq!(
+            path_set(&post(kind, &links)).len(),
+            path_set(&plain).len(),
+            "{links:?}"
+        );
+    }
+    // A token the page does not link to stays: it may be the element's kind.
+    for (tokens, links) in [
+        ("category-news", vec!["/category/sports/"]),
+        ("tag-foo", vec!["/foo/"]),
+        ("news", vec!["/news/"]),
+        ("tag-foo", vec!["/tag/"]),
+    ] {
+        check(
+            &post(&format!("{kind} {tokens}"), &links),
+            &post(kind, &links),
+            false,
+        );
+    }
+    // Outside the main content, what the frame's classes name stays (a menu's current entry).
+    let frame = |class: &str| {
+        format!(
+            "<body><nav><ul><li class=\"{class}\"><a href=/category/news/>n</a></li></ul></nav>\
+             <main><p>x</p></main></body>"
+        )
+    };
+    check(
+        &frame("menu-item category-news"),
+        &frame("menu-item"),
+        false,
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Whatever slugs a post's categories and tags have, a post whose page links to them has
+    /// the paths of a post without them.
+    #[test]
+    fn the_tokens_a_post_links_to_leave_its_paths(
+        slugs in proptest::collection::vec(("(category|tag|author)", "[a-zA-Z0-9_-]{1,12}"), 1..6),
+    ) {
+        let kind = "post type-post hentry";
+        let tokens: Vec<String> = slugs.iter().map(|(k, s)| format!("{k}-{s}")).collect();
+        let hrefs: Vec<String> = slugs.iter().map(|(k, s)| format!("/{k}/{s}/")).collect();
+        let hrefs: Vec<&str> = hrefs.iter().map(String::as_str).collect();
+        let a = path_set(&post(&format!("{kind} {}", tokens.join(" ")), &hrefs));
+        let b = path_set(&post(kind, &hrefs));
+        prop_assert!(a == b, "{tokens:?}");
+    }
 
     /// Whatever tokens the items of a list in the main content carry besides the ones they
     /// all share, in any case, order or number, the page's paths are those of the shared
@@ -244,6 +339,17 @@ fn long_lists_and_deep_nests_of_classed_elements_fold_in_one_pass() {
         .collect();
     let long = path_set(&format!("<main><ul>{items}</ul></main>"));
     assert_eq!(long, path_set("<main><ul><li class=item></li></ul></main>"));
+    // 20,000 lone sections, each with a tag of its own, and 20,000 links to those tags.
+    let tagged: String = (0..20_000)
+        .map(|i| {
+            let t = to_letters(i);
+            format!("<div><section class=\"entry tag-x{t}\"><a href=\"/tag/x{t}/\">t</a></section></div>")
+        })
+        .collect();
+    assert_eq!(
+        path_set(&format!("<main>{tagged}</main>")),
+        path_set("<main><div><section class=entry><a href=/>t</a></section></div></main>")
+    );
     // 5,000 nested classed elements inside the main content, each alone in its parent.
     let deep = format!(
         "<body class=b><main>{}</main>",
