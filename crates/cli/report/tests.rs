@@ -107,3 +107,39 @@ fn content_distances_are_drawn_when_present() {
     assert_eq!(html.matches("<line id=\"threshold\"").count(), 1);
     assert_eq!(html.matches("id=\"histogram-svg\"").count(), 1);
 }
+
+#[test]
+fn a_looser_threshold_that_keeps_more_is_marked() {
+    let cells = |kept: &[u64]| {
+        kept.iter()
+            .map(|&k| Counts {
+                kept: k,
+                clusters: k,
+            })
+            .collect::<Vec<_>>()
+    };
+    for (rows, marks) in [
+        (vec![cells(&[9, 7, 7]), cells(&[8, 6, 5])], 0),
+        (vec![cells(&[9, 10, 7]), cells(&[8, 6, 7])], 2),
+    ] {
+        let mut r = big(2, 3);
+        r.grid = Grid {
+            decays: vec![0.7, 0.76],
+            thresholds: vec![4, 5, 6],
+            cells: rows,
+            current: (0.76, 5),
+            pages: 20,
+        };
+        let html = html::page(&r);
+        assert_eq!(html.matches(" ↑</td>").count(), marks, "{html}");
+        assert_eq!(
+            html.matches("more than the stricter threshold to its left")
+                .count(),
+            marks
+        );
+        assert_eq!(
+            html.contains("marks a threshold that keeps more"),
+            marks > 0
+        );
+    }
+}
