@@ -403,3 +403,55 @@ fn pages_that_are_mostly_frame_are_compared_on_their_own_paths() {
         )
     );
 }
+
+#[test]
+fn articles_whose_template_the_frame_learned_are_compared_on_all_their_paths() {
+    use Verdict::*;
+    // A documentation host whose first ten kept pages are articles of one template: the
+    // template's 30 paths (0..30) become the frame, and each article has 20 paths of content.
+    let config = DedupConfig {
+        threshold: 8,
+        min_similarity: Some(0.7),
+        ..DedupConfig::default()
+    };
+    let mut d = Dedup::new(config, "t").expect("valid");
+    let article = |content: &mut dyn Iterator<Item = u32>| -> Vec<u32> {
+        let mut paths: Vec<u32> = (0..30).chain(content).collect();
+        paths.sort_unstable();
+        paths
+    };
+    for k in 0..10u32 {
+        let bits = u64::from(k + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let own = article(&mut (1000 + 100 * k..1020 + 100 * k));
+        let v = d.judge(
+            u64::from(k) + 1,
+            "h",
+            u128::from(k),
+            fp(bits),
+            50,
+            Some(&own),
+        );
+        assert_eq!(
+            v,
+            Kept {
+                cluster: u64::from(k) + 1
+            }
+        );
+    }
+    let first = article(&mut (5000..5020));
+    assert_eq!(
+        d.judge(100, "h", 100, fp(BASE), 50, Some(&first)),
+        Kept { cluster: 100 }
+    );
+    // Another article of the template: 44 of 56 paths shared (0.79), but only 14 of its 26
+    // content paths (0.54). Two fifths of each page is its own: not mostly frame, so the
+    // whole page is compared, and it joins.
+    let next = article(&mut (5000..5014).chain(6000..6006));
+    assert_eq!(
+        d.judge(101, "h", 101, fp(BASE ^ 0b11), 50, Some(&next)),
+        NearDuplicate {
+            of: 100,
+            distance: 2
+        }
+    );
+}

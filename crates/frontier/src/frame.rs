@@ -8,8 +8,8 @@
 //! [`FRAME_SHARE`] of the scope's representatives (one page per structure kept so far, at
 //! least [`MIN_REPRESENTATIVES`] of them) is the frame.
 //!
-//! The confirmation leaves the frame out only where both pages are mostly frame (at most
-//! [`OWN_SHARE`] of each page's paths are its own): there the frame would decide, and the
+//! The confirmation leaves the frame out only where both pages are mostly frame (at most one
+//! in [`OWN_PART`] of each page's paths are its own): there the frame would decide, and the
 //! pages are compared on their main regions. A page with much of its own (an article, a
 //! reference page whose content blocks vary) is compared on all its paths as before: left
 //! out there, the frame would leave only the content that varies, and one documentation
@@ -26,8 +26,11 @@ pub(crate) const FRAME_SHARE: f64 = 0.9;
 /// Fewer representatives than this teach no frame.
 pub(crate) const MIN_REPRESENTATIVES: u32 = 10;
 
-/// A page whose own (non-frame) paths are at most this share of its paths is mostly frame.
-pub(crate) const OWN_SHARE: f64 = 0.5;
+/// A page whose own (non-frame) paths are at most one in this many of its paths is mostly
+/// frame: a third. (At a half, a frame learned from a documentation host's first article
+/// pages made its articles mostly frame, and they split on their content: ALGORITHM.md §3,
+/// "Session 32".)
+pub(crate) const OWN_PART: usize = 3;
 
 /// Distinct paths counted per scope: past this many, new paths are no longer counted (a
 /// path first met that late is on too few representatives to be the frame).
@@ -74,9 +77,7 @@ impl Frame {
             return false;
         }
         let own = summary.iter().filter(|&&id| !self.is_frame(id)).count();
-        #[allow(clippy::cast_precision_loss, reason = "path counts far below 2^52")]
-        let mostly = own as f64 <= OWN_SHARE * summary.len() as f64;
-        mostly
+        own.saturating_mul(OWN_PART) <= summary.len()
     }
 }
 
@@ -101,9 +102,16 @@ mod tests {
         let reps: Vec<Vec<u32>> = (0..10).map(|i| vec![1, 2, 3, 4, 5, 6, 100 + i]).collect();
         let reps: Vec<&[u32]> = reps.iter().map(Vec::as_slice).collect();
         check(&reps, &[1, 2, 3, 4, 5, 6, 7, 8], true, &[1, 2, 3, 4, 5, 6]);
-        // Half its paths its own: still mostly frame; more: not.
-        check(&reps, &[1, 2, 3, 7, 8, 9], true, &[1, 2, 3]);
-        check(&reps, &[1, 2, 7, 8, 9], false, &[1, 2]);
+        // A third of its paths its own: still mostly frame; more: not (a half is more).
+        check(&reps, &[1, 2, 3, 4, 8, 9], true, &[1, 2, 3, 4]);
+        check(
+            &reps,
+            &[1, 2, 3, 4, 5, 6, 7, 8, 9],
+            true,
+            &[1, 2, 3, 4, 5, 6],
+        );
+        check(&reps, &[1, 2, 3, 4, 5, 7, 8, 9], false, &[1, 2, 3, 4, 5]);
+        check(&reps, &[1, 2, 3, 7, 8, 9], false, &[1, 2, 3]);
         // A path on 9 of 10 is frame, on 8 of 10 is not.
         let mut nine = reps.clone();
         let missing: &[u32] = &[1, 2, 3, 4, 5];
