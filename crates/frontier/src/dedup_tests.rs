@@ -19,6 +19,16 @@ fn check(config: DedupConfig, pages: &[(&str, u128, u64, u64)], expected: &[Verd
 
 const BASE: u64 = 0x8c3a_5f7e_9ecb_3f35;
 
+/// Dedup state that confirms near matches by summaries: threshold 8, min-similarity 0.7.
+fn confirming() -> Dedup {
+    let config = DedupConfig {
+        threshold: 8,
+        min_similarity: Some(0.7),
+        ..DedupConfig::default()
+    };
+    Dedup::new(config, "t").expect("valid")
+}
+
 #[test]
 fn order_of_checks() {
     use Verdict::*;
@@ -194,12 +204,7 @@ fn host_lists_grow_into_an_index() {
 #[test]
 fn summaries_confirm_near_matches() {
     use Verdict::*;
-    let config = DedupConfig {
-        threshold: 8,
-        min_similarity: Some(0.7),
-        ..DedupConfig::default()
-    };
-    let mut d = Dedup::new(config, "t").expect("valid");
+    let mut d = confirming();
     let set = |ids: std::ops::Range<u32>| ids.collect::<Vec<u32>>();
     let mut judge = |id: u64, body: u128, bits: u64, summary: &[u32]| {
         let v = d.judge(id, "h", body, fp(bits), 50, Some(summary));
@@ -335,12 +340,7 @@ fn pages_that_are_mostly_frame_are_compared_on_their_own_paths() {
     // A frame 0..20 on every page; ten page kinds with a main region of 3 paths each.
     let page = |own: &[u32]| -> Vec<u32> { (0..20).chain(own.iter().copied()).collect() };
     let run = |kinds: u32, login: &[u32], register: &[u32]| -> (Verdict, Verdict) {
-        let config = DedupConfig {
-            threshold: 8,
-            min_similarity: Some(0.7),
-            ..DedupConfig::default()
-        };
-        let mut d = Dedup::new(config, "t").expect("valid");
+        let mut d = confirming();
         // Each kind's fingerprint is far from the others': each starts a cluster.
         for k in 0..kinds {
             let own: Vec<u32> = (0..3).map(|i| 1000 + 10 * k + i).collect();
@@ -409,12 +409,7 @@ fn articles_whose_template_the_frame_learned_are_compared_on_all_their_paths() {
     use Verdict::*;
     // A documentation host whose first ten kept pages are articles of one template: the
     // template's 30 paths (0..30) become the frame, and each article has 20 paths of content.
-    let config = DedupConfig {
-        threshold: 8,
-        min_similarity: Some(0.7),
-        ..DedupConfig::default()
-    };
-    let mut d = Dedup::new(config, "t").expect("valid");
+    let mut d = confirming();
     let article = |content: &mut dyn Iterator<Item = u32>| -> Vec<u32> {
         let mut paths: Vec<u32> = (0..30).chain(content).collect();
         paths.sort_unstable();
