@@ -292,6 +292,16 @@ fn a_token_that_spells_one_of_the_pages_links_is_left_out_in_the_main_content() 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
+    /// Any href, any class: the page is read, and a token is left out only where a link
+    /// spells it (a page without links has the same paths as one with links to elsewhere).
+    #[test]
+    fn any_link_and_class_are_read(href in "\\PC{0,40}", class in "[a-z%/?=&;:.-]{0,24}") {
+        let without = path_set(&post(&class, &[]));
+        prop_assert!(!path_set(&post(&class, &[&href])).is_empty());
+        let elsewhere = path_set(&post(&class, &["/x0/x0/", "?x0=x0"]));
+        prop_assert_eq!(elsewhere, without);
+    }
+
     /// Whatever slugs a post's categories and tags have, a post whose page links to them has
     /// the paths of a post without them.
     #[test]
