@@ -162,7 +162,7 @@ pub(crate) fn linkable_tokens(class: &str, labels: &mut Vec<u64>, prefixes: &mut
 }
 
 /// The tokens of `tokens` (sorted [`Token::root_label`]s) that the link `href` names,
-/// appended to `out`; `prefixes` (sorted) are their prefixes' labels
+/// appended to `out` unless already there; `prefixes` (sorted) are their prefixes' labels
 /// ([`linkable_tokens`]), which rule out most of a page's links at their first segment.
 ///
 /// A link names every two consecutive segments of its path joined by `-` (`/category/news/`
@@ -207,7 +207,8 @@ pub(crate) fn link_token_labels(href: &str, tokens: &[u64], prefixes: &[u64], ou
         joined.push('-');
         slug_into(b, &mut joined);
         let label = token_label(&joined);
-        if joined.len() > first + 1 && tokens.binary_search(&label).is_ok() {
+        if joined.len() > first + 1 && tokens.binary_search(&label).is_ok() && !out.contains(&label)
+        {
             out.push(label);
         }
     };

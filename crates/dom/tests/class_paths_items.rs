@@ -262,6 +262,14 @@ fn a_token_that_spells_one_of_the_pages_links_is_left_out_in_the_main_content() 
             "{links:?}"
         );
     }
+    // One token linked twice, then another, where they are the page's only such tokens.
+    let lone = |class: &str| {
+        format!(
+            "<main><article class=\"{class}\"><p>x</p><a href=/tag/foo/>f</a>\
+             <a href=/tag/foo/>f</a><a href=/tag/bar/>b</a></article></main>"
+        )
+    };
+    check(&lone("post tag-foo tag-bar"), &lone("post"), true);
     // A token the page does not link to stays: it may be the element's kind.
     for (tokens, links) in [
         ("category-news", vec!["/category/sports/"]),
