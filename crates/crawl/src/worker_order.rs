@@ -56,6 +56,8 @@ struct State {
     second: Option<Head>,
     /// The last page judged in order and not recorded yet.
     judged: Option<u64>,
+    /// When `judged` was set.
+    judged_at: Instant,
     /// Since when the head is what it is, or pages wait (the later).
     since: Instant,
     /// When the head was last checked against its host.
@@ -177,6 +179,7 @@ impl Turns {
                 known: VecDeque::new(),
                 second: None,
                 judged: None,
+                judged_at: Instant::now(),
                 since: now,
                 checked: now,
                 waiting: BTreeMap::new(),
@@ -251,6 +254,7 @@ impl Turns {
     pub fn judged(&self, lease: &Lease) {
         let mut state = self.state();
         state.judged = Some(lease.seq);
+        state.judged_at = Instant::now();
         state.wake();
     }
 
@@ -321,6 +325,15 @@ impl Turns {
             return;
         }
         let head = state.head();
+        if state.judged.is_some() && state.judged_at.elapsed() >= self.timeout {
+            // A page judged here that no record ended for as long as a head may stay (its
+            // task gave up, or another worker recorded it): Redis knows better by now.
+            tracing::info!(
+                "#{:?} judged here was not recorded here: read from Redis",
+                state.judged
+            );
+            state.judged = None;
+        }
         if state.judged.is_some() && head.is_some() && head != heads.first {
             // A page judged here waits to be recorded after the head this worker knows:
             // Redis has not learned of it yet.
