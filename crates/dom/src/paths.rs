@@ -193,15 +193,17 @@ pub(crate) fn link_token_labels(href: &str, tokens: &[u64], prefixes: &[u64], ou
     let mut joined = String::new();
     let mut push = |a: &str, b: &str| {
         joined.clear();
-        // A slug left empty names nothing.
-        match slug_label(a) {
-            Some(Some(label)) if prefixes.binary_search(&label).is_err() => return,
-            Some(None) => return,
-            _ => {}
-        }
-        slug_into(a, &mut joined);
-        if joined.is_empty() || prefixes.binary_search(&token_label(&joined)).is_err() {
+        // Most links are ruled out here, without copying their first segment when it is
+        // simple. A slug left empty names nothing.
+        let prefix = slug_label(a).unwrap_or_else(|| {
+            slug_into(a, &mut joined);
+            (!joined.is_empty()).then(|| token_label(&joined))
+        });
+        if prefix.is_none_or(|p| prefixes.binary_search(&p).is_err()) {
             return;
+        }
+        if joined.is_empty() {
+            slug_into(a, &mut joined);
         }
         let first = joined.len();
         joined.push('-');

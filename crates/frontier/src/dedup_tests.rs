@@ -19,6 +19,17 @@ fn check(config: DedupConfig, pages: &[(&str, u128, u64, u64)], expected: &[Verd
 
 const BASE: u64 = 0x8c3a_5f7e_9ecb_3f35;
 
+/// Judges pages 1..=`n` on host `h`, page `k + 1` with summary `summary(k)` and a fingerprint
+/// far from the others': each is kept and starts a cluster.
+fn keep_far_apart(d: &mut Dedup, n: u32, summary: impl Fn(u32) -> Vec<u32>) {
+    for k in 0..n {
+        let bits = u64::from(k + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let id = u64::from(k) + 1;
+        let v = d.judge(id, "h", u128::from(k), fp(bits), 50, Some(&summary(k)));
+        assert_eq!(v, Verdict::Kept { cluster: id });
+    }
+}
+
 /// Dedup state that confirms near matches by summaries: threshold 8, min-similarity 0.7.
 fn confirming() -> Dedup {
     let config = DedupConfig {
@@ -342,24 +353,9 @@ fn pages_that_are_mostly_frame_are_compared_on_their_own_paths() {
     let run = |kinds: u32, login: &[u32], register: &[u32]| -> (Verdict, Verdict) {
         let mut d = confirming();
         // Each kind's fingerprint is far from the others': each starts a cluster.
-        for k in 0..kinds {
-            let own: Vec<u32> = (0..3).map(|i| 1000 + 10 * k + i).collect();
-            let bits = u64::from(k + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            let v = d.judge(
-                u64::from(k) + 1,
-                "h",
-                u128::from(k),
-                fp(bits),
-                50,
-                Some(&page(&own)),
-            );
-            assert_eq!(
-                v,
-                Kept {
-                    cluster: u64::from(k) + 1
-                }
-            );
-        }
+        keep_far_apart(&mut d, kinds, |k| {
+            page(&(0..3).map(|i| 1000 + 10 * k + i).collect::<Vec<u32>>())
+        });
         let a = d.judge(100, "h", 100, fp(BASE), 50, Some(&page(login)));
         let b = d.judge(101, "h", 101, fp(BASE ^ 0b111), 50, Some(&page(register)));
         (a, b)
@@ -415,24 +411,9 @@ fn articles_whose_template_the_frame_learned_are_compared_on_all_their_paths() {
         paths.sort_unstable();
         paths
     };
-    for k in 0..10u32 {
-        let bits = u64::from(k + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let own = article(&mut (1000 + 100 * k..1020 + 100 * k));
-        let v = d.judge(
-            u64::from(k) + 1,
-            "h",
-            u128::from(k),
-            fp(bits),
-            50,
-            Some(&own),
-        );
-        assert_eq!(
-            v,
-            Kept {
-                cluster: u64::from(k) + 1
-            }
-        );
-    }
+    keep_far_apart(&mut d, 10, |k| {
+        article(&mut (1000 + 100 * k..1020 + 100 * k))
+    });
     let first = article(&mut (5000..5020));
     assert_eq!(
         d.judge(100, "h", 100, fp(BASE), 50, Some(&first)),
