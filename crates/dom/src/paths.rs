@@ -30,6 +30,9 @@
 //!   much as the page's top level, whatever the chrome around them. A bare `p`, `h2`, `pre`
 //!   or `table` there is the article's own markup and, like everything below the blocks,
 //!   keeps its depth as its level;
+//! - an inline element ([`is_phrasing`]) adds its path but nothing below it; inside the main
+//!   content it adds no path at all, nor inside a `<p>` of a page without a main content
+//!   (the prose's own links, literals and emphasis);
 //! - the page's [`PathSet`] is the set of distinct path ids, each with its level, at most
 //!   [`MAX_PATHS`] of them (the first met in document order);
 //! - the fingerprint folds every path id `i` of the set, in increasing order of `i`, with the

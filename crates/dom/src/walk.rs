@@ -73,10 +73,12 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         }
         elements += 1;
         let label = arena.labels.get(id as usize).copied().unwrap_or_default();
-        if up.in_main && is_phrasing(&node.name) {
+        if (up.in_main || up.in_prose) && is_phrasing(&node.name) {
             // Inside the main content, inline elements are the text's own markup (links,
             // code, emphasis, a highlighter's tokens): which of them an article uses is its
-            // content, not its template. They count as elements and add no path.
+            // content, not its template. They count as elements and add no path. So do those
+            // in a paragraph of a page that marks no main content (DocBook, Texinfo, a man
+            // page): there the paragraph is what says "prose".
             elements += count_descendants(arena, id);
             continue;
         }
@@ -112,6 +114,10 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
             path,
             main,
             in_main: up.in_main || main,
+            in_prose: up.in_prose
+                || (main_id.is_none()
+                    && node.name == html5ever::local_name!("p")
+                    && node.ns == Ns::Html),
         };
         push_all_children(arena, id, depth.saturating_add(1), down, &mut stack);
     }
@@ -163,6 +169,8 @@ struct Up {
     main: bool,
     /// Whether the parent is the main content or inside it.
     in_main: bool,
+    /// Whether the parent is a `<p>` or inside one, on a page without a main content.
+    in_prose: bool,
 }
 
 /// Elements below `id` (template contents included), counted iteratively.
