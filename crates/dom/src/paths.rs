@@ -20,7 +20,11 @@
 //!   columns has the column headers' letters in its label ([`table_label`]);
 //! - its **path** is `mix(parent's path · φ ⊕ label)` (the document's path is 0), with
 //!   `mix` the MurmurHash3 64-bit finaliser and φ = `0x9e3779b97f4a7c15`; the path id is the
-//!   path's high 32 bits;
+//!   path's high 32 bits. On a page without a main content, an element with a `<p>` child
+//!   holds a **flow of prose**: every element below the outermost such element takes its
+//!   path with the flow's path in place of its parent's (how an author nests lists,
+//!   definitions and listings is not the template's), and a path met at several depths
+//!   keeps the lowest level;
 //! - its **level** is its depth `d`, except for the template's blocks among the children of
 //!   the page's **main content**, the first element in document order (template contents
 //!   left out) that is a `<main>` or has `role=main`. A child that is a sectioning or
@@ -698,7 +702,8 @@ impl PathSet {
 #[derive(Debug)]
 pub(crate) struct PathCollector {
     pub(crate) max_depth: u32,
-    seen: fnv::FnvHashSet<u32>,
+    /// Path id → its index in `paths`.
+    seen: fnv::FnvHashMap<u32, usize>,
     paths: Vec<(u32, u8)>,
 }
 
@@ -706,20 +711,27 @@ impl PathCollector {
     pub(crate) fn new(max_depth: u32) -> Self {
         Self {
             max_depth,
-            seen: fnv::FnvHashSet::default(),
+            seen: fnv::FnvHashMap::default(),
             paths: Vec::new(),
         }
     }
 
-    /// Notes an element's path at `depth` (held to the depth limit), with its `level`.
+    /// Notes an element's path at `depth` (held to the depth limit), with its `level`. A
+    /// path met again keeps the lowest level it was met at (in a flow of prose one path
+    /// stands for blocks at several depths), so the order of the blocks does not matter.
     pub(crate) fn add(&mut self, path: u64, depth: u32, level: u32) {
-        if depth > self.max_depth || self.paths.len() >= MAX_PATHS {
+        if depth > self.max_depth {
             return;
         }
         let id = (path >> 32) as u32;
-        if self.seen.insert(id) {
-            self.paths
-                .push((id, u8::try_from(level).unwrap_or(u8::MAX)));
+        let level = u8::try_from(level).unwrap_or(u8::MAX);
+        if let Some(&at) = self.seen.get(&id) {
+            if let Some(slot) = self.paths.get_mut(at) {
+                slot.1 = slot.1.min(level);
+            }
+        } else if self.paths.len() < MAX_PATHS {
+            self.seen.insert(id, self.paths.len());
+            self.paths.push((id, level));
         }
     }
 

@@ -57,8 +57,9 @@ fn push_children<T: Copy>(
 }
 
 /// The walk of the `class-paths` model: every element's path (its label under its parent's
-/// path, `paths.rs`) goes to `out` with its level (its depth, or 1 for a template block
-/// right in the main content); the contents of inline elements are not walked. Same order
+/// path, or under its flow of prose's, `paths.rs`) goes to `out` with its level (its depth,
+/// or 1 for a template block right in the main content); the contents of inline elements
+/// are not walked. Same order
 /// and template handling as [`walk`]; returns the element count. The arena must be labelled.
 pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
     // (node, depth, what the parent hands down)
@@ -90,7 +91,9 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
             } else {
                 label
             };
-        let path = child_path(up.path, label);
+        // In a flow of prose, how the blocks nest (a list in a definition in a section) is
+        // the author's: an element is labelled under the flow, whatever lies between.
+        let path = child_path(up.flow.unwrap_or(up.path), label);
         let block = up.main && is_template_block(&node.name, label);
         let level = if block { 1 } else { depth };
         out.add(path, depth, level);
@@ -110,7 +113,11 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
             continue;
         }
         let main = main_id == Some(id);
+        let flow = up
+            .flow
+            .or_else(|| (main_id.is_none() && has_paragraph(arena, id)).then_some(path));
         let down = Up {
+            flow,
             path,
             main,
             in_main: up.in_main || main,
@@ -171,6 +178,24 @@ struct Up {
     in_main: bool,
     /// Whether the parent is a `<p>` or inside one, on a page without a main content.
     in_prose: bool,
+    /// On a page without a main content, the path of the prose flow the parent is in
+    /// (the outermost ancestor-or-self with a `<p>` child).
+    flow: Option<u64>,
+}
+
+/// Whether `id` has a `<p>` child: then it holds a flow of prose.
+fn has_paragraph(arena: &TreeArena, id: NodeId) -> bool {
+    let mut child = arena.node(id).map_or(NONE, |n| n.first);
+    while let Some(node) = arena.node(child) {
+        if node.kind == Kind::Element
+            && node.ns == Ns::Html
+            && node.name == html5ever::local_name!("p")
+        {
+            return true;
+        }
+        child = node.next;
+    }
+    false
 }
 
 /// Elements below `id` (template contents included), counted iteratively.

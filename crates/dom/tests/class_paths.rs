@@ -59,7 +59,7 @@ fn reference_values() {
     );
     assert_eq!(
         hasher().params(),
-        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/root-class=paths/hex-ids/fields/table-heads/items/linked/mix64/seed=0/decay=0.76"
+        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow/root-class=paths/hex-ids/fields/table-heads/items/linked/mix64/seed=0/decay=0.76"
     );
 }
 
@@ -257,6 +257,34 @@ fn inline_elements_in_paragraphs_of_a_page_without_main_content_add_no_path() {
 }
 
 #[test]
+fn blocks_in_a_flow_of_prose_are_labelled_under_the_flow() {
+    // A page without a main content: below an element with a `<p>` child, how blocks nest is
+    // the author's (AsciiDoc's definition lists holding listings, DocBook's examples).
+    check_same(
+        "<div class=sect1><h2>t</h2><p>x</p><dl><dd><div class=listing><pre>a</pre></div>\
+         </dd></dl><div class=listing><pre>b</pre></div></div>",
+        "<div class=sect1><h2>t</h2><p>y</p><div class=listing><pre>c</pre></div>\
+         <dl><dd><pre>d</pre></dd></dl></div>",
+        (12, 11),
+    );
+    // Which kinds of block the flow holds still count.
+    check_differ(
+        "<div class=sect1><p>x</p><table><tr><td>1</td></tr></table></div>",
+        "<div class=sect1><p>x</p></div>",
+    );
+    // Without a paragraph, nesting is the template's (an application's list view).
+    check_differ(
+        "<div class=list><ul><li><div class=item>a</div></li></ul></div>",
+        "<div class=list><div class=item>a</div><ul><li>b</li></ul></div>",
+    );
+    // With a main content, its rules apply instead and nothing is flattened.
+    check_differ(
+        "<main><p>x</p><dl><dd><pre>a</pre></dd></dl></main>",
+        "<main><p>x</p><pre>a</pre><dl><dd></dd></dl></main>",
+    );
+}
+
+#[test]
 fn huge_class_lists_and_many_paths_are_bounded() {
     // 10k tokens on one element: only the first 16 sorted ones count.
     let tokens: String = (0..10_000).map(|i| format!("t{i:05}x ")).collect();
@@ -442,6 +470,35 @@ proptest! {
         let b = hash("<div class=sect><h2>t</h2><p>plain</p></div>");
         prop_assert_eq!(paths(&a), paths(&b));
         prop_assert_eq!(a.fingerprint, b.fingerprint);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// In a flow of prose (a page without a main content), blocks nested in any order give
+    /// the same paths.
+    #[test]
+    fn a_flows_blocks_nest_in_any_order(
+        wrappers in prop::collection::vec(
+            prop::sample::select(vec![
+                "div class=a", "div class=b", "blockquote", "section", "aside class=note",
+            ]),
+            1..6,
+        ),
+    ) {
+        let nest = |ws: &[&str]| {
+            let open: String = ws.iter().map(|w| format!("<{w}>")).collect();
+            let close: String = ws
+                .iter()
+                .rev()
+                .map(|w| format!("</{}>", w.split(' ').next().unwrap_or(w)))
+                .collect();
+            format!("<div class=sect><p>t</p>{open}<pre>x</pre>{close}</div>")
+        };
+        let reversed: Vec<&str> = wrappers.iter().rev().copied().collect();
+        let (a, b) = (hash(&nest(&wrappers)), hash(&nest(&reversed)));
+        prop_assert_eq!(paths(&a).ids(), paths(&b).ids());
     }
 }
 
