@@ -179,23 +179,44 @@ struct Up {
     /// Whether the parent is a `<p>` or inside one, on a page without a main content.
     in_prose: bool,
     /// On a page without a main content, the path of the prose flow the parent is in
-    /// (the outermost ancestor-or-self with a `<p>` child).
+    /// (the outermost ancestor-or-self that [`has_paragraph`]).
     flow: Option<u64>,
 }
 
-/// Whether `id` has a `<p>` child: then it holds a flow of prose.
+/// Whether `id` holds a flow of prose: a `<p>` child, or a child other than `<body>` that
+/// wraps one paragraph and nothing else (AsciiDoc's `div.paragraph`: a wrapper around a
+/// paragraph is part of it).
 fn has_paragraph(arena: &TreeArena, id: NodeId) -> bool {
     let mut child = arena.node(id).map_or(NONE, |n| n.first);
     while let Some(node) = arena.node(child) {
         if node.kind == Kind::Element
-            && node.ns == Ns::Html
-            && node.name == html5ever::local_name!("p")
+            && (is_paragraph(node) || (!is_root(&node.name) && wraps_a_paragraph(arena, child)))
         {
             return true;
         }
         child = node.next;
     }
     false
+}
+
+fn is_paragraph(node: &crate::tree::Node) -> bool {
+    node.kind == Kind::Element && node.ns == Ns::Html && node.name == html5ever::local_name!("p")
+}
+
+/// Whether the only element child of `id` is a `<p>`.
+fn wraps_a_paragraph(arena: &TreeArena, id: NodeId) -> bool {
+    let mut child = arena.node(id).map_or(NONE, |n| n.first);
+    let mut paragraph = false;
+    while let Some(node) = arena.node(child) {
+        if node.kind == Kind::Element {
+            if paragraph || !is_paragraph(node) {
+                return false;
+            }
+            paragraph = true;
+        }
+        child = node.next;
+    }
+    paragraph
 }
 
 /// Elements below `id` (template contents included), counted iteratively.
