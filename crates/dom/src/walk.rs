@@ -59,8 +59,8 @@ fn push_children<T: Copy>(
 /// The walk of the `class-paths` model: every element's path (its label under its parent's
 /// path, or under its flow of prose's, `paths.rs`) goes to `out` with its level (its depth,
 /// or 1 for a template block right in the main content); the contents of inline elements
-/// are not walked. Same order
-/// and template handling as [`walk`]; returns the element count. The arena must be labelled.
+/// are not walked. Same order and template handling as [`walk`]; returns the element count.
+/// The arena must be labelled.
 pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
     // (node, depth, what the parent hands down)
     let mut stack: Vec<(NodeId, u32, Up)> = Vec::with_capacity(64);
