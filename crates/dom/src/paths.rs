@@ -725,13 +725,18 @@ impl PathCollector {
         }
         let id = (path >> 32) as u32;
         let level = u8::try_from(level).unwrap_or(u8::MAX);
-        if let Some(&at) = self.seen.get(&id) {
-            if let Some(slot) = self.paths.get_mut(at) {
-                slot.1 = slot.1.min(level);
+        let next = self.paths.len();
+        match self.seen.entry(id) {
+            std::collections::hash_map::Entry::Occupied(at) => {
+                if let Some(slot) = self.paths.get_mut(*at.get()) {
+                    slot.1 = slot.1.min(level);
+                }
             }
-        } else if self.paths.len() < MAX_PATHS {
-            self.seen.insert(id, self.paths.len());
-            self.paths.push((id, level));
+            std::collections::hash_map::Entry::Vacant(slot) if next < MAX_PATHS => {
+                slot.insert(next);
+                self.paths.push((id, level));
+            }
+            std::collections::hash_map::Entry::Vacant(_) => {}
         }
     }
 

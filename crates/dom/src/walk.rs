@@ -67,6 +67,8 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
     push_children(arena, DOCUMENT, 1, Up::default(), &mut stack);
     let mut elements = 0u64;
     let main_id = main_content(arena);
+    // A page that marks no main content: its paragraphs say where the prose is.
+    let prose_rules = main_id.is_none();
     while let Some((id, depth, up)) = stack.pop() {
         let Some(node) = arena.node(id) else { continue };
         if node.kind != Kind::Element {
@@ -113,18 +115,14 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
             continue;
         }
         let main = main_id == Some(id);
-        let flow = up
-            .flow
-            .or_else(|| (main_id.is_none() && has_paragraph(arena, id)).then_some(path));
         let down = Up {
-            flow,
+            flow: up
+                .flow
+                .or_else(|| (prose_rules && has_paragraph(arena, id)).then_some(path)),
             path,
             main,
             in_main: up.in_main || main,
-            in_prose: up.in_prose
-                || (main_id.is_none()
-                    && node.name == html5ever::local_name!("p")
-                    && node.ns == Ns::Html),
+            in_prose: up.in_prose || (prose_rules && is_paragraph(node)),
         };
         push_all_children(arena, id, depth.saturating_add(1), down, &mut stack);
     }
@@ -189,8 +187,10 @@ struct Up {
 fn has_paragraph(arena: &TreeArena, id: NodeId) -> bool {
     let mut child = arena.node(id).map_or(NONE, |n| n.first);
     while let Some(node) = arena.node(child) {
-        if node.kind == Kind::Element
-            && (is_paragraph(node) || (!is_root(&node.name) && wraps_a_paragraph(arena, child)))
+        if is_paragraph(node)
+            || (node.kind == Kind::Element
+                && !is_root(&node.name)
+                && wraps_a_paragraph(arena, child))
         {
             return true;
         }
@@ -199,6 +199,7 @@ fn has_paragraph(arena: &TreeArena, id: NodeId) -> bool {
     false
 }
 
+/// Whether `node` is an HTML `<p>` element.
 fn is_paragraph(node: &crate::tree::Node) -> bool {
     node.kind == Kind::Element && node.ns == Ns::Html && node.name == html5ever::local_name!("p")
 }
