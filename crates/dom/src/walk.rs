@@ -69,13 +69,17 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
     let main_id = main_content(arena);
     // A page that marks no main content: its paragraphs say where the prose is.
     let prose_rules = main_id.is_none();
+    let flows = if prose_rules {
+        flow_paths(arena)
+    } else {
+        fnv::FnvHashSet::default()
+    };
     while let Some((id, depth, up)) = stack.pop() {
         let Some(node) = arena.node(id) else { continue };
         if node.kind != Kind::Element {
             continue;
         }
         elements += 1;
-        let label = arena.labels.get(id as usize).copied().unwrap_or_default();
         if (up.in_main || up.in_prose) && is_phrasing(&node.name) {
             // Inside the main content, inline elements are the text's own markup (links,
             // code, emphasis, a highlighter's tokens): which of them an article uses is its
@@ -85,14 +89,7 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
             elements += count_descendants(arena, id);
             continue;
         }
-        // Outside the main content, a table's column headers are the template's words (a
-        // list of tags, a list of branches); inside it, an article's tables are its content.
-        let label =
-            if !up.in_main && node.name == html5ever::local_name!("table") && node.ns == Ns::Html {
-                header_row(arena, id).map_or(label, |row| table_label(label, row))
-            } else {
-                label
-            };
+        let label = element_label(arena, id, node, up.in_main);
         // In a flow of prose, how the blocks nest (a list in a definition in a section) is
         // the author's: an element is labelled under the flow, whatever lies between.
         let path = child_path(up.flow.unwrap_or(up.path), label);
@@ -116,9 +113,7 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         }
         let main = main_id == Some(id);
         let down = Up {
-            flow: up
-                .flow
-                .or_else(|| (prose_rules && has_paragraph(arena, id)).then_some(path)),
+            flow: up.flow.or_else(|| flows.contains(&path).then_some(path)),
             path,
             main,
             in_main: up.in_main || main,
@@ -127,6 +122,46 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         push_all_children(arena, id, depth.saturating_add(1), down, &mut stack);
     }
     elements
+}
+
+/// An element's label as the walk reads it: outside the main content, a table's column
+/// headers are the template's words (a list of tags, a list of branches); inside it, an
+/// article's tables are its content.
+fn element_label(arena: &TreeArena, id: NodeId, node: &crate::tree::Node, in_main: bool) -> u64 {
+    let label = arena.labels.get(id as usize).copied().unwrap_or_default();
+    if !in_main && node.name == html5ever::local_name!("table") && node.ns == Ns::Html {
+        header_row(arena, id).map_or(label, |row| table_label(label, row))
+    } else {
+        label
+    }
+}
+
+/// The paths that hold a flow of prose on a page without a main content: those of the
+/// elements, outside any flow, that [`has_paragraph`]. An element at one of these paths is a
+/// flow even without a paragraph of its own: the sections of one page (`div.sectionbody`
+/// of a man page) are all prose or none, whichever of them opens with a list or a listing.
+fn flow_paths(arena: &TreeArena) -> fnv::FnvHashSet<u64> {
+    let mut flows = fnv::FnvHashSet::default();
+    let mut stack: Vec<(NodeId, u32, u64)> = Vec::with_capacity(64);
+    push_children(arena, DOCUMENT, 0, 0, &mut stack);
+    while let Some((id, _, parent)) = stack.pop() {
+        let Some(node) = arena.node(id) else { continue };
+        if node.kind != Kind::Element || is_phrasing(&node.name) {
+            continue;
+        }
+        let path = child_path(parent, element_label(arena, id, node, false));
+        if has_paragraph(arena, id) {
+            flows.insert(path);
+            continue;
+        }
+        push_children(arena, id, 0, path, &mut stack);
+        if let Some(contents) = arena.node(id.saturating_add(1))
+            && contents.kind == Kind::TemplateContents
+        {
+            push_children(arena, id + 1, 0, path, &mut stack);
+        }
+    }
+    flows
 }
 
 /// The page's main content: the first `<main>` or `[role=main]` element in document order,
@@ -177,7 +212,7 @@ struct Up {
     /// Whether the parent is a `<p>` or inside one, on a page without a main content.
     in_prose: bool,
     /// On a page without a main content, the path of the prose flow the parent is in
-    /// (the outermost ancestor-or-self that [`has_paragraph`]).
+    /// (the outermost ancestor-or-self at a path of [`flow_paths`]).
     flow: Option<u64>,
 }
 

@@ -59,7 +59,7 @@ fn reference_values() {
     );
     assert_eq!(
         hasher().params(),
-        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow/root-class=paths/hex-ids/fields/table-heads/items/linked/mix64/seed=0/decay=0.76"
+        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/root-class=paths/hex-ids/fields/table-heads/items/linked/mix64/seed=0/decay=0.76"
     );
 }
 
@@ -290,6 +290,27 @@ fn blocks_in_a_flow_of_prose_are_labelled_under_the_flow() {
     check_differ(
         "<main><p>x</p><dl><dd><pre>a</pre></dd></dl></main>",
         "<main><p>x</p><pre>a</pre><dl><dd></dd></dl></main>",
+    );
+}
+
+#[test]
+fn an_element_at_the_path_of_a_flow_is_a_flow() {
+    // A man page's sections are all `div.sectionbody`: one that opens with a list or a
+    // listing, and holds no paragraph of its own, is prose like its siblings, so its blocks
+    // are labelled under it whichever section of the page they are in (the same paths;
+    // each at the lowest level it is met at).
+    let a = "<div class=sect><div class=body><p>x</p><p>y</p></div>\
+             <div class=body><div class=ulist><ul><li><pre>a</pre></li></ul></div></div></div>";
+    let b = "<div class=sect><div class=body><p>x</p><ul><li></li></ul></div>\
+             <div class=body><div class=ulist><pre>b</pre></div></div></div>";
+    assert_eq!(paths(&hash(a)).ids(), paths(&hash(b)).ids());
+    // One path, not one label: a list view's `div.body` elsewhere on the page keeps its
+    // nesting.
+    check_differ(
+        "<div class=sect><div class=body><p>x</p></div></div>\
+         <div class=list><div class=body><ul><li>a</li></ul></div></div>",
+        "<div class=sect><div class=body><p>x</p></div></div>\
+         <div class=list><div class=body><li>a</li><ul></ul></div></div>",
     );
 }
 
