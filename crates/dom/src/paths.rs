@@ -24,8 +24,9 @@
 //!   holds a **flow of prose**, and so does every element at the path of one (a page's
 //!   sections are all prose or none): every element below the outermost such element takes its
 //!   path with the flow's path in place of its parent's (how an author nests lists,
-//!   definitions and listings is not the template's), and a path met at several depths
-//!   keeps the lowest level;
+//!   definitions and listings is not the template's), at its depth plus 2 as its level
+//!   (the prose's blocks are its content, lighter than the template's elements), and a path
+//!   met at several depths keeps the lowest level;
 //! - its **level** is its depth `d`, except for the template's blocks among the children of
 //!   the page's **main content**, the first element in document order (template contents
 //!   left out) that is a `<main>` or has `role=main`. A child that is a sectioning or

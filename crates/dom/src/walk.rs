@@ -94,7 +94,15 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         // the author's: an element is labelled under the flow, whatever lies between.
         let path = child_path(up.flow.unwrap_or(up.path), label);
         let block = up.main && is_template_block(&node.name, label);
-        let level = if block { 1 } else { depth };
+        // A flow's blocks are its content: lighter than the template's elements at their
+        // depth (`FLOW_LEVELS`), so what a page's prose holds moves its fingerprint less.
+        let level = if block {
+            1
+        } else if up.flow.is_some() {
+            depth.saturating_add(FLOW_LEVELS)
+        } else {
+            depth
+        };
         out.add(path, depth, level);
         if let Some((_, tokens)) = is_root(&node.name)
             .then(|| arena.root_classes.iter().find(|(root, _)| *root == id))
@@ -199,6 +207,11 @@ fn push_all_children(
         push_children(arena, id + 1, depth, down, stack);
     }
 }
+
+/// Levels added to the level of every element below a flow of prose (its weight is
+/// `decay^FLOW_LEVELS` of an element's at the same depth outside a flow): measured at 1, 2,
+/// 12 and at a level fixed under the flow, ALGORITHM.md §3 "Session 34".
+const FLOW_LEVELS: u32 = 2;
 
 /// What [`walk_paths`] hands from an element to its children.
 #[derive(Clone, Copy, Default)]

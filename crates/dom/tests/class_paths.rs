@@ -42,10 +42,10 @@ fn check(html: &str, expected_fp: &str, expected_paths: usize, expected_elements
 fn reference_values() {
     // ALGORITHM.md §3 quotes these: a change to any convention changes them.
     check("", "08bac8a836048585", 3, 3);
-    check("<p>hi</p>", "2eb9c8e0a60f8595", 4, 4);
+    check("<p>hi</p>", "08bac8a836048585", 4, 4);
     check(
         "<div class=\"b a\"><p class=x>1</p></div>",
-        "caabe0bd36040714",
+        "0abbe0a836048595",
         5,
         5,
     );
@@ -59,7 +59,7 @@ fn reference_values() {
     );
     assert_eq!(
         hasher().params(),
-        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/root-class=paths/hex-ids/fields/table-heads/items/linked/mix64/seed=0/decay=0.76"
+        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/flow-level=+2/root-class=paths/hex-ids/fields/table-heads/items/linked/mix64/seed=0/decay=0.76"
     );
 }
 
@@ -285,6 +285,12 @@ fn blocks_in_a_flow_of_prose_are_labelled_under_the_flow() {
     check_differ(
         "<div class=list><ul><li><div class=item>a</div></li></ul></div>",
         "<div class=list><div class=item>a</div><ul><li>b</li></ul></div>",
+    );
+    // A flow's blocks weigh as if two levels deeper than their depth: html 1, head 2, body
+    // 2, div.s 3 (the flow itself is the template's); p 4 + 2, ul 4 + 2, li 5 + 2.
+    check_levels(
+        "<div class=s><p>x</p><ul><li>y</li></ul></div>",
+        &[1, 2, 2, 3, 6, 6, 7],
     );
     // With a main content, its rules apply instead and nothing is flattened.
     check_differ(
