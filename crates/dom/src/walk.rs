@@ -28,14 +28,7 @@ pub(crate) fn walk(arena: &TreeArena, model: &dyn FeatureModel, out: &mut Featur
             depth,
         };
         model.element(&info, out);
-        let child_depth = depth.saturating_add(1);
-        // Pushed in reverse: own children first, so the template contents pop first.
-        push_children(arena, id, child_depth, id, &mut stack);
-        if let Some(contents) = arena.node(id.saturating_add(1))
-            && contents.kind == Kind::TemplateContents
-        {
-            push_children(arena, id + 1, child_depth, id, &mut stack);
-        }
+        push_all_children(arena, id, depth.saturating_add(1), id, &mut stack);
     }
     elements
 }
@@ -162,12 +155,7 @@ fn flow_paths(arena: &TreeArena) -> fnv::FnvHashSet<u64> {
             flows.insert(path);
             continue;
         }
-        push_children(arena, id, 0, path, &mut stack);
-        if let Some(contents) = arena.node(id.saturating_add(1))
-            && contents.kind == Kind::TemplateContents
-        {
-            push_children(arena, id + 1, 0, path, &mut stack);
-        }
+        push_all_children(arena, id, 0, path, &mut stack);
     }
     flows
 }
@@ -192,13 +180,14 @@ pub(crate) fn main_content(arena: &TreeArena) -> Option<NodeId> {
 }
 
 /// Pushes the children of `id`, and after them the contents of a `<template>` `id` (which
-/// then pop first), as [`walk_paths`] walks them.
-fn push_all_children(
+/// then pop first): every walk here visits a template's contents before its children, as
+/// ALGORITHM.md §2 and the reference implementation do.
+fn push_all_children<T: Copy>(
     arena: &TreeArena,
     id: NodeId,
     depth: u32,
-    down: Up,
-    stack: &mut Vec<(NodeId, u32, Up)>,
+    down: T,
+    stack: &mut Vec<(NodeId, u32, T)>,
 ) {
     push_children(arena, id, depth, down, stack);
     if let Some(contents) = arena.node(id.saturating_add(1))
@@ -279,12 +268,7 @@ fn count_descendants(arena: &TreeArena, id: NodeId) -> u64 {
             continue;
         }
         n += 1;
-        push_children(arena, id, 0, (), &mut stack);
-        if let Some(contents) = arena.node(id.saturating_add(1))
-            && contents.kind == Kind::TemplateContents
-        {
-            push_children(arena, id + 1, 0, (), &mut stack);
-        }
+        push_all_children(arena, id, 0, (), &mut stack);
     }
     n
 }
