@@ -60,6 +60,9 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
     push_children(arena, DOCUMENT, 1, Up::default(), &mut stack);
     let mut elements = 0u64;
     let main_id = main_content(arena);
+    // A main content that holds paragraphs itself (a Markdown page's blocks right in
+    // `<main>`) is a flow of prose, as on a page without one.
+    let main_flow = main_id.is_some_and(|id| has_paragraph(arena, id));
     // A page that marks no main content: its paragraphs say where the prose is.
     let prose_rules = main_id.is_none();
     let flows = if prose_rules {
@@ -86,7 +89,11 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         // In a flow of prose, how the blocks nest (a list in a definition in a section) is
         // the author's: an element is labelled under the flow, whatever lies between.
         let path = child_path(up.flow.unwrap_or(up.path), label);
-        let block = up.main && is_template_block(&node.name, label);
+        // In a main content that is a flow, the prose's own blocks (a listing, an
+        // admonition) are its content, not the template's.
+        let block = up.main
+            && is_template_block(&node.name, label)
+            && !(main_flow && is_prose_block(arena, id, node));
         // A flow's blocks are its content: lighter than the template's elements at their
         // depth (`FLOW_LEVELS`), so what a page's prose holds moves its fingerprint less.
         let level = if block {
@@ -114,7 +121,9 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         }
         let main = main_id == Some(id);
         let down = Up {
-            flow: up.flow.or_else(|| flows.contains(&path).then_some(path)),
+            flow: up
+                .flow
+                .or_else(|| (flows.contains(&path) || (main && main_flow)).then_some(path)),
             path,
             main,
             in_main: up.in_main || main,
@@ -213,8 +222,9 @@ struct Up {
     in_main: bool,
     /// Whether the parent is a `<p>` or inside one, on a page without a main content.
     in_prose: bool,
-    /// On a page without a main content, the path of the prose flow the parent is in
-    /// (the outermost ancestor-or-self at a path of [`flow_paths`]).
+    /// The path of the prose flow the parent is in: on a page without a main content, the
+    /// outermost ancestor-or-self at a path of [`flow_paths`]; else the main content, when
+    /// it [`has_paragraph`] itself.
     flow: Option<u64>,
 }
 
@@ -243,18 +253,45 @@ fn is_paragraph(node: &crate::tree::Node) -> bool {
 
 /// Whether the only element child of `id` is a `<p>`.
 fn wraps_a_paragraph(arena: &TreeArena, id: NodeId) -> bool {
+    only_element_child(arena, id)
+        .and_then(|child| arena.node(child))
+        .is_some_and(is_paragraph)
+}
+
+/// The element child of `id`, when it has exactly one.
+fn only_element_child(arena: &TreeArena, id: NodeId) -> Option<NodeId> {
     let mut child = arena.node(id).map_or(NONE, |n| n.first);
-    let mut paragraph = false;
+    let mut only = None;
     while let Some(node) = arena.node(child) {
         if node.kind == Kind::Element {
-            if paragraph || !is_paragraph(node) {
-                return false;
+            if only.is_some() {
+                return None;
             }
-            paragraph = true;
+            only = Some(child);
         }
         child = node.next;
     }
-    paragraph
+    only
+}
+
+/// Whether a child `id` of a main content that is a flow is prose itself: a listing (a
+/// `<pre>`, or an element whose only element child is, down to a `<pre>`: a highlighter's
+/// `div.highlight`), or an element that [`has_paragraph`] (an admonition).
+fn is_prose_block(arena: &TreeArena, id: NodeId, node: &crate::tree::Node) -> bool {
+    let is_pre = |n: &crate::tree::Node| {
+        n.kind == Kind::Element && n.ns == Ns::Html && n.name == html5ever::local_name!("pre")
+    };
+    if is_pre(node) || has_paragraph(arena, id) {
+        return true;
+    }
+    let mut at = id;
+    while let Some(child) = only_element_child(arena, at) {
+        if arena.node(child).is_some_and(is_pre) {
+            return true;
+        }
+        at = child;
+    }
+    false
 }
 
 /// Elements below `id` (template contents included), counted iteratively.

@@ -49,17 +49,19 @@ fn reference_values() {
         5,
         5,
     );
-    // The template's blocks right in the main content are at level 1.
+    // A main content that holds a paragraph is a flow: its table, a template block, at
+    // level 1; the `div.toc` that holds prose and all below the main two levels lighter,
+    // labelled under the main (the two `p` one path).
     check(
         "<body><nav><ul><li>x</li></ul></nav><main><div class=toc><p>1</p></div><p>2</p>\
          <table class=index><tr><td>3</td></tr></table></main>",
-        "cd88c8a4a64e8085",
-        14,
+        "c99888a0b64e8485",
+        13,
         14,
     );
     assert_eq!(
         hasher().params(),
-        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/flow-level=+2/root-class=paths/hex-ids/fields/table-heads/items/linked/mix64/seed=0/decay=0.76"
+        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/main-flow/flow-level=+2/root-class=paths/hex-ids/fields/table-heads/items/linked/mix64/seed=0/decay=0.76"
     );
 }
 
@@ -74,11 +76,11 @@ fn check_levels(html: &str, expected: &[u8]) {
 
 #[test]
 fn template_blocks_in_the_main_content_are_at_level_1() {
-    // html 1, head 2, body 2, main 3; main's div.toc and table.index at 1, the bare p at 4;
-    // below them, depths (p 5, tbody 5, tr 6, td 7).
-    let main = "<main><div class=toc><p>1</p></div><p>2</p>\
+    // html 1, head 2, body 2, main 3; main's div.toc and table.index at 1, the bare h2 at 4;
+    // below them, depths (ul 5, li 6, tbody 5, tr 6, td 7).
+    let main = "<main><div class=toc><ul><li>1</li></ul></div><h2>2</h2>\
                 <table class=index><tr><td>3</td></tr></table></main>";
-    check_levels(main, &[1, 1, 1, 2, 2, 3, 4, 5, 5, 6, 7]);
+    check_levels(main, &[1, 1, 1, 2, 2, 3, 4, 5, 5, 6, 6, 7]);
     // role=main marks it as well, at any depth, without text collection.
     check_levels(
         "<div role=\"main banner\"><section>1</section><h2>2</h2><aside class=x>3</aside></div>",
@@ -93,10 +95,10 @@ fn template_blocks_in_the_main_content_are_at_level_1() {
         "<div role=main role=navigation><section>1</section></div>",
         &[1, 1, 2, 2, 3],
     );
-    // Bare prose (a Markdown page's p, h2, pre, ul, table) keeps its depth.
+    // Bare blocks that are not a flow (no paragraph) keep their depth.
     check_levels(
-        "<main><h1>t</h1><p>1</p><pre>2</pre><ul><li>3</li></ul></main>",
-        &[1, 2, 2, 3, 4, 4, 4, 4, 5],
+        "<main><h1>t</h1><pre>2</pre><ul><li>3</li></ul></main>",
+        &[1, 2, 2, 3, 4, 4, 4, 5],
     );
     // Only the first main content counts; one inside a <template> is not rendered.
     check_levels(
@@ -106,6 +108,37 @@ fn template_blocks_in_the_main_content_are_at_level_1() {
     check_levels(
         "<template><main><div>1</div></main></template><div>x</div>",
         &[1, 2, 2, 3, 3, 4, 5],
+    );
+}
+
+#[test]
+fn a_main_content_that_holds_paragraphs_is_a_flow() {
+    // A Markdown page's blocks right in `<main>`: depth + 2 (main 3, its children 6).
+    check_levels(
+        "<main><h1>t</h1><p>1</p><pre>2</pre><ul><li>3</li></ul></main>",
+        &[1, 2, 2, 3, 6, 6, 6, 6, 7],
+    );
+    // Prose blocks are not template blocks there: an admonition (it holds a paragraph), a
+    // listing (a `pre`, or a wrapper down to one); a form still is (level 1). Below the main,
+    // everything is labelled under it: the admonition's `p` is the main's `p`, the wrapped
+    // `pre` is `main/pre`.
+    check_levels(
+        "<main><p>1</p><div class=note><p>2</p></div><div class=highlight><div><pre>3</pre>\
+         </div></div><pre class=x>4</pre><form class=search><input name=q></form></main>",
+        &[1, 1, 2, 2, 3, 6, 6, 6, 6, 7, 7, 8],
+    );
+    // How an author nests the blocks does not matter; which blocks the prose holds does.
+    let nested = hash("<main><p>a</p><ul><li><p>b</p><ol><li>c</li></ol></li></ul></main>");
+    let flat = hash("<main><p>a</p><ol><li>c</li></ol><ul><li>x</li></ul><p>b</p></main>");
+    // (The same paths; a path keeps its lowest level, so the weights may differ.)
+    assert_eq!(paths(&nested).jaccard(paths(&flat)), 1.0);
+    let table = hash("<main><p>a</p><ul><li>x</li></ul><table><tr><td>1</td></tr></table></main>");
+    assert!(paths(&nested).jaccard(paths(&table)) < 1.0);
+    // Only the main content's own paragraphs make it a flow (or a child that wraps one and
+    // nothing else): those of a section do not (Sphinx's sections keep their nesting).
+    check_levels(
+        "<main><section><h2>1</h2><p>1</p></section><h2>2</h2></main>",
+        &[1, 1, 2, 2, 3, 4, 5, 5],
     );
 }
 
