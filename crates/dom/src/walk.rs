@@ -61,8 +61,10 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
     let mut elements = 0u64;
     let main_id = main_content(arena);
     // A main content that holds paragraphs itself (a Markdown page's blocks right in
-    // `<main>`) is a flow of prose, as on a page without one.
-    let main_flow = main_id.is_some_and(|id| has_paragraph(arena, id));
+    // `<main>`) is a flow of prose, as on a page without one; one line of text above a form
+    // or an index is not.
+    let main_flow = main_id
+        .is_some_and(|id| paragraphs(arena, id, MAIN_FLOW_PARAGRAPHS) == MAIN_FLOW_PARAGRAPHS);
     // A page that marks no main content: its paragraphs say where the prose is.
     let prose_rules = main_id.is_none();
     let flows = if prose_rules {
@@ -211,6 +213,11 @@ fn push_all_children<T: Copy>(
 /// 12 and at a level fixed under the flow, ALGORITHM.md §3 "Session 34".
 const FLOW_LEVELS: u32 = 2;
 
+/// The paragraphs a main content must hold itself to be a flow of prose (`main-flow`): one
+/// line of text above a search form or an index (Sphinx's `genindex`, `search`) is not
+/// prose; measured at 1 and 2, ALGORITHM.md §3 "Session 35".
+const MAIN_FLOW_PARAGRAPHS: usize = 2;
+
 /// What [`walk_paths`] hands from an element to its children.
 #[derive(Clone, Copy, Default)]
 struct Up {
@@ -224,26 +231,34 @@ struct Up {
     in_prose: bool,
     /// The path of the prose flow the parent is in: on a page without a main content, the
     /// outermost ancestor-or-self at a path of [`flow_paths`]; else the main content, when
-    /// it [`has_paragraph`] itself.
+    /// it holds [`MAIN_FLOW_PARAGRAPHS`] paragraphs itself.
     flow: Option<u64>,
 }
 
-/// Whether `id` holds a flow of prose: a `<p>` child, or a child other than `<body>` that
-/// wraps one paragraph and nothing else (AsciiDoc's `div.paragraph`: a wrapper around a
-/// paragraph is part of it).
+/// Whether `id` holds a flow of prose: a paragraph of its own ([`paragraphs`]).
 fn has_paragraph(arena: &TreeArena, id: NodeId) -> bool {
+    paragraphs(arena, id, 1) == 1
+}
+
+/// How many paragraphs `id` holds itself, counted up to `at_most`: `<p>` children, and
+/// children other than `<body>` that wrap one paragraph and nothing else (AsciiDoc's
+/// `div.paragraph`: a wrapper around a paragraph is part of it).
+fn paragraphs(arena: &TreeArena, id: NodeId, at_most: usize) -> usize {
     let mut child = arena.node(id).map_or(NONE, |n| n.first);
-    while let Some(node) = arena.node(child) {
+    let mut found = 0;
+    while let Some(node) = arena.node(child)
+        && found < at_most
+    {
         if is_paragraph(node)
             || (node.kind == Kind::Element
                 && !is_root(&node.name)
                 && wraps_a_paragraph(arena, child))
         {
-            return true;
+            found += 1;
         }
         child = node.next;
     }
-    false
+    found
 }
 
 /// Whether `node` is an HTML `<p>` element.

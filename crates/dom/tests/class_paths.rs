@@ -61,7 +61,7 @@ fn reference_values() {
     );
     assert_eq!(
         hasher().params(),
-        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/main-flow/flow-level=+2/root-class=paths/hex-ids/fields/table-heads/items/linked/mix64/seed=0/decay=0.76"
+        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/main-flow=2/flow-level=+2/root-class=paths/hex-ids/fields/table-heads/items/linked/mix64/seed=0/decay=0.76"
     );
 }
 
@@ -115,8 +115,17 @@ fn template_blocks_in_the_main_content_are_at_level_1() {
 fn a_main_content_that_holds_paragraphs_is_a_flow() {
     // A Markdown page's blocks right in `<main>`: depth + 2 (main 3, its children 6).
     check_levels(
-        "<main><h1>t</h1><p>1</p><pre>2</pre><ul><li>3</li></ul></main>",
+        "<main><h1>t</h1><p>1</p><pre>2</pre><p>3</p><ul><li>4</li></ul></main>",
         &[1, 2, 2, 3, 6, 6, 6, 6, 7],
+    );
+    // One paragraph is not prose: a line of text above a search form or an index.
+    check_levels(
+        "<main><h1>t</h1><p>1</p><pre>2</pre><ul><li>3</li></ul></main>",
+        &[1, 2, 2, 3, 4, 4, 4, 4, 5],
+    );
+    check_levels(
+        "<main><p>Search:</p><form class=search><input name=q></form></main>",
+        &[1, 1, 2, 2, 3, 4, 5],
     );
     // Prose blocks are not template blocks there: an admonition (it holds a paragraph), a
     // listing (a `pre`, or a wrapper down to one); a form still is (level 1). Below the main,
@@ -128,13 +137,14 @@ fn a_main_content_that_holds_paragraphs_is_a_flow() {
         &[1, 1, 2, 2, 3, 6, 6, 6, 6, 7, 7, 8],
     );
     // How an author nests the blocks does not matter; which blocks the prose holds does.
-    let nested = hash("<main><p>a</p><ul><li><p>b</p><ol><li>c</li></ol></li></ul></main>");
+    let nested = hash("<main><p>a</p><p>a</p><ul><li><p>b</p><ol><li>c</li></ol></li></ul></main>");
     let flat = hash("<main><p>a</p><ol><li>c</li></ol><ul><li>x</li></ul><p>b</p></main>");
     // (The same paths; a path keeps its lowest level, so the weights may differ.)
     assert_eq!(paths(&nested).jaccard(paths(&flat)), 1.0);
-    let table = hash("<main><p>a</p><ul><li>x</li></ul><table><tr><td>1</td></tr></table></main>");
+    let table =
+        hash("<main><p>a</p><p>b</p><ul><li>x</li></ul><table><tr><td>1</td></tr></table></main>");
     assert!(paths(&nested).jaccard(paths(&table)) < 1.0);
-    // Only the main content's own paragraphs make it a flow (or a child that wraps one and
+    // Only the main content's own paragraphs make it a flow (or children that wrap one and
     // nothing else): those of a section do not (Sphinx's sections keep their nesting).
     check_levels(
         "<main><section><h2>1</h2><p>1</p></section><h2>2</h2></main>",
