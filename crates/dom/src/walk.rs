@@ -95,7 +95,7 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         // admonition) are its content, not the template's.
         let block = up.main
             && is_template_block(&node.name, label)
-            && !(main_flow && is_prose_block(arena, id, node));
+            && !(main_flow && is_prose_block(arena, id));
         // A flow's blocks are its content: lighter than the template's elements at their
         // depth (`FLOW_LEVELS`), so what a page's prose holds moves its fingerprint less.
         let level = if block {
@@ -263,7 +263,17 @@ fn paragraphs(arena: &TreeArena, id: NodeId, at_most: usize) -> usize {
 
 /// Whether `node` is an HTML `<p>` element.
 fn is_paragraph(node: &crate::tree::Node) -> bool {
-    node.kind == Kind::Element && node.ns == Ns::Html && node.name == html5ever::local_name!("p")
+    is_html(node, &html5ever::local_name!("p"))
+}
+
+/// Whether `node` is an HTML `<pre>` element.
+fn is_pre(node: &crate::tree::Node) -> bool {
+    is_html(node, &html5ever::local_name!("pre"))
+}
+
+/// Whether `node` is the HTML element `name`.
+fn is_html(node: &crate::tree::Node, name: &html5ever::LocalName) -> bool {
+    node.kind == Kind::Element && node.ns == Ns::Html && node.name == *name
 }
 
 /// Whether the only element child of `id` is a `<p>`.
@@ -292,19 +302,16 @@ fn only_element_child(arena: &TreeArena, id: NodeId) -> Option<NodeId> {
 /// Whether a child `id` of a main content that is a flow is prose itself: a listing (a
 /// `<pre>`, or an element whose only element child is, down to a `<pre>`: a highlighter's
 /// `div.highlight`), or an element that [`has_paragraph`] (an admonition).
-fn is_prose_block(arena: &TreeArena, id: NodeId, node: &crate::tree::Node) -> bool {
-    let is_pre = |n: &crate::tree::Node| {
-        n.kind == Kind::Element && n.ns == Ns::Html && n.name == html5ever::local_name!("pre")
-    };
-    if is_pre(node) || has_paragraph(arena, id) {
+fn is_prose_block(arena: &TreeArena, id: NodeId) -> bool {
+    if has_paragraph(arena, id) {
         return true;
     }
-    let mut at = id;
-    while let Some(child) = only_element_child(arena, at) {
-        if arena.node(child).is_some_and(is_pre) {
+    let mut at = Some(id);
+    while let Some(element) = at {
+        if arena.node(element).is_some_and(is_pre) {
             return true;
         }
-        at = child;
+        at = only_element_child(arena, element);
     }
     false
 }

@@ -49,9 +49,9 @@ fn reference_values() {
         5,
         5,
     );
-    // A main content that holds a paragraph is a flow: its table, a template block, at
-    // level 1; the `div.toc` that holds prose and all below the main two levels lighter,
-    // labelled under the main (the two `p` one path).
+    // A main content that holds two paragraphs (the toc's wrapped one and its own) is a
+    // flow: its table, a template block, at level 1; the `div.toc` that holds prose and all
+    // below the main two levels lighter, labelled under the main (the two `p` one path).
     check(
         "<body><nav><ul><li>x</li></ul></nav><main><div class=toc><p>1</p></div><p>2</p>\
          <table class=index><tr><td>3</td></tr></table></main>",
