@@ -357,6 +357,17 @@ impl Turns {
         }
     }
 
+    /// Ends the wait of the page at `seq` to be recorded: the order will not come to it.
+    fn record_now(&self, seq: u64) {
+        if let Some((lease, tx)) = self.state().recording.remove(&seq) {
+            tracing::info!(
+                "#{seq} ({}) stops waiting to be recorded: no URL is in the order",
+                lease.url
+            );
+            let _ = tx.send(());
+        }
+    }
+
     /// Tells the page `id` at `seq` what to do, out of the order.
     fn out_of_turn(&self, seq: u64, id: u64, turn: Turn) {
         let mut state = self.state();
@@ -497,7 +508,26 @@ impl Turns {
                 Place::Recorded => self.out_of_turn(seq, id, Turn::Recorded),
             }
         }
-        let Some(head) = head else { return Ok(()) };
+        let Some(head) = head else {
+            // No URL waits anywhere: a page judged here and waiting to be recorded was
+            // recorded by another worker (this worker's lease had run out) or left the
+            // order, and no head will ever come to end its wait. Unless `heads` is stale.
+            let recording: Vec<(u64, String, u64)> = self
+                .state()
+                .recording
+                .iter()
+                .map(|(seq, (lease, _))| (*seq, lease.host.clone(), lease.id))
+                .collect();
+            for (seq, host, id) in recording {
+                if let Place::InOrder(_) = shared.place(&host, id).await? {
+                    let heads = shared.refresh_head(&host).await?;
+                    self.advanced(heads, generation);
+                } else {
+                    self.record_now(seq);
+                }
+            }
+            return Ok(());
+        };
         let (since, checked) = {
             let state = self.state();
             (state.since, state.checked)
@@ -521,5 +551,50 @@ impl Turns {
             self.advanced(now, generation);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+#[path = "../../redis/tests/server/mod.rs"]
+#[allow(dead_code, reason = "the redis crate's tests restart it; these do not")]
+mod redis_server;
+
+#[cfg(test)]
+mod tests {
+    use super::redis_server::Server;
+    use super::*;
+    use silhouette_redis::SharedConfig;
+
+    #[tokio::test]
+    async fn a_page_another_worker_recorded_stops_waiting_once_the_order_is_empty() {
+        let server = Server::start();
+        let config = SharedConfig {
+            lease: Duration::from_millis(100),
+            host_interval: Duration::ZERO,
+            ..SharedConfig::default()
+        };
+        let url = server.url();
+        let join = || SharedCrawl::join(&url, "t", &[], config.clone());
+        let mut ours = join().await.expect("joins");
+        let mut theirs = join().await.expect("joins");
+        let seed = url::Url::parse("http://a.test/").expect("URL");
+        ours.add_seeds(&[seed]).await.expect("seeds");
+        let lease = ours.lease(1).await.expect("lease").remove(0);
+        // This worker's lease runs out; another worker leases the URL again and records it.
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let again = theirs.lease(1).await.expect("lease").remove(0);
+        assert_eq!(again.id, lease.id);
+        assert!(theirs.complete(&again, "{}", "kept").await.expect("record"));
+        // This worker judged its copy and waits to record it; no URL is in the order.
+        let turns = Arc::new(Turns::new(
+            Duration::from_secs(3600),
+            Duration::from_secs(3600),
+        ));
+        let poller = tokio::spawn(Arc::clone(&turns).poll(ours, Arc::default()));
+        // A guard against the hang this test is about, not a speed limit.
+        let waited = tokio::time::timeout(Duration::from_secs(60), turns.wait_record(&lease)).await;
+        poller.abort();
+        assert!(waited.is_ok(), "still waiting: {turns:?}");
+        assert_eq!(turns.waiting(), 0);
     }
 }

@@ -147,6 +147,7 @@ impl SharedCrawl {
     ) -> Result<Self, SharedError> {
         let mut crawl = Self::attach(url, name).await?;
         crawl.config = config;
+        crawl.load_scripts().await?;
         let mut call = PARAMS.key(crawl.keys.params());
         for (k, v) in params {
             call.arg(*k).arg(v);
@@ -170,6 +171,24 @@ impl SharedCrawl {
         }
         crawl.heartbeat().await?;
         Ok(crawl)
+    }
+
+    /// Has Redis compile every script (`SCRIPT LOAD`, on every master of a cluster): one
+    /// it refuses fails here, with its name, before any page is leased.
+    async fn load_scripts(&mut self) -> Result<(), SharedError> {
+        for lua in &crate::scripts::ALL {
+            self.trips(1);
+            let _: String = redis::cmd("SCRIPT")
+                .arg("LOAD")
+                .arg(lua.code)
+                .query_async(&mut self.conn)
+                .await
+                .map_err(|source| SharedError::Script {
+                    script: lua.name,
+                    source,
+                })?;
+        }
+        Ok(())
     }
 
     /// Opens crawl `name` to read it (stats, export), without joining it as a worker.

@@ -30,6 +30,15 @@ pub enum SharedError {
         /// The error.
         source: redis::RedisError,
     },
+    /// Redis refused to compile one of the crawl's Lua scripts (a Redis without Lua
+    /// scripting, or a script this build gets wrong).
+    #[error("Redis refused the crawl's script {script}: {source}")]
+    Script {
+        /// The script's name.
+        script: &'static str,
+        /// Redis's answer.
+        source: redis::RedisError,
+    },
     /// The crawl name cannot be used in keys.
     #[error("crawl name {name:?}: use 1 to 64 letters, digits, '-', '_' or '.'")]
     CrawlName {

@@ -2,21 +2,39 @@
 //! reads the time from Redis (`TIME`), so that workers on machines whose clocks differ
 //! share one schedule.
 
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 use redis::Script;
 
 macro_rules! script {
     ($name:ident, $doc:literal, $($body:tt)+) => {
         #[doc = $doc]
-        pub(crate) static $name: LazyLock<Script> = LazyLock::new(|| {
-            Script::new(concat!(
+        pub(crate) static $name: Lua = Lua {
+            name: stringify!($name),
+            code: concat!(
                 "local t = redis.call('TIME')\n",
                 "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n",
                 $($body)+
-            ))
-        });
+            ),
+            script: OnceLock::new(),
+        };
     };
+}
+
+/// One of the crate's Lua scripts: its name (for errors), its source, and the
+/// [`Script`] that runs it (`EVALSHA`, then `EVAL` when Redis does not have it).
+pub(crate) struct Lua {
+    pub(crate) name: &'static str,
+    pub(crate) code: &'static str,
+    script: OnceLock<Script>,
+}
+
+impl std::ops::Deref for Lua {
+    type Target = Script;
+
+    fn deref(&self) -> &Script {
+        self.script.get_or_init(|| Script::new(self.code))
+    }
 }
 
 /// The Lua function that queues URLs on a host (`ENQUEUE`, and `COMPLETE` for a page's own
@@ -335,8 +353,8 @@ script!(
     "KEYS: leases. ARGV: lease ms, entries…. Extends the leases still held to the lease time \
      from now (a page fetched and waiting for its turn is not leased again meanwhile).",
     r"
-local until = now + tonumber(ARGV[1])
-for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', until, ARGV[i]) end
+local deadline = now + tonumber(ARGV[1])
+for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', deadline, ARGV[i]) end
 return 1
 "
 );
@@ -425,3 +443,47 @@ local m = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 return m[2] or ''
 "
 );
+
+/// Every script above: a worker has Redis compile them all when it joins
+/// ([`SharedCrawl::join`](crate::SharedCrawl::join)), so a script Redis refuses is an error
+/// there, not a warning at each use.
+pub(crate) static ALL: [&Lua; 19] = [
+    &PARAMS,
+    &ENQUEUE,
+    &RESERVE,
+    &ROBOTS,
+    &ROBOTS_PUT,
+    &CLAIM,
+    &UNCLAIM,
+    &LEASE,
+    &COMPLETE,
+    &LATER,
+    &GIVE_BACK,
+    &APPEND_AT,
+    &ONCE,
+    &RENEW,
+    &ALLOC,
+    &SEEDS,
+    &HEADS,
+    &PLACE,
+    &RELEASE,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::ALL;
+
+    #[test]
+    fn every_script_is_in_all() {
+        // The names after each `script!(` of this file, in order.
+        let source = include_str!("scripts.rs");
+        let defined: Vec<&str> = source
+            .split("\nscript!(\n")
+            .skip(1)
+            .filter_map(|rest| rest.split(',').next())
+            .map(str::trim)
+            .collect();
+        let listed: Vec<&str> = ALL.iter().map(|s| s.name).collect();
+        assert_eq!(listed, defined);
+    }
+}

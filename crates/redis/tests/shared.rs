@@ -166,6 +166,23 @@ async fn queue_lease_complete_once() {
     assert_eq!(stats.decisions.get("kept"), Some(&1));
 }
 
+#[tokio::test]
+async fn a_renewed_lease_is_not_leased_again() {
+    let server = Server::start();
+    // Every script compiled when the worker joined (a refused one fails `join`).
+    let mut w = join(&server, &[], config(2000, 0)).await;
+    w.add_seeds(&[url("http://a.test/")]).await.expect("seeds");
+    let lease = w.lease(1).await.expect("lease");
+    assert_eq!(lease.len(), 1);
+    // Past its lease time, renewed: it stays with this worker for another lease time.
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    w.renew(&lease).await.expect("renewed");
+    assert!(
+        w.lease(1).await.expect("lease").is_empty(),
+        "a renewed lease came back"
+    );
+}
+
 fn head(host: &str, seq: u64) -> Option<Head> {
     Some(Head {
         host: host.to_owned(),
