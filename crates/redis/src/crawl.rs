@@ -173,20 +173,26 @@ impl SharedCrawl {
         Ok(crawl)
     }
 
-    /// Has Redis compile every script (`SCRIPT LOAD`, on every master of a cluster): one
-    /// it refuses fails here, with its name, before any page is leased.
+    /// Has Redis compile every script (`SCRIPT LOAD`, on every master of a cluster): one it
+    /// cannot compile fails here, with its name, before any page is leased.
     async fn load_scripts(&mut self) -> Result<(), SharedError> {
         for lua in &crate::scripts::ALL {
             self.trips(1);
-            let _: String = redis::cmd("SCRIPT")
+            let loaded: Result<String, redis::RedisError> = redis::cmd("SCRIPT")
                 .arg("LOAD")
                 .arg(lua.code)
                 .query_async(&mut self.conn)
-                .await
-                .map_err(|source| SharedError::Script {
-                    script: lua.name,
-                    source,
-                })?;
+                .await;
+            match loaded {
+                Ok(_) => {}
+                Err(source) if source.to_string().contains("compiling script") => {
+                    return Err(SharedError::Script {
+                        script: lua.name,
+                        source,
+                    });
+                }
+                Err(e) => return Err(doing("loading the crawl's scripts")(e)),
+            }
         }
         Ok(())
     }

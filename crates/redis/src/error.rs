@@ -30,8 +30,8 @@ pub enum SharedError {
         /// The error.
         source: redis::RedisError,
     },
-    /// Redis refused to compile one of the crawl's Lua scripts (a Redis without Lua
-    /// scripting, or a script this build gets wrong).
+    /// Redis could not compile one of the crawl's Lua scripts (a Redis whose Lua differs,
+    /// or a script this build gets wrong).
     #[error("Redis refused the crawl's script {script}: {source}")]
     Script {
         /// The script's name.
