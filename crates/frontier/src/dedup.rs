@@ -25,7 +25,7 @@ use std::str::FromStr;
 use silhouette_simhash::{Fingerprint, IndexError, MAX_K128, Match, NearIndex};
 
 use crate::content::ContentIndex;
-use crate::frame::Frame;
+use crate::frame::{Frame, MIN_COMPARED};
 use crate::varying::Varying;
 use crate::{DropWhen, PageContent};
 
@@ -691,9 +691,17 @@ impl Dedup {
             };
             let similarity = match (varying, &flags, frame) {
                 (_, _, Some(f)) if f.mostly_frame(theirs) => {
-                    silhouette_simhash::jaccard_without(summary, theirs, |id| {
-                        f.is_frame(id) || varying.is_some_and(|v| v.is_varying(id, after))
-                    })
+                    let (both, union) =
+                        silhouette_simhash::overlap_without(summary, theirs, |id| {
+                            f.is_frame(id) || varying.is_some_and(|v| v.is_varying(id, after))
+                        });
+                    if union >= MIN_COMPARED {
+                        both as f64 / union as f64
+                    } else {
+                        // Too few paths left to tell two kinds apart: those learned to vary
+                        // come back (`frame.rs`).
+                        silhouette_simhash::jaccard_without(summary, theirs, |id| f.is_frame(id))
+                    }
                 }
                 (Some(v), Some(flags), _) => v.similarity_flagged(summary, flags, theirs, after),
                 _ => silhouette_simhash::jaccard(summary, theirs),

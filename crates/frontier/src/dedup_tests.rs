@@ -401,6 +401,71 @@ fn pages_that_are_mostly_frame_are_compared_on_their_own_paths() {
 }
 
 #[test]
+fn own_parts_too_small_once_varying_paths_are_left_out_keep_them() {
+    use Verdict::*;
+    // A frame 0..40 that ten page kinds (3 own paths each) teach; paths learn to vary after
+    // one confirmed match.
+    let page = |own: &[u32]| -> Vec<u32> {
+        let mut paths: Vec<u32> = (0..40).chain(own.iter().copied()).collect();
+        paths.sort_unstable();
+        paths
+    };
+    let items: Vec<u32> = (600..606).collect();
+    let run = |second: &[u32]| -> Verdict {
+        let mut d = Dedup::new(
+            DedupConfig {
+                threshold: 8,
+                min_similarity: Some(0.7),
+                varying_after: 1,
+                ..DedupConfig::default()
+            },
+            "t",
+        )
+        .expect("valid");
+        keep_far_apart(&mut d, 10, |k| {
+            page(&(0..3).map(|i| 1000 + 10 * k + i).collect::<Vec<u32>>())
+        });
+        // Articles (half their paths their own, so compared on all of them) teach that the
+        // list items 600..606 vary.
+        let article =
+            |part: &[u32]| page(&[&(2000..2035).collect::<Vec<u32>>()[..], part].concat());
+        assert_eq!(
+            d.judge(100, "h", 100, fp(BASE), 50, Some(&article(&items))),
+            Kept { cluster: 100 }
+        );
+        for (id, part) in [(101, &items[..3]), (102, &items[3..])] {
+            let v = d.judge(id, "h", u128::from(id), fp(BASE), 50, Some(&article(part)));
+            assert_eq!(
+                v,
+                NearDuplicate {
+                    of: 100,
+                    distance: 0
+                }
+            );
+        }
+        // A list kind, mostly frame: the items and a path of its own.
+        let list = !BASE;
+        let first = page(&[&items[..], &[950]].concat());
+        assert_eq!(
+            d.judge(200, "h", 200, fp(list), 50, Some(&first)),
+            Kept { cluster: 200 }
+        );
+        d.judge(201, "h", 201, fp(list ^ 0b11), 50, Some(&page(second)))
+    };
+    // Another list page: without the frame and the varying items, 950 and 951 are all that
+    // is left (0 of 2 shared); fewer than MIN_COMPARED, so the items stay: 6 of 8 (0.75).
+    let joined = NearDuplicate {
+        of: 200,
+        distance: 2,
+    };
+    assert_eq!(run(&[&items[..], &[951]].concat()), joined);
+    // A page with eight paths of its own besides the items (still mostly frame): compared
+    // without the varying items, it shares none of them and stays apart.
+    let other: Vec<u32> = items.iter().copied().chain(960..968).collect();
+    assert_eq!(run(&other), Kept { cluster: 201 });
+}
+
+#[test]
 fn articles_whose_template_the_frame_learned_are_compared_on_all_their_paths() {
     use Verdict::*;
     // A documentation host whose first ten kept pages are articles of one template: the

@@ -15,6 +15,11 @@
 //! out there, the frame would leave only the content that varies, and one documentation
 //! template would split into many (ALGORITHM.md §3 has the measurements).
 //!
+//! The paths learned to vary (`varying.rs`) are left out there too, unless fewer than
+//! [`MIN_COMPARED`] paths would be left of the two own parts: a list page of a wiki whose
+//! items' paths vary elsewhere on the host keeps a path or two of its own, and two pages of
+//! that one template, 0 bits apart and 97% alike, came out a third alike on what was left.
+//!
 //! Deterministic in the order pages are judged (the crawl's, which `replay` and a resume
 //! repeat); only representatives teach it, and shared backends log every one of them.
 
@@ -31,6 +36,11 @@ pub(crate) const MIN_REPRESENTATIVES: u32 = 10;
 /// pages made its articles mostly frame, and they split on their content: ALGORITHM.md §3,
 /// "Session 32".)
 pub(crate) const OWN_PART: usize = 3;
+
+/// Two pages that are mostly frame are compared on their own parts without the paths
+/// learned to vary when at least this many paths are left of both; with fewer, those paths
+/// stay in (one or two paths out of a page's hundred would decide).
+pub(crate) const MIN_COMPARED: usize = 8;
 
 /// Distinct paths counted per scope: past this many, new paths are no longer counted (a
 /// path first met that late is on too few representatives to be the frame).

@@ -25,6 +25,25 @@ pub fn jaccard(a: &[u32], b: &[u32]) -> f64 {
 /// ```
 #[must_use]
 pub fn jaccard_without(a: &[u32], b: &[u32], skip: impl Fn(u32) -> bool) -> f64 {
+    let (both, union) = overlap_without(a, b, skip);
+    if union == 0 {
+        1.0
+    } else {
+        both as f64 / union as f64
+    }
+}
+
+/// `(|A ∩ B|, |A ∪ B|)` of two sorted, distinct id lists with the ids for which `skip` is
+/// true left out of both: the two counts behind [`jaccard_without`], for a caller that must
+/// know how many ids its similarity rests on.
+///
+/// ```
+/// use silhouette_simhash::overlap_without;
+/// assert_eq!(overlap_without(&[1, 2, 3], &[2, 3, 4], |id| id == 4), (2, 3));
+/// assert_eq!(overlap_without(&[1], &[2], |_| true), (0, 0));
+/// ```
+#[must_use]
+pub fn overlap_without(a: &[u32], b: &[u32], skip: impl Fn(u32) -> bool) -> (usize, usize) {
     let (mut i, mut j, mut both, mut union) = (0, 0, 0usize, 0usize);
     while i < a.len() || j < b.len() {
         let (id, in_both) = match (a.get(i), b.get(j)) {
@@ -52,11 +71,7 @@ pub fn jaccard_without(a: &[u32], b: &[u32], skip: impl Fn(u32) -> bool) -> f64 
             both += usize::from(in_both);
         }
     }
-    if union == 0 {
-        1.0
-    } else {
-        both as f64 / union as f64
-    }
+    (both, union)
 }
 
 #[cfg(test)]
