@@ -14,7 +14,7 @@ use crate::crawl_order::sites;
 use crate::crawl_redis::redis_server::Server as Redis;
 use crate::crawl_redis::{finish, worker_of as worker};
 use crate::crawl_support::{config, jsonl};
-use crate::sites::{Server, tree_site};
+use crate::sites::{Response, Server, templates, tree_site};
 
 type Decision = (u64, String, String, Option<String>, Option<u64>);
 
@@ -182,28 +182,71 @@ fn in_drop_mode_a_shared_crawl_explores_as_one_process_does() {
     // each kind. (One host: which of two hosts' identical pages is the exact duplicate of
     // the other depends on the order of the hosts, which the two kinds of crawl differ in.)
     let site = Server::start(|_| |target: &str| tree_site(120, target));
+    let single = explores_alike(&site, "on-duplicate = \"drop\"");
+    let explored = |urls: &[String]| {
+        urls.iter()
+            .filter(|u| u.contains("/t/") || u.contains("/missing/"))
+            .count()
+    };
+    assert!(explored(&single) > 0, "nothing explored: {single:?}");
+    // A help page with a block the others lack only just joins its cluster: its links not
+    // seen yet are followed too, among them one only it has (`/n/139`, of a known shape).
+    assert!(
+        single.iter().any(|u| u.ends_with("/n/139")),
+        "the marginal page's links: {single:?}"
+    );
+}
+
+/// A hub dropped as a near-duplicate of `/l/1` links to four new URL shapes: an article and
+/// a product page (other kinds) and two listings (its own kind).
+fn refund_site(target: &str) -> Response {
+    let links = |l: &[&str]| -> Vec<String> {
+        let mut l: Vec<String> = l.iter().map(|s| (*s).to_owned()).collect();
+        l.resize(6, String::new());
+        l
+    };
+    let html = match target {
+        "/" => templates::help(target, &links(&["/l/1", "/l/2"])),
+        "/l/1" => templates::listing(target, &links(&[])),
+        "/l/2" => templates::listing(target, &links(&["/a/1", "/x/1", "/p/1", "/y/1"])),
+        "/a/1" => templates::article(target, &links(&[])),
+        "/p/1" => templates::product(target, &links(&[])),
+        "/x/1" | "/y/1" => templates::listing(target, &links(&[])),
+        _ => return Response::text(404, "not found"),
+    };
+    Response::html(html)
+}
+
+#[test]
+fn an_explored_page_that_is_kept_gives_its_fetch_back_in_a_shared_crawl_too() {
+    // With one fetch to explore: the article, kept, gives it back and the listing /x/1,
+    // held, is fetched; /x/1 keeps nothing, and /p/1 and /y/1 stay held. The same pages
+    // in a shared crawl (the held link numbered after the article's links).
+    let site = Server::start(|_| refund_site);
+    let single = explores_alike(&site, "on-duplicate = \"drop\"\nexplore = 1");
+    let paths: Vec<&str> = single
+        .iter()
+        .map(|u| u.trim_start_matches(&site.url("")).trim_start_matches('/'))
+        .collect();
+    // (`l/1?page=2`: the kept listing's next page.)
+    let want = ["", "a/1", "l/1", "l/1?page=2", "l/2", "x/1"];
+    assert_eq!(paths, want, "{single:?}");
+}
+
+/// Crawls `site` in drop mode with `dedup` (the `[dedup]` table's lines) in one process,
+/// then with one shared worker and with two: the same URLs fetched, the same numbers of
+/// decisions of each kind. Returns the URLs, sorted.
+fn explores_alike(site: &Server, dedup: &str) -> Vec<String> {
     let seeds = vec![site.url("/")];
     let redis = Redis::start();
     let dir = tempfile::tempdir().expect("tempdir");
-    let toml = config("on-duplicate = \"drop\"", "concurrency = 6");
+    let toml = config(dedup, "concurrency = 6");
     let mut args = vec!["--config", "c.toml", "crawl", "--state", "state"];
     args.extend(seeds.iter().map(String::as_str));
     std::fs::write(dir.path().join("c.toml"), &toml).expect("config");
     let r = run_in(dir.path(), &args, b"");
     assert_eq!(r.code, 0, "{}", r.stderr);
     let single = fetched(&jsonl(&dir.path().join("state/decisions.jsonl")));
-    let explored = |urls: &[String]| {
-        urls.iter()
-            .filter(|u| u.contains("/t/") || u.contains("/missing/"))
-            .count()
-    };
-    assert!(explored(&single.0) > 0, "nothing explored: {single:?}");
-    // A help page with a block the others lack only just joins its cluster: its links not
-    // seen yet are followed too, among them one only it has (`/n/139`, of a known shape).
-    assert!(
-        single.0.iter().any(|u| u.ends_with("/n/139")),
-        "the marginal page's links: {single:?}"
-    );
     // One worker, then two at once.
     finish(worker(dir.path(), &redis.url(), "one", &seeds));
     let two: Vec<Child> = (0..2)
@@ -224,4 +267,5 @@ fn in_drop_mode_a_shared_crawl_explores_as_one_process_does() {
             shared.1
         );
     }
+    single.0
 }

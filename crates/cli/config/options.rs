@@ -126,8 +126,9 @@ pub struct DedupOptions {
     /// Confirmed matches a path must have differed in before the similarity leaves it out.
     pub varying_after: Option<i64>,
     /// In drop mode, links of near-duplicates with a URL shape new to the host followed,
-    /// at most this many per host (and within half of it, every unseen link of a
-    /// near-duplicate whose similarity only just reached `min-similarity`).
+    /// at most this many per host that keep no page (an explored page kept gives its fetch
+    /// back); within half of it, every unseen link of a near-duplicate whose similarity
+    /// only just reached `min-similarity`.
     pub explore: Option<i64>,
 }
 

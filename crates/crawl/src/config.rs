@@ -27,8 +27,8 @@ pub struct CrawlConfig {
 pub const DEFAULT_MIN_SIMILARITY: f64 = 0.7;
 
 /// The default `dedup.explore`: in drop mode, up to this many links per host of
-/// near-duplicate pages whose URL shape the host's pages never linked to are followed
-/// (ALGORITHM.md §3, "Session 29").
+/// near-duplicate pages whose URL shape the host's pages never linked to are followed that
+/// keep no page (ALGORITHM.md §3, "Session 29" and "Session 37").
 pub const DEFAULT_EXPLORE: u32 = 64;
 
 impl Default for CrawlConfig {

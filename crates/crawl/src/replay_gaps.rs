@@ -74,7 +74,7 @@ impl Gaps {
                 "warning: this crawl dropped {n} duplicates without following their links \
                  (on-duplicate = drop), except those to a URL shape new to their host and \
                  those of duplicates that only just joined their cluster (up to dedup.explore \
-                 per host), so pages only they link to were mostly never \
+                 per host that find nothing new), so pages only they link to were mostly never \
                  fetched and are not judged here: settings that keep more pages would, in a real crawl, reach \
                  more pages than this replay shows. To tune, crawl with --on-duplicate \
                  follow-links (bounded with --max-pages), then replay that state."

@@ -477,7 +477,8 @@ impl Worker {
             }
         };
         // The page is judged and its links numbered at once (two round trips in parallel;
-        // the numbers are the page's whether its links are followed or not).
+        // the numbers are the page's whether its links are followed or not). Exploring, one
+        // more: for a held link the page may queue (`Shapes::Note`).
         let (judged, numbers, elsewhere) = match &fetched {
             Fetched::Page {
                 final_url,
@@ -485,7 +486,7 @@ impl Worker {
                 html: Some(page),
                 ..
             } => {
-                let links = page.links.len() as u64;
+                let links = page.links.len() as u64 + u64::from(self.explores());
                 let page = JudgedPage {
                     id: lease.id,
                     url: lease.url.to_string(),
@@ -560,12 +561,13 @@ impl Worker {
         // The page's links are numbered in document order, all of them (whether this
         // worker knows them seen or not): the same numbers in every worker. They are queued
         // with the record (`SharedCrawl::finish`).
-        let (mut links, again) = match (follow, numbers) {
+        let (mut links, again, release) = match (follow, numbers) {
             (Some((base, page)), Some(numbers)) => (
                 self.links(shared, &base, &page, lease.depth + 1, seeds, numbers.first),
                 numbers.again,
+                numbers.first + page.links.len() as u64,
             ),
-            _ => (Vec::new(), false),
+            _ => (Vec::new(), false, 0),
         };
         if dup {
             // A duplicate explores its own host only.
@@ -579,18 +581,22 @@ impl Worker {
         } else {
             Vec::new()
         };
-        let most = |e: Explore| e.most(self.settings.frontier.explore);
+        let budget = self.settings.frontier.explore;
         let shapes = match explored {
             _ if !explore => Shapes::Off,
-            Some(e @ Explore::NewShapes) => Shapes::Explore {
+            Some(Explore::NewShapes) => Shapes::Explore {
                 shapes: &link_shapes,
-                most: most(e),
+                explore: budget,
             },
-            Some(e @ Explore::Unseen) => Shapes::Unseen {
+            Some(Explore::Unseen) => Shapes::Unseen {
                 shapes: &link_shapes,
-                most: most(e),
+                explore: budget,
             },
-            _ => Shapes::Note(&link_shapes),
+            _ => Shapes::Note {
+                shapes: &link_shapes,
+                explore: budget,
+                release,
+            },
         };
         let stored = StoredRecord {
             url: lease.url.to_string(),

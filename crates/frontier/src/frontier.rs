@@ -1,7 +1,7 @@
 //! [`Frontier`]: what to fetch next, what a fetched page means, and the state that survives
 //! a crash. It owns the queues, the seen set, scope, traps, budgets, dedup and the store.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -10,7 +10,7 @@ use siphasher::sip128::{Hasher128, SipHasher13};
 use url::Url;
 
 use crate::order::Order;
-use crate::shape::{Explore, explored_links, shape_key};
+use crate::shape::{Explore, explored_links, most_held, shape_key};
 use crate::{
     Budget, CanonConfig, CanonError, Decision, Dedup, DedupConfig, DedupError, HostQueues,
     OnDuplicate, PageContent, PageRecord, PageSignals, QueueEntry, Scope, ScopeConfig, ScopeError,
@@ -46,9 +46,11 @@ pub struct FrontierConfig {
     /// How long pages wait behind a stuck fetch before it is judged out of order.
     pub reorder_timeout: Duration,
     /// In drop mode ([`OnDuplicate::Drop`]), the links of near-duplicate pages whose URL
-    /// shape the host's pages never linked to are still queued, at most this many per host,
-    /// and within half of it every unseen link of a near-duplicate that only just joined
-    /// its cluster ([`crate::explored_links`]); 0: a duplicate's links are never followed.
+    /// shape the host's pages never linked to are still queued, at most this many per host
+    /// that keep no page (an explored page that is kept gives its fetch back, and a link
+    /// held for want of one is queued: [`crate::most_held`]), and within half of it every
+    /// unseen link of a near-duplicate that only just joined its cluster
+    /// ([`crate::explored_links`]); 0: a duplicate's links are never followed.
     pub explore: u32,
 }
 
@@ -195,8 +197,10 @@ pub struct Frontier {
     requeues: HashMap<u64, u32>,
     /// The URL shapes each host's pages linked to (`shape.rs`), when exploring.
     shapes: fnv::FnvHashSet<u64>,
-    /// Links queued by exploration, per host.
+    /// Links queued by exploration, per host, less one for each explored page kept.
     explored: HashMap<String, u32>,
+    /// Links exploration had no room for, per host, in the order they were held.
+    held: HashMap<String, VecDeque<crate::HeldLink>>,
     stats: HashMap<&'static str, u64>,
     order: Order,
 }
@@ -235,6 +239,7 @@ impl Frontier {
             requeues: HashMap::new(),
             shapes: fnv::FnvHashSet::default(),
             explored: HashMap::new(),
+            held: HashMap::new(),
             stats: HashMap::new(),
         };
         if resumed {
@@ -257,14 +262,25 @@ impl Frontier {
         }
         if self.explores() {
             let (shapes, explored) = (&mut self.shapes, &mut self.explored);
-            self.store.for_each_own_link(|url, host, by_duplicate| {
-                if let Ok(url) = Url::parse(url) {
-                    shapes.insert(shape_key(host, &url));
+            self.store
+                .for_each_own_link(|url, host, by_duplicate, kept| {
+                    if let Ok(url) = Url::parse(url) {
+                        shapes.insert(shape_key(host, &url));
+                    }
+                    // An explored page that was kept gave its fetch back.
+                    if by_duplicate && !kept {
+                        *explored.entry(host.to_owned()).or_insert(0) += 1;
+                    }
+                })?;
+            for link in self.store.held()? {
+                if let Ok(url) = Url::parse(&link.url) {
+                    self.shapes.insert(shape_key(&link.host, &url));
                 }
-                if by_duplicate {
-                    *explored.entry(host.to_owned()).or_insert(0) += 1;
+                if !link.released {
+                    let host = link.host.clone();
+                    self.held.entry(host).or_default().push_back(link);
                 }
-            })?;
+            }
         }
         if let Some(seeds) = self.store.meta("seeds")? {
             self.seeds = seeds.lines().filter_map(|s| Url::parse(s).ok()).collect();
@@ -639,10 +655,19 @@ impl Frontier {
         } else {
             Some(Explore::All)
         };
-        let queued = match (follow, links) {
+        let mut queued = match (follow, links) {
             (Some((base, page)), Some(links)) => self.queue_links(&job, &base, &page, links)?,
             _ => 0,
         };
+        if explore && rec.decision == Decision::Kept && self.store.explored(job.id)? {
+            // An explored page found another kind: its fetch goes back to the host's budget,
+            // and a link held for want of it is queued.
+            let host = host_port(&job.url).unwrap_or_default();
+            if let Some(n) = self.explored.get_mut(&host) {
+                *n = n.saturating_sub(1);
+            }
+            queued += self.release_held(&host)?;
+        }
         let record = self.stored(job, rec, seq, out_seq)?;
         Ok((record, queued))
     }
@@ -715,41 +740,109 @@ impl Frontier {
                         self.shapes.insert(shape_key(&page_host, &url));
                     }
                 } else {
+                    if !own {
+                        continue;
+                    }
                     let n = self.explored.get(&page_host).copied().unwrap_or(0);
-                    if !own || n >= links.most(self.config.explore) {
+                    let room = n < links.most(self.config.explore);
+                    let held = self.held.get(&page_host).map_or(0, VecDeque::len);
+                    if !room && held >= most_held(self.config.explore) {
                         continue;
                     }
                     let new = self.shapes.insert(shape_key(&page_host, &url));
                     if !new && links == Explore::NewShapes {
                         continue;
                     }
+                    if !room {
+                        let unseen = links == Explore::Unseen;
+                        let id =
+                            self.store
+                                .hold(url.as_str(), &page_host, depth, job.id, unseen)?;
+                        self.held.entry(page_host.clone()).or_default().push_back(
+                            crate::HeldLink {
+                                id,
+                                url: url.into(),
+                                host: page_host.clone(),
+                                depth,
+                                referrer: job.id,
+                                unseen,
+                                released: false,
+                            },
+                        );
+                        continue;
+                    }
                     *self.explored.entry(page_host.clone()).or_insert(0) += 1;
                 }
             }
-            if self.budget.try_take(&url).is_err() {
-                // Beyond a page limit: kept, deferred, for a run with a higher limit.
-                self.seen.insert_key(key);
-                let host = host_port(&url).unwrap_or_default();
-                self.store
-                    .add_deferred_url(url.as_str(), &host, depth, Some(job.id))?;
-                continue;
-            }
-            self.seen.insert_key(key);
-            let host = host_port(&url).unwrap_or_default();
-            if let Some(id) = self
-                .store
-                .add_url(url.as_str(), &host, depth, Some(job.id))?
-            {
-                self.enqueue(QueueEntry {
-                    url,
-                    depth,
-                    referrer: None,
-                    payload: id,
-                });
-                queued += 1;
-            }
+            queued += usize::from(self.admit(url, key, depth, job.id)?);
         }
         Ok(queued)
+    }
+
+    /// Queues a link not seen yet, or defers it beyond a page limit (kept for a run with a
+    /// higher limit); returns whether it was queued.
+    fn admit(&mut self, url: Url, key: UrlKey, depth: u32, from: u64) -> Result<bool, StateError> {
+        self.seen.insert_key(key);
+        let host = host_port(&url).unwrap_or_default();
+        if self.budget.try_take(&url).is_err() {
+            self.store
+                .add_deferred_url(url.as_str(), &host, depth, Some(from))?;
+            return Ok(false);
+        }
+        let Some(id) = self.store.add_url(url.as_str(), &host, depth, Some(from))? else {
+            return Ok(false);
+        };
+        self.enqueue(QueueEntry {
+            url,
+            depth,
+            referrer: None,
+            payload: id,
+        });
+        Ok(true)
+    }
+
+    /// After a refund of the host's exploration budget: its first held link that the budget
+    /// has room for (by the way it was held: [`Explore::most`]) and that is not seen yet is
+    /// counted and queued; those seen meanwhile are let go. At most one is queued: before
+    /// the refund no held link had room. Returns how many were queued.
+    fn release_held(&mut self, host: &str) -> Result<usize, StateError> {
+        let explore = self.config.explore;
+        loop {
+            let n = self.explored.get(host).copied().unwrap_or(0);
+            let Some(queue) = self.held.get_mut(host) else {
+                return Ok(0);
+            };
+            let most = |link: &crate::HeldLink| {
+                let way = if link.unseen {
+                    Explore::Unseen
+                } else {
+                    Explore::NewShapes
+                };
+                way.most(explore)
+            };
+            let Some(link) = queue
+                .iter()
+                .position(|link| n < most(link))
+                .and_then(|i| queue.remove(i))
+            else {
+                return Ok(0);
+            };
+            self.store.unhold(link.id)?;
+            let Ok(url) = Url::parse(&link.url) else {
+                continue;
+            };
+            let key = UrlKey::of(&url);
+            if self.seen.contains_key(key) {
+                continue;
+            }
+            *self.explored.entry(host.to_owned()).or_insert(0) += 1;
+            return Ok(usize::from(self.admit(
+                url,
+                key,
+                link.depth,
+                link.referrer,
+            )?));
+        }
     }
 
     /// In scope of at least one seed.

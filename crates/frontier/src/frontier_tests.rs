@@ -305,8 +305,13 @@ fn hub_site(path: &str) -> FakePage {
 }
 
 /// The URLs a drop-mode crawl of `hub_site` fetches with `explore`, and, for a crawl cut
-/// after `stop_after` pages and resumed, the same.
+/// after 2, 3 or 4 pages and resumed, the same.
 fn check_explore(explore: u32, expected: &[&str]) {
+    check_explore_on(&hub_site, explore, expected);
+}
+
+/// [`check_explore`] on `site`.
+fn check_explore_on(site: &dyn Fn(&str) -> FakePage, explore: u32, expected: &[&str]) {
     let mut config = config();
     config.dedup.on_duplicate = OnDuplicate::Drop;
     config.explore = explore;
@@ -318,11 +323,7 @@ fn check_explore(explore: u32, expected: &[&str]) {
     let dir = tempfile::tempdir().expect("tempdir");
     let (mut f, _) = Frontier::open(dir.path(), config.clone(), &params()).expect("opens");
     f.add_seed("http://site.test/").expect("valid");
-    assert_eq!(
-        urls(crawl(&mut f, &hub_site)),
-        expected,
-        "explore = {explore}"
-    );
+    assert_eq!(urls(crawl(&mut f, site)), expected, "explore = {explore}");
     // Cut after 2, 3 or 4 pages and resumed: the rest is what the uncut crawl fetched (the
     // host's shapes and its exploration count come back from the state).
     for cut in 2..=4 {
@@ -332,7 +333,7 @@ fn check_explore(explore: u32, expected: &[&str]) {
         let mut first = Vec::new();
         while first.len() < cut {
             let job = f.next_job(Instant::now()).expect("a job");
-            let (fp, body, links) = hub_site(job.url.path());
+            let (fp, body, links) = site(job.url.path());
             let done = f
                 .complete(job.clone(), page(&job, fp, body, &links), Instant::now())
                 .expect("records");
@@ -348,7 +349,7 @@ fn check_explore(explore: u32, expected: &[&str]) {
             Frontier::open(dir.path(), config.clone(), &params()).expect("reopens");
         assert!(resumed);
         let mut all = urls(first);
-        all.extend(urls(crawl(&mut f, &hub_site)));
+        all.extend(urls(crawl(&mut f, site)));
         assert_eq!(all, expected, "explore = {explore}, cut after {cut}");
     }
 }
@@ -359,19 +360,51 @@ fn drop_mode_explores_new_url_shapes_of_a_dropped_page() {
     check_explore(0, &["/", "/list/1", "/list/2", "/item/1"]);
     // On: its links of a shape the host never linked to, the first of each shape, on its
     // own host only; /item/2 has /item/1's shape.
-    check_explore(
-        64,
-        &[
-            "/",
-            "/list/1",
-            "/list/2",
-            "/item/1",
-            "/note/aa11",
-            "/archive?year=1",
-        ],
+    let all = [
+        "/",
+        "/list/1",
+        "/list/2",
+        "/item/1",
+        "/note/aa11",
+        "/archive?year=1",
+    ];
+    check_explore(64, &all);
+    // At most `explore` per host that keep nothing: /note/aa11 is another kind (kept), so
+    // the archive, held for want of room, is fetched after it.
+    check_explore(1, &all);
+}
+
+/// `hub_site`'s dropped `/list/2` linking to four new shapes: `/a/x` and `/c/x` are items
+/// (near-duplicates of `/item/1`), `/b/x` and `/d/x` other kinds.
+fn refund_site(path: &str) -> FakePage {
+    let item = T1 ^ 0xff00_0000_0000;
+    match path {
+        "/list/2" => (T1 ^ 0b11, 3, vec!["/a/x", "/b/x", "/c/x", "/d/x"]),
+        "/a/x" => (item, 10, vec![]),
+        "/b/x" => (T1 ^ 0xffff_ffff_0000_0000, 11, vec![]),
+        "/c/x" => (item, 12, vec![]),
+        "/d/x" => (T1 ^ 0x00ff_ff00_00ff_ff00, 13, vec![]),
+        _ => hub_site(path),
+    }
+}
+
+#[test]
+fn an_explored_page_that_is_kept_gives_its_fetch_back() {
+    let start = ["/", "/list/1", "/list/2", "/item/1"];
+    // One fetch: /a/x keeps nothing; the rest stay held.
+    check_explore_on(&refund_site, 1, &[&start[..], &["/a/x"]].concat());
+    // Two: /b/x is kept and gives its fetch back, so /c/x, held, is fetched; it keeps
+    // nothing, and with two fetches that kept nothing /d/x stays held.
+    check_explore_on(
+        &refund_site,
+        2,
+        &[&start[..], &["/a/x", "/b/x", "/c/x"]].concat(),
     );
-    // At most `explore` per host.
-    check_explore(1, &["/", "/list/1", "/list/2", "/item/1", "/note/aa11"]);
+    check_explore_on(
+        &refund_site,
+        3,
+        &[&start[..], &["/a/x", "/b/x", "/c/x", "/d/x"]].concat(),
+    );
 }
 
 /// `hub_site` with path sets: `/list/2` is as near `/list/1` by fingerprint, and its path
@@ -464,10 +497,12 @@ fn drop_mode_follows_the_unseen_links_of_a_page_that_only_just_joined() {
         ]
         .concat(),
     );
-    // At most half of `explore` for them: the rest is for new shapes.
+    // At most half of `explore` for them that keep nothing, the rest is for new shapes:
+    // /note/aa11 is kept and gives its fetch back, so /note/bb22 is fetched; it keeps
+    // nothing, and the archive stays held.
     check_marginal(
         false,
         4,
-        &[&new_shapes[..], &["/item/2", "/note/aa11"]].concat(),
+        &[&new_shapes[..], &["/item/2", "/note/aa11", "/note/bb22"]].concat(),
     );
 }

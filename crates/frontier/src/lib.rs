@@ -137,8 +137,9 @@ pub use scope::{
     Budget, OutOfScope, Scope, ScopeConfig, ScopeError, ScopeMode, host_port, registrable_domain,
 };
 pub use seen::{SeenSet, UrlKey};
-pub use shape::{Explore, MARGIN, explored_links, shape_key};
+pub use shape::{Explore, MARGIN, explored_links, most_held, shape_key};
 pub use store::{
-    Difference, PageRecord, QueuedUrl, StateError, Store, StoredRecord, WarcFile, WarcLocation,
+    Difference, HeldLink, PageRecord, QueuedUrl, StateError, Store, StoredRecord, WarcFile,
+    WarcLocation,
 };
 pub use traps::{Trap, TrapConfig, TrapGuard};

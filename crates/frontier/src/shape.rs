@@ -6,7 +6,9 @@
 //! link whose **shape** the host's pages have never linked to is the one likely to lead to
 //! another kind of page: `/technote/9f3c…` when the host has linked only to `/timeline?…`
 //! and `/info/…` before. So a dropped page's links of a new shape are queued, at most
-//! `explore` per host.
+//! `explore` per host that keep nothing: an explored page that is kept (another kind of
+//! page) gives its fetch back, and a link that came when the budget was spent, held
+//! meanwhile ([`most_held`]), is queued then.
 //!
 //! A URL's shape is its path, each segment that holds an ASCII digit or is longer than
 //! [`LONG_SEGMENT`] bytes written as `0` (ids, hashes, dates), then the sorted, distinct
@@ -62,6 +64,26 @@ pub enum Explore {
     Unseen,
 }
 
+/// Links held per link of a host's exploration budget ([`most_held`]).
+const HELD_PER_EXPLORE: usize = 4;
+
+/// Links a host holds at most, whatever its budget (a list page of a huge site).
+const MOST_HELD: usize = 16_384;
+
+/// How many links a host with exploration budget `explore`
+/// ([`crate::FrontierConfig::explore`]) holds at most: 4 per link of the budget, at most
+/// 16,384. A dropped page's links of a new shape that come when the budget is spent wait,
+/// in the order they came, and each explored page that is kept gives the budget one fetch
+/// back and queues the first of them the budget has room for. So a host explores at most
+/// `explore` pages that keep nothing, and a hub dropped after the budget was spent (a
+/// wiki's list of special pages) is explored as far as its links keep finding new kinds of
+/// page. The one rule of the single-process `Frontier` and a shared crawl's workers.
+#[must_use]
+pub const fn most_held(explore: u32) -> usize {
+    let n = explore as usize * HELD_PER_EXPLORE;
+    if n < MOST_HELD { n } else { MOST_HELD }
+}
+
 /// A near-duplicate whose path set's similarity to its cluster's page is less than this
 /// above `min-similarity` only just joined the cluster: it differs from that page, and what
 /// it links to may differ too (a wiki's syntax page, the one page that links to a page that
@@ -115,6 +137,19 @@ mod tests {
             same,
             "{a} ~ {b}"
         );
+    }
+
+    #[test]
+    fn a_host_holds_four_links_per_link_of_its_budget_and_at_most_16384() {
+        for (explore, want) in [
+            (0, 0),
+            (1, 4),
+            (64, 256),
+            (4096, 16_384),
+            (u32::MAX, 16_384),
+        ] {
+            assert_eq!(most_held(explore), want, "explore = {explore}");
+        }
     }
 
     #[test]

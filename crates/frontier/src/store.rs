@@ -10,9 +10,12 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+#[path = "store_held.rs"]
+mod held;
 #[path = "store_warc.rs"]
 mod warc;
 use crate::{ContentBits, Decision, PageContent};
+pub use held::HeldLink;
 pub use warc::{WarcFile, WarcLocation};
 
 /// The schema version this build writes and reads.
@@ -259,6 +262,7 @@ impl Store {
             .map_err(err)?;
         conn.execute_batch(SCHEMA).map_err(err)?;
         conn.execute_batch(warc::SCHEMA).map_err(err)?;
+        conn.execute_batch(held::SCHEMA).map_err(err)?;
         let mut store = Self {
             conn,
             path,
@@ -667,28 +671,37 @@ impl Store {
     }
 
     /// Every URL a page linked to on its own host, in discovery order: the URL, its host,
-    /// and whether the page that linked to it was a near-duplicate (exploration in drop
-    /// mode, `shape.rs`). Deferred URLs included.
+    /// whether the page that linked to it was a near-duplicate, and whether the URL's own
+    /// page was kept (exploration in drop mode, `shape.rs`). Deferred URLs included.
     ///
     /// # Errors
     /// SQLite failed.
-    pub fn for_each_own_link(&self, mut f: impl FnMut(&str, &str, bool)) -> Result<(), StateError> {
+    pub fn for_each_own_link(
+        &self,
+        mut f: impl FnMut(&str, &str, bool, bool),
+    ) -> Result<(), StateError> {
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT u.url, u.host, p.decision = ?1 FROM urls u \
+                "SELECT u.url, u.host, p.decision = ?1, c.decision = ?2 FROM urls u \
                  JOIN urls r ON r.id = u.referrer LEFT JOIN pages p ON p.id = r.id \
-                 WHERE r.host = u.host ORDER BY u.id",
+                 LEFT JOIN pages c ON c.id = u.id WHERE r.host = u.host ORDER BY u.id",
             )
             .map_err(|e| self.err(e))?;
         let mut rows = stmt
-            .query([Decision::NearDuplicate.as_str()])
+            .query([Decision::NearDuplicate.as_str(), Decision::Kept.as_str()])
             .map_err(|e| self.err(e))?;
         while let Some(row) = rows.next().map_err(|e| self.err(e))? {
             let url: String = row.get(0).map_err(|e| self.err(e))?;
             let host: String = row.get(1).map_err(|e| self.err(e))?;
             let by_duplicate: Option<bool> = row.get(2).map_err(|e| self.err(e))?;
-            f(&url, &host, by_duplicate.unwrap_or(false));
+            let kept: Option<bool> = row.get(3).map_err(|e| self.err(e))?;
+            f(
+                &url,
+                &host,
+                by_duplicate.unwrap_or(false),
+                kept.unwrap_or(false),
+            );
         }
         Ok(())
     }

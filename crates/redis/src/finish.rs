@@ -55,35 +55,51 @@ pub enum Shapes<'a> {
     #[default]
     Off,
     /// A page whose links are followed: the shapes of its links not seen yet become its
-    /// host's.
-    Note(&'a [u64]),
+    /// host's. Kept, and queued by exploration, it gives the host's budget its fetch back,
+    /// and the first link held that the budget has room for is queued as number `release`
+    /// (`silhouette_frontier::most_held`).
+    Note {
+        /// The links' shapes.
+        shapes: &'a [u64],
+        /// The host's exploration budget (`FrontierConfig::explore`).
+        explore: u32,
+        /// The number for a held link: the page's last (its links' numbers and one more).
+        release: u64,
+    },
     /// A near-duplicate in drop mode: only its links whose shape its host has not had are
-    /// queued, the first of each, while the host has explored fewer than `most`.
+    /// wanted, the first of each; queued while the host has explored fewer than `explore`
+    /// (less those kept), else held.
     Explore {
         /// The links' shapes.
         shapes: &'a [u64],
-        /// Links a host follows from duplicates at most.
-        most: u32,
+        /// The host's exploration budget.
+        explore: u32,
     },
     /// A near-duplicate that only just joined its cluster (`silhouette_frontier::Explore::
-    /// Unseen`): its links not seen yet are queued whatever their shape (which becomes its
-    /// host's), while the host has explored fewer than `most`, each counted.
+    /// Unseen`): its links not seen yet are wanted whatever their shape (which becomes its
+    /// host's); queued while the host has explored fewer than half of `explore`, each
+    /// counted, else held.
     Unseen {
         /// The links' shapes.
         shapes: &'a [u64],
-        /// Links a host follows from duplicates at most.
-        most: u32,
+        /// The host's exploration budget.
+        explore: u32,
     },
 }
 
 impl Shapes<'_> {
-    /// The `COMPLETE` script's mode, the most explored, and the shapes.
-    fn parts(&self) -> (u8, u32, &[u64]) {
+    /// The `COMPLETE` script's mode, the exploration budget, the number for a held link, and
+    /// the shapes.
+    fn parts(&self) -> (u8, u32, u64, &[u64]) {
         match *self {
-            Self::Off => (0, 0, &[]),
-            Self::Note(shapes) => (1, 0, shapes),
-            Self::Explore { shapes, most } => (2, most, shapes),
-            Self::Unseen { shapes, most } => (3, most, shapes),
+            Self::Off => (0, 0, 0, &[]),
+            Self::Note {
+                shapes,
+                explore,
+                release,
+            } => (1, explore, release, shapes),
+            Self::Explore { shapes, explore } => (2, explore, 0, shapes),
+            Self::Unseen { shapes, explore } => (3, explore, 0, shapes),
         }
     }
 }
@@ -172,7 +188,7 @@ impl SharedCrawl {
         // With a crawl-wide page budget the links go through `enqueue` (the budget lives
         // in the crawl's slot); else the page's own host's links go with the record, each
         // with its shape when exploring.
-        let (mode, most_explored, shapes) = f.shapes.parts();
+        let (mode, explore, release, shapes) = f.shapes.parts();
         let shape_of = |i: usize| shapes.get(i).copied().unwrap_or(0);
         let (own, others): (Vec<Shaped>, Vec<Shaped>) = if self.config.max_pages.is_some() {
             (
@@ -208,6 +224,8 @@ impl SharedCrawl {
             .key(h.seen())
             .key(h.queue())
             .key(h.shapes())
+            .key(h.held())
+            .key(h.explored())
             .arg(&lease.entry)
             .arg(id_field(lease.id))
             .arg(f.record)
@@ -217,7 +235,9 @@ impl SharedCrawl {
             .arg(ms(self.config.backoff_cap))
             .arg(u8::from(f.late))
             .arg(mode)
-            .arg(most_explored)
+            .arg(explore)
+            .arg(silhouette_frontier::most_held(explore))
+            .arg(release)
             .arg(own.len())
             .arg(self.config.max_pages_per_host.unwrap_or(0));
         for ((url, depth, seq), shape) in &own {

@@ -145,9 +145,18 @@ impl HostKeys {
     pub(crate) fn shapes(&self) -> String {
         self.key("shapes")
     }
+    /// Links exploration had no room for, in the order they came (list of the exploring
+    /// mode's digit, the 16-byte seen member, the queue entry).
+    pub(crate) fn held(&self) -> String {
+        self.key("held")
+    }
+    /// The URLs exploration queued that are not judged kept yet (set of URL ids).
+    pub(crate) fn explored(&self) -> String {
+        self.key("expl")
+    }
     /// Politeness and counters: `next` (ms), `delay` (Crawl-delay, ms), `fails` (failures in
     /// a row), `pages` (taken of `max-pages-per-host`), `explored` (links followed from
-    /// duplicates), `n:DECISION`, `rq:ID` (hash).
+    /// duplicates, less one for each of their pages kept), `n:DECISION`, `rq:ID` (hash).
     pub(crate) fn meta(&self) -> String {
         self.key("meta")
     }
@@ -179,6 +188,8 @@ mod tests {
             h.order(),
             h.late(),
             h.shapes(),
+            h.held(),
+            h.explored(),
         ];
         assert!(host_keys.iter().all(|key| tag(key) == "c1@a.example:8080"));
         assert_eq!(tag(&k.dedup("a.example:8080")), "c1@a.example:8080");

@@ -37,52 +37,104 @@ impl std::ops::Deref for Lua {
     }
 }
 
-/// The Lua function that queues URLs on a host (`ENQUEUE`, and `COMPLETE` for a page's own
-/// host): `queue_links(seen, queue, meta, order, from, shapes, mode, most_explored)` reads
-/// ARGV from `from` on: at most (URLs queued), the per-host budget (0: none), then seen
-/// member, entry, sequence number, and with `mode` > 0 the URL's shape, …; queues the URLs
-/// not seen, within both limits, in the queue and the order, and returns how many. A URL
-/// over a limit is not marked seen. `mode` (exploration in drop mode, `Frontier`'s
-/// `queue_links`): 0, no shapes; 1, the shape of each URL not seen is added to `shapes`;
-/// 2 (a duplicate's links), only a URL whose shape is not in `shapes` is queued, while the
-/// host's `explored` count (in `meta`) is under `most_explored`, and its shape added; 3 (a
-/// duplicate that only just joined its cluster), every URL not seen is queued while that
-/// count is under `most_explored`, each counted, and its shape added.
+/// The Lua functions that queue URLs on a host (`ENQUEUE`, and `COMPLETE` for a page's own
+/// host). `queue_links(seen, queue, meta, order, from, x)` reads ARGV from `from` on: at
+/// most (URLs queued), the per-host budget (0: none), then seen member, entry, sequence
+/// number, and with `x.mode` > 0 the URL's shape, …; queues the URLs not seen, within both
+/// limits, in the queue and the order, and returns how many. A URL over a limit is not
+/// marked seen. `x` is exploration in drop mode (`Frontier`'s `queue_links`): `mode` 0, no
+/// shapes (`x` may be nil); 1, the shape of each URL not seen is added to `x.shapes`; 2 (a
+/// duplicate's links), only a URL whose shape is not in `shapes` is wanted, and its shape
+/// added; 3 (a duplicate that only just joined its cluster), every URL not seen is wanted,
+/// and its shape added. A wanted URL is queued while the host's `explored` count (in
+/// `meta`) is under the most for the mode (`x.explore`, half of it for mode 3:
+/// `Explore::most`), counted, and its id added to `x.explored` (a set); else it is held
+/// (`x.held`, a list of mode, seen member, entry), while fewer than `x.held_most` are, its
+/// shape added only then. `release(seen, queue, meta, order, x, seq)`: an explored page
+/// was kept and gives its fetch back, and the first held URL the count has room for and not
+/// seen is queued as number `seq` (`Frontier::release_held`).
 macro_rules! queue_links {
     () => {
         r"
-local function queue_links(seen, queue, meta, order, from, shapes, mode, most_explored)
+local function most_for(mode, explore)
+  if mode == 3 then return math.floor(explore / 2) end
+  return explore
+end
+local function queue_links(seen, queue, meta, order, from, x)
   local n = 0
   local most = tonumber(ARGV[from])
   local budget = tonumber(ARGV[from + 1])
   local taken = tonumber(redis.call('HGET', meta, 'pages') or '0')
+  local mode = x and x.mode or 0
   local step = mode > 0 and 4 or 3
   local explored = 0
   if mode >= 2 then explored = tonumber(redis.call('HGET', meta, 'explored') or '0') end
   local explored_before = explored
   for i = from + 2, #ARGV, step do
     local wanted = true
+    local counted = false
     if mode > 0 and redis.call('SISMEMBER', seen, ARGV[i]) == 0 then
       if mode == 1 then
-        redis.call('SADD', shapes, ARGV[i + 3])
-      elseif explored >= most_explored then
-        wanted = false
-      elseif redis.call('SADD', shapes, ARGV[i + 3]) == 0 and mode == 2 then
-        wanted = false
+        redis.call('SADD', x.shapes, ARGV[i + 3])
       else
-        explored = explored + 1
+        local room = explored < most_for(mode, x.explore)
+        if not room and redis.call('LLEN', x.held) >= x.held_most then
+          wanted = false
+        elseif redis.call('SADD', x.shapes, ARGV[i + 3]) == 0 and mode == 2 then
+          wanted = false
+        elseif not room then
+          redis.call('RPUSH', x.held, tostring(mode) .. ARGV[i] .. ARGV[i + 1])
+          wanted = false
+        else
+          explored = explored + 1
+          counted = true
+        end
       end
     end
     if n >= most or (budget > 0 and taken >= budget) then wanted = false end
     if wanted and redis.call('SADD', seen, ARGV[i]) == 1 then
       redis.call('ZADD', queue, ARGV[i + 2], ARGV[i + 1])
       redis.call('ZADD', order, ARGV[i + 2], string.sub(ARGV[i + 1], 1, 16))
+      if counted then redis.call('SADD', x.explored, string.sub(ARGV[i + 1], 1, 16)) end
       n = n + 1
       taken = taken + 1
     end
   end
   if budget > 0 and n > 0 then redis.call('HSET', meta, 'pages', taken) end
   if explored ~= explored_before then redis.call('HSET', meta, 'explored', explored) end
+  return n
+end
+local function release(seen, queue, meta, order, x, seq)
+  local explored = tonumber(redis.call('HGET', meta, 'explored') or '0')
+  if explored > 0 then explored = explored - 1 end
+  local n = 0
+  local held = redis.call('LRANGE', x.held, 0, -1)
+  local gone = 0
+  for i, h in ipairs(held) do
+    local mode = tonumber(string.sub(h, 1, 1))
+    if explored < most_for(mode, x.explore) then
+      redis.call('LSET', x.held, i - 1 - gone, '')
+      redis.call('LREM', x.held, 1, '')
+      gone = gone + 1
+      local member = string.sub(h, 2, 17)
+      if redis.call('SISMEMBER', seen, member) == 0 then
+        explored = explored + 1
+        local id, rest = string.match(string.sub(h, 18), '^(%x+)\t%d+\t(.*)$')
+        local budget = tonumber(ARGV[x.budget_at])
+        local taken = tonumber(redis.call('HGET', meta, 'pages') or '0')
+        if budget == 0 or taken < budget then
+          redis.call('SADD', seen, member)
+          redis.call('ZADD', queue, seq, id .. '\t' .. seq .. '\t' .. rest)
+          redis.call('ZADD', order, seq, id)
+          redis.call('SADD', x.explored, id)
+          if budget > 0 then redis.call('HSET', meta, 'pages', taken + 1) end
+          n = 1
+        end
+        break
+      end
+    end
+  end
+  redis.call('HSET', meta, 'explored', explored)
   return n
 end
 "
@@ -109,7 +161,7 @@ script!(
     r"
 local order_was_empty = redis.call('ZCARD', KEYS[4]) == 0 and 1 or 0
 local queue_was_empty = redis.call('ZCARD', KEYS[2]) == 0 and 1 or 0
-local n = queue_links(KEYS[1], KEYS[2], KEYS[3], KEYS[4], 1, nil, 0, 0)
+local n = queue_links(KEYS[1], KEYS[2], KEYS[3], KEYS[4], 1, nil)
 local m = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')
 return {n, m[2] or '', order_was_empty, queue_was_empty}
 "
@@ -235,18 +287,24 @@ return {'busy', tostring(now + interval)}
 
 script!(
     COMPLETE,
-    "KEYS: leases, records, meta, order, late, seen, queue, shapes. ARGV: entry, id, record, \
-     interval ms, decision, backoff ms (0: the host answered), backoff cap ms, judged out of \
-     order (1/0), exploration mode and most explored (`queue_links`), then the page's links \
-     on its own host as `ENQUEUE` takes them (at most, budget, seen member, entry, sequence \
-     number, and with a mode its shape, …), queued first. Ends the lease, holds the host for an interval (or its Crawl-delay) from now, or for a \
-     backoff doubling with each failure in a row; writes the record unless one is there (a \
-     URL another worker took out of the order meanwhile gets `out_of_order` added); takes \
-     the URL out of the order. Returns {1 if written else 0, links queued, the order's \
-     first 32 sequence numbers, …}.",
+    "KEYS: leases, records, meta, order, late, seen, queue, shapes, held, explored. ARGV: \
+     entry, id, record, interval ms, decision, backoff ms (0: the host answered), backoff cap \
+     ms, judged out of order (1/0), exploration mode, explore (the host's budget), held at \
+     most, the number for a held link (`queue_links`), then the page's links on its own \
+     host as `ENQUEUE` takes them (at most, budget, seen member, entry, sequence number, and \
+     with a mode its shape, …), queued first. Ends the lease, holds the host for an \
+     interval (or its Crawl-delay) from now, or for a backoff doubling with each failure in \
+     a row; writes the record unless one is there (a URL another worker took out of the \
+     order meanwhile gets `out_of_order` added), and then, for a kept page that exploration \
+     queued, gives its fetch back (`release`); takes the URL out of the order. Returns {1 if \
+     written else 0, links queued, the order's first 32 sequence numbers, …}.",
     queue_links!(),
     r#"
-local n = queue_links(KEYS[6], KEYS[7], KEYS[3], KEYS[4], 11, KEYS[8], tonumber(ARGV[9]), tonumber(ARGV[10]))
+local x = {
+  mode = tonumber(ARGV[9]), explore = tonumber(ARGV[10]), held_most = tonumber(ARGV[11]),
+  shapes = KEYS[8], held = KEYS[9], explored = KEYS[10], budget_at = 14,
+}
+local n = queue_links(KEYS[6], KEYS[7], KEYS[3], KEYS[4], 13, x)
 redis.call('ZREM', KEYS[1], ARGV[1])
 local wait = math.max(tonumber(ARGV[4]), tonumber(redis.call('HGET', KEYS[3], 'delay') or '0'))
 if tonumber(ARGV[6]) > 0 then
@@ -271,6 +329,10 @@ if redis.call('HSETNX', KEYS[2], ARGV[2], rec) == 1 then
   redis.call('HDEL', KEYS[3], 'rq:' .. ARGV[2])
   if late then redis.call('HINCRBY', KEYS[3], 'late', 1) end
   written = 1
+  if x.mode == 1 and ARGV[5] == 'kept' and ARGV[12] ~= '0'
+    and redis.call('SREM', x.explored, ARGV[2]) == 1 then
+    n = n + release(KEYS[6], KEYS[7], KEYS[3], KEYS[4], x, ARGV[12])
+  end
 end
 redis.call('ZREM', KEYS[4], ARGV[2])
 local out = {tostring(written), tostring(n)}

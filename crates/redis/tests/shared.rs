@@ -426,13 +426,13 @@ async fn a_recorded_page_is_not_logged_again() {
 
 /// Exploration in drop mode (`Shapes`): a page whose links are followed gives its host their
 /// shapes; a duplicate's links are queued only for a shape the host has not had, the first
-/// of each, up to `most` per host; a link it leaves stays unseen.
+/// of each, up to `explore` per host; a link it leaves stays unseen.
 #[tokio::test]
 async fn a_duplicate_explores_only_new_url_shapes() {
     let server = Server::start();
     let mut w = seeded(&server).await;
     // /item/1, a duplicate exploring up to 2: an old shape, a new one twice, a seen URL of
-    // a new shape (not counted), another new shape, one past the limit.
+    // a new shape (not counted), another new shape, one past the limit (held).
     let links = [
         ("/item/2", 11),
         ("/note/a", 22),
@@ -441,30 +441,75 @@ async fn a_duplicate_explores_only_new_url_shapes() {
         ("/archive", 33),
         ("/z/1", 66),
     ];
-    assert_eq!(end(&mut w, &links, Some((2, false))).await, 2);
+    assert_eq!(end(&mut w, &links, Dup(2)).await, 2);
     // /note/a, a duplicate: the host has explored 2 already.
-    assert_eq!(end(&mut w, &[("/y/1", 77)], Some((2, false))).await, 0);
-    // /archive, followed: what the duplicates left is unseen still, and queued now.
+    assert_eq!(end(&mut w, &[("/y/1", 77)], Dup(2)).await, 0);
+    // /archive, followed: what the duplicates left is unseen still, and queued now (the
+    // held links among them too: seen when /archive gives its fetch back, so none is
+    // queued twice).
     assert_eq!(
-        end(&mut w, &[("/note/b", 22), ("/z/1", 66), ("/y/1", 77)], None).await,
+        end(
+            &mut w,
+            &[("/note/b", 22), ("/z/1", 66), ("/y/1", 77)],
+            Kept(2)
+        )
+        .await,
         3
     );
 }
+
+/// An explored page that is kept gives its host's budget its fetch back, and the first
+/// link held for want of room is queued, numbered after the page's links; one that is not
+/// kept gives nothing back (`Frontier`'s `release_held`, the same crawl).
+#[tokio::test]
+async fn an_explored_page_that_is_kept_gives_its_fetch_back() {
+    let server = Server::start();
+    let mut w = seeded(&server).await;
+    // /item/1, a duplicate exploring up to 1: /a/x queued, /b/x and /c/x held.
+    let links = [("/a/x", 21), ("/b/x", 22), ("/c/x", 23)];
+    assert_eq!(end(&mut w, &links, Dup(1)).await, 1);
+    // /a/x is another kind: kept, it queues its own link and /b/x, after it.
+    assert_eq!(end(&mut w, &[("/item/9", 11)], Kept(1)).await, 2);
+    // /item/9 is followed, not explored: nothing back. /b/x, a duplicate of the item, keeps
+    // nothing: /c/x stays held.
+    assert_eq!(next_path(&mut w).await.as_deref(), Some("/item/9"));
+    assert_eq!(end(&mut w, &[], Kept(1)).await, 0);
+    assert_eq!(next_path(&mut w).await.as_deref(), Some("/b/x"));
+    assert_eq!(end(&mut w, &[], Dup(1)).await, 0);
+    assert_eq!(next_path(&mut w).await, None);
+}
+
+/// The path of the URL a lease would get next (the lease given back).
+async fn next_path(w: &mut SharedCrawl) -> Option<String> {
+    let lease = w.lease(1).await.expect("lease");
+    w.give_back(&lease).await.expect("given back");
+    lease.first().map(|l| l.url.path().to_owned())
+}
+
+/// How `end` ends a page: kept (its links followed), a duplicate exploring new shapes, or one
+/// that only just joined its cluster; each with the host's exploration budget.
+#[derive(Clone, Copy)]
+enum How {
+    Kept(u32),
+    Dup(u32),
+    Marginal(u32),
+}
+use How::{Dup, Kept, Marginal};
 
 /// A crawl of `a.test` whose seed was followed: `/item/1` queued, its shape (11) the host's.
 async fn seeded(server: &Server) -> SharedCrawl {
     let mut w = join(server, &[], config(60_000, 0)).await;
     w.add_seeds(&[url("http://a.test/")]).await.expect("seeds");
-    assert_eq!(end(&mut w, &[("/item/1", 11)], None).await, 1);
+    assert_eq!(end(&mut w, &[("/item/1", 11)], Kept(2)).await, 1);
     w
 }
 
-/// (path, shape) of each link, numbered from the page's numbers; `explore`: the most a host
-/// explores, and whether every unseen link (`Shapes::Unseen`) or only new shapes.
-async fn end(w: &mut SharedCrawl, links: &[(&str, u64)], explore: Option<(u32, bool)>) -> usize {
+/// Leases the next URL and ends it `how`, with links (path, shape) numbered from the page's
+/// numbers (and one more for a held link); returns how many were queued.
+async fn end(w: &mut SharedCrawl, links: &[(&str, u64)], how: How) -> usize {
     let lease = w.lease(1).await.expect("lease").remove(0);
     let first = w
-        .alloc(Some(lease.seq), links.len() as u64)
+        .alloc(Some(lease.seq), links.len() as u64 + 1)
         .await
         .expect("numbers")
         .first;
@@ -474,20 +519,29 @@ async fn end(w: &mut SharedCrawl, links: &[(&str, u64)], explore: Option<(u32, b
         .map(|((p, _), seq)| (url(&format!("http://a.test{p}")), 1, seq))
         .collect();
     let shapes: Vec<u64> = links.iter().map(|(_, s)| *s).collect();
-    let shapes = match explore {
-        None => Shapes::Note(&shapes),
-        Some((most, false)) => Shapes::Explore {
+    let release = first + links.len() as u64;
+    let shapes = match how {
+        Kept(explore) => Shapes::Note {
             shapes: &shapes,
-            most,
+            explore,
+            release,
         },
-        Some((most, true)) => Shapes::Unseen {
+        Dup(explore) => Shapes::Explore {
             shapes: &shapes,
-            most,
+            explore,
+        },
+        Marginal(explore) => Shapes::Unseen {
+            shapes: &shapes,
+            explore,
         },
     };
     let f = Finish {
         record: "{}",
-        decision: "kept",
+        decision: if matches!(how, Kept(_)) {
+            "kept"
+        } else {
+            "near-duplicate"
+        },
         backoff: None,
         late: false,
         links: &numbered,
@@ -511,10 +565,10 @@ async fn a_duplicate_that_only_just_joined_explores_every_unseen_link() {
         ("/note/a", 22),
         ("/note/b", 22),
     ];
-    assert_eq!(end(&mut w, &links, Some((4, true))).await, 3);
+    assert_eq!(end(&mut w, &links, Marginal(8)).await, 3);
     // /item/2, a duplicate: shape 22 is the host's now; one new shape, then the limit.
     let links = [("/q/1", 22), ("/r/1", 88), ("/s/1", 99)];
-    assert_eq!(end(&mut w, &links, Some((4, false))).await, 1);
-    // /note/a only just joined: the host has explored 4.
-    assert_eq!(end(&mut w, &[("/t/1", 11)], Some((4, true))).await, 0);
+    assert_eq!(end(&mut w, &links, Dup(4)).await, 1);
+    // /note/a only just joined: the host has explored 4 (half of 8).
+    assert_eq!(end(&mut w, &[("/t/1", 11)], Marginal(8)).await, 0);
 }
