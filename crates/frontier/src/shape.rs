@@ -80,7 +80,7 @@ const MOST_HELD: usize = 16_384;
 /// page. The one rule of the single-process `Frontier` and a shared crawl's workers.
 #[must_use]
 pub const fn most_held(explore: u32) -> usize {
-    let n = explore as usize * HELD_PER_EXPLORE;
+    let n = (explore as usize).saturating_mul(HELD_PER_EXPLORE);
     if n < MOST_HELD { n } else { MOST_HELD }
 }
 
