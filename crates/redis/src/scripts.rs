@@ -108,31 +108,39 @@ local function release(seen, queue, meta, order, x, seq)
   local explored = tonumber(redis.call('HGET', meta, 'explored') or '0')
   if explored > 0 then explored = explored - 1 end
   local n = 0
-  local held = redis.call('LRANGE', x.held, 0, -1)
-  local gone = 0
-  for i, h in ipairs(held) do
-    local mode = tonumber(string.sub(h, 1, 1))
-    if explored < most_for(mode, x.explore) then
-      redis.call('LSET', x.held, i - 1 - gone, '')
-      redis.call('LREM', x.held, 1, '')
-      gone = gone + 1
-      local member = string.sub(h, 2, 17)
-      if redis.call('SISMEMBER', seen, member) == 0 then
-        explored = explored + 1
-        local id, rest = string.match(string.sub(h, 18), '^(%x+)\t%d+\t(.*)$')
-        local budget = tonumber(ARGV[x.budget_at])
-        local taken = tonumber(redis.call('HGET', meta, 'pages') or '0')
-        if budget == 0 or taken < budget then
-          redis.call('SADD', seen, member)
-          redis.call('ZADD', queue, seq, id .. '\t' .. seq .. '\t' .. rest)
-          redis.call('ZADD', order, seq, id)
-          redis.call('SADD', x.explored, id)
-          if budget > 0 then redis.call('HSET', meta, 'pages', taken + 1) end
-          n = 1
+  -- Read in pieces: the first held link usually has room.
+  local start = 0
+  local done = false
+  while not done do
+    local held = redis.call('LRANGE', x.held, start, start + 63)
+    if #held == 0 then break end
+    local gone = 0
+    for i, h in ipairs(held) do
+      local mode = tonumber(string.sub(h, 1, 1))
+      if explored < most_for(mode, x.explore) then
+        redis.call('LSET', x.held, start + i - 1 - gone, '')
+        redis.call('LREM', x.held, 1, '')
+        gone = gone + 1
+        local member = string.sub(h, 2, 17)
+        if redis.call('SISMEMBER', seen, member) == 0 then
+          explored = explored + 1
+          local id, rest = string.match(string.sub(h, 18), '^(%x+)\t%d+\t(.*)$')
+          local budget = tonumber(ARGV[x.budget_at])
+          local taken = tonumber(redis.call('HGET', meta, 'pages') or '0')
+          if budget == 0 or taken < budget then
+            redis.call('SADD', seen, member)
+            redis.call('ZADD', queue, seq, id .. '\t' .. seq .. '\t' .. rest)
+            redis.call('ZADD', order, seq, id)
+            redis.call('SADD', x.explored, id)
+            if budget > 0 then redis.call('HSET', meta, 'pages', taken + 1) end
+            n = 1
+          end
+          done = true
+          break
         end
-        break
       end
     end
+    start = start + #held - gone
   end
   redis.call('HSET', meta, 'explored', explored)
   return n

@@ -479,6 +479,24 @@ async fn an_explored_page_that_is_kept_gives_its_fetch_back() {
     assert_eq!(next_path(&mut w).await, None);
 }
 
+/// A refund passes over held links seen meanwhile, past the first 64 the script reads.
+#[tokio::test]
+async fn a_refund_passes_over_held_links_seen_meanwhile() {
+    let server = Server::start();
+    let mut w = seeded(&server).await;
+    // /item/1, a duplicate exploring up to 20: /h/0 … /h/19 queued, /h/20 … /h/89 held.
+    let paths: Vec<String> = (0..90).map(|i| format!("/h/{i}")).collect();
+    let links: Vec<(&str, u64)> = paths
+        .iter()
+        .zip(100..)
+        .map(|(p, s)| (p.as_str(), s))
+        .collect();
+    assert_eq!(end(&mut w, &links, Dup(20)).await, 20);
+    // /h/0 is kept and links to /h/20 … /h/85: those 66 are queued, and its fetch back
+    // queues /h/86, the first held link not seen.
+    assert_eq!(end(&mut w, &links[20..86], Kept(20)).await, 67);
+}
+
 /// The path of the URL a lease would get next (the lease given back).
 async fn next_path(w: &mut SharedCrawl) -> Option<String> {
     let lease = w.lease(1).await.expect("lease");
