@@ -38,7 +38,7 @@ pub fn html_page(
             elements: s.elements,
             truncated: s.truncated.map(|t| t.to_string()),
             profile: s.profile.to_bytes(),
-            summary: s.profile.paths().map(|p| p.ids().to_vec()),
+            summary: s.profile.paths().map(silhouette_dom::PathSet::summary),
             content: Box::new(content_of(content, s.text.as_deref())),
             links: s.links,
             base: s.base,
@@ -50,13 +50,13 @@ pub fn html_page(
     }
 }
 
-/// A page's structure summary (its path ids), read back from its stored profile: the
+/// A page's structure summary ([`silhouette_dom::PathSet::summary`]), read back from its stored profile: the
 /// frontier's [`silhouette_frontier::FrontierConfig::summary_of`].
 pub fn summary_of(profile: &[u8]) -> Option<Vec<u32>> {
     silhouette_dom::Profile::from_bytes(profile)
         .ok()?
         .paths()
-        .map(|p| p.ids().to_vec())
+        .map(silhouette_dom::PathSet::summary)
 }
 
 /// Links a crawl's hasher collects from each page at most.

@@ -170,6 +170,8 @@ struct Stored {
     cluster: u64,
     hash: u128,
     profile: Option<Profile>,
+    /// The profile's structure summary ([`silhouette_dom::PathSet::summary`]), made once.
+    summary: Option<Vec<u32>>,
     elements: u64,
     content: PageContent,
 }
@@ -210,6 +212,10 @@ impl Judged {
                     }
                     _ => None,
                 };
+                let summary = profile
+                    .as_ref()
+                    .and_then(Profile::paths)
+                    .map(silhouette_dom::PathSet::summary);
                 pages.push(Stored {
                     id: r.page.id,
                     cluster: match r.page.content_duplicate_of {
@@ -222,6 +228,7 @@ impl Judged {
                     decision: r.page.decision,
                     hash,
                     profile,
+                    summary,
                     elements: r.page.elements.unwrap_or(0),
                 });
             })
@@ -249,7 +256,7 @@ impl Judged {
             .iter()
             .map(|s| {
                 let fp = s.profile.as_ref().map(|p| p.fingerprint(decay));
-                let summary = s.profile.as_ref().and_then(|p| p.paths()).map(|p| p.ids());
+                let summary = s.summary.as_deref();
                 let v = dedup.judge_page(&PageSignals {
                     id: s.id,
                     host: &s.host,
@@ -473,7 +480,7 @@ mod tests {
                 .expect("ok")
                 .expect("new");
             let hash = body_hash(html.as_bytes());
-            let summary = s.profile.paths().map(|p| p.ids().to_vec());
+            let summary = s.profile.paths().map(silhouette_dom::PathSet::summary);
             let v = dedup.judge(
                 id,
                 "t",

@@ -524,6 +524,13 @@ pub(crate) fn is_phrasing(name: &str) -> bool {
     )
 }
 
+/// An element's label by its tag name alone (its classes left out): how an element below a
+/// flow of prose is labelled.
+#[must_use]
+pub(crate) fn tag_label(name: &str) -> u64 {
+    label(name, None)
+}
+
 /// An element's label: its tag name and normalised class tokens, hashed.
 #[must_use]
 pub(crate) fn label(name: &str, class: Option<&str>) -> u64 {
@@ -630,13 +637,18 @@ pub struct PathSet {
     seed: u32,
     /// Path ids, sorted, distinct.
     ids: Vec<u32>,
-    /// The level of each path in `ids`: the exponent of its weight.
+    /// The level of each path in `ids`: the exponent of its weight, with [`Self::PROSE`]
+    /// set for a path below a flow of prose.
     levels: Vec<u8>,
 }
 
 impl PathSet {
+    /// The bit of a stored level that marks a path below a flow of prose: the page's
+    /// content, which the crawl never counts as a host's frame.
+    pub const PROSE: u8 = 0x80;
+
     /// Builds a set from `(path id, level)` pairs in any order (the first level of a repeated
-    /// id wins).
+    /// id wins); a level may carry [`Self::PROSE`].
     #[must_use]
     pub fn from_paths(seed: u32, mut paths: Vec<(u32, u8)>) -> Self {
         paths.sort_by_key(|&(id, _)| id);
@@ -672,7 +684,28 @@ impl PathSet {
 
     /// `(path id, level)` pairs, by increasing id.
     pub fn paths(&self) -> impl Iterator<Item = (u32, u8)> + '_ {
+        self.stored().map(|(id, level)| (id, level & !Self::PROSE))
+    }
+
+    /// `(path id, level)` pairs as stored: the level with [`Self::PROSE`].
+    pub(crate) fn stored(&self) -> impl Iterator<Item = (u32, u8)> + '_ {
         self.ids.iter().copied().zip(self.levels.iter().copied())
+    }
+
+    /// The page's structure summary as a crawl compares it: each path id with its lowest
+    /// bit replaced by whether the path is below a flow of prose (1) or not (0), increasing,
+    /// distinct. A scope's frame then tells a page's prose from its template (what two
+    /// pages share of both is compared as [`Self::ids`] are, but for one pair of ids in
+    /// 2^31 that the bit merges).
+    #[must_use]
+    pub fn summary(&self) -> Vec<u32> {
+        let mut ids: Vec<u32> = self
+            .stored()
+            .map(|(id, level)| (id & !1) | u32::from(level & Self::PROSE != 0))
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
     }
 
     /// The fingerprint at `decay` (see the module docs).
@@ -681,6 +714,7 @@ impl PathSet {
         let mut powers = vec![1.0f64];
         let mut acc = Simhash::new();
         for (id, level) in self.paths() {
+            // (`paths` leaves `PROSE` out of the level.)
             while powers.len() <= usize::from(level) {
                 let last = powers[powers.len() - 1];
                 powers.push(last * decay);
@@ -718,25 +752,28 @@ impl PathCollector {
         }
     }
 
-    /// Notes an element's path at `depth` (held to the depth limit), with its `level`. A
-    /// path met again keeps the lowest level it was met at (in a flow of prose one path
-    /// stands for blocks at several depths), so the order of the blocks does not matter.
-    pub(crate) fn add(&mut self, path: u64, depth: u32, level: u32) {
+    /// Notes an element's path at `depth` (held to the depth limit), with its `level` and
+    /// whether it is below a flow of prose. A path met again keeps the lowest level it was
+    /// met at (in a flow of prose one path stands for blocks at several depths), so the
+    /// order of the blocks does not matter, and is prose only if it always was.
+    pub(crate) fn add(&mut self, path: u64, depth: u32, level: u32, prose: bool) {
         if depth > self.max_depth {
             return;
         }
         let id = (path >> 32) as u32;
-        let level = u8::try_from(level).unwrap_or(u8::MAX);
+        let level = u8::try_from(level).unwrap_or(u8::MAX).min(!PathSet::PROSE);
+        let flag = if prose { PathSet::PROSE } else { 0 };
         let next = self.paths.len();
         match self.seen.entry(id) {
             std::collections::hash_map::Entry::Occupied(at) => {
                 if let Some(slot) = self.paths.get_mut(*at.get()) {
-                    slot.1 = slot.1.min(level);
+                    let was = slot.1;
+                    slot.1 = (was & !PathSet::PROSE).min(level) | (was & flag);
                 }
             }
             std::collections::hash_map::Entry::Vacant(slot) if next < MAX_PATHS => {
                 slot.insert(next);
-                self.paths.push((id, level));
+                self.paths.push((id, level | flag));
             }
             std::collections::hash_map::Entry::Vacant(_) => {}
         }

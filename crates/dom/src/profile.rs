@@ -200,7 +200,7 @@ impl Profile {
             put_varint(&mut out, u64::from(paths.seed()));
             put_varint(&mut out, paths.len() as u64);
             let mut prev = 0u32;
-            for (id, depth) in paths.paths() {
+            for (id, depth) in paths.stored() {
                 put_varint(&mut out, u64::from(id - prev));
                 out.push(depth);
                 prev = id;

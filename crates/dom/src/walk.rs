@@ -2,7 +2,8 @@
 
 use crate::features::{ElementInfo, FeatureModel, Features};
 use crate::paths::{
-    PathCollector, child_path, is_phrasing, is_root, is_template_block, table_label,
+    PathCollector, child_path, is_field, is_phrasing, is_root, is_template_block, table_label,
+    tag_label,
 };
 use crate::tree::{DOCUMENT, Kind, NONE, NodeId, Ns, TreeArena};
 
@@ -67,11 +68,12 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         .is_some_and(|id| paragraphs(arena, id, MAIN_FLOW_PARAGRAPHS) == MAIN_FLOW_PARAGRAPHS);
     // A page that marks no main content: its paragraphs say where the prose is.
     let prose_rules = main_id.is_none();
-    let flows = if prose_rules {
+    let (flows, prose_flows) = if prose_rules {
         flow_paths(arena)
     } else {
-        fnv::FnvHashSet::default()
+        Default::default()
     };
+    let main_prose = main_flow && main_id.is_some_and(|id| has_bare_paragraph(arena, id));
     while let Some((id, depth, up)) = stack.pop() {
         let Some(node) = arena.node(id) else { continue };
         if node.kind != Kind::Element {
@@ -87,15 +89,25 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
             elements += count_descendants(arena, id);
             continue;
         }
-        let label = element_label(arena, id, node, up.in_main);
-        // In a flow of prose, how the blocks nest (a list in a definition in a section) is
-        // the author's: an element is labelled under the flow, whatever lies between.
-        let path = child_path(up.flow.unwrap_or(up.path), label);
+        let full = element_label(arena, id, node, up.in_main);
         // In a main content that is a flow, the prose's own blocks (a listing, an
         // admonition) are its content, not the template's.
         let block = up.main
-            && is_template_block(&node.name, label)
+            && is_template_block(&node.name, full)
             && !(main_flow && is_prose_block(arena, id));
+        // Below a flow of prose, the classes a block carries (a definition list's kind, an
+        // admonition's, a listing's language, a parameter table's) are the prose's
+        // vocabulary, not the template's: such an element is labelled by its tag alone, but
+        // for a template block of the main content and a form field.
+        let prose = up.prose;
+        let label = if prose && !block && !is_field(node.name.as_bytes()) {
+            tag_label(&node.name)
+        } else {
+            full
+        };
+        // In a flow of prose, how the blocks nest (a list in a definition in a section) is
+        // the author's: an element is labelled under the flow, whatever lies between.
+        let path = child_path(up.flow.unwrap_or(up.path), label);
         // A flow's blocks are its content: lighter than the template's elements at their
         // depth (`FLOW_LEVELS`), so what a page's prose holds moves its fingerprint less.
         let level = if block {
@@ -105,14 +117,14 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         } else {
             depth
         };
-        out.add(path, depth, level);
+        out.add(path, depth, level, prose);
         if let Some((_, tokens)) = is_root(&node.name)
             .then(|| arena.root_classes.iter().find(|(root, _)| *root == id))
             .flatten()
         {
             // `<html>` and `<body>` classes: each token a path of its own under the element.
             for &token in tokens {
-                out.add(child_path(path, token), depth + 1, level + 1);
+                out.add(child_path(path, token), depth + 1, level + 1, false);
             }
         }
         if is_phrasing(&node.name) {
@@ -122,10 +134,18 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
             continue;
         }
         let main = main_id == Some(id);
+        let starts_flow = up.flow.is_none() && (flows.contains(&path) || (main && main_flow));
         let down = Up {
-            flow: up
-                .flow
-                .or_else(|| (flows.contains(&path) || (main && main_flow)).then_some(path)),
+            flow: if starts_flow { Some(path) } else { up.flow },
+            // A flow is prose when a paragraph of its own (or of an element at its path) is
+            // bare, with no class: an application's `p.buttons`, `p.author` or
+            // `p.other-formats` line in its content area folds the nesting below it, but the
+            // page's blocks keep their classes and may be its frame; so do those of a
+            // `<body>` that holds paragraphs itself (a footer's, a bare man page's).
+            prose: up.prose
+                || (starts_flow
+                    && !is_root(&node.name)
+                    && (prose_flows.contains(&path) || (main && main_prose))),
             path,
             main,
             in_main: up.in_main || main,
@@ -152,8 +172,9 @@ fn element_label(arena: &TreeArena, id: NodeId, node: &crate::tree::Node, in_mai
 /// elements, outside any flow, that [`has_paragraph`]. An element at one of these paths is a
 /// flow even without a paragraph of its own: the sections of one page (`div.sectionbody`
 /// of a man page) are all prose or none, whichever of them opens with a list or a listing.
-fn flow_paths(arena: &TreeArena) -> fnv::FnvHashSet<u64> {
+fn flow_paths(arena: &TreeArena) -> (fnv::FnvHashSet<u64>, fnv::FnvHashSet<u64>) {
     let mut flows = fnv::FnvHashSet::default();
+    let mut prose = fnv::FnvHashSet::default();
     let mut stack: Vec<(NodeId, u32, u64)> = Vec::with_capacity(64);
     push_children(arena, DOCUMENT, 0, 0, &mut stack);
     while let Some((id, _, parent)) = stack.pop() {
@@ -164,11 +185,14 @@ fn flow_paths(arena: &TreeArena) -> fnv::FnvHashSet<u64> {
         let path = child_path(parent, element_label(arena, id, node, false));
         if has_paragraph(arena, id) {
             flows.insert(path);
+            if has_bare_paragraph(arena, id) {
+                prose.insert(path);
+            }
             continue;
         }
         push_all_children(arena, id, 0, path, &mut stack);
     }
-    flows
+    (flows, prose)
 }
 
 /// The page's main content: the first `<main>` or `[role=main]` element in document order,
@@ -233,11 +257,38 @@ struct Up {
     /// outermost ancestor-or-self at a path of [`flow_paths`]; else the main content, when
     /// it holds [`MAIN_FLOW_PARAGRAPHS`] paragraphs itself.
     flow: Option<u64>,
+    /// Whether the parent is below a flow of prose with a bare paragraph, other than
+    /// `<body>`: its classes are left out of the labels, and its paths are prose
+    /// ([`crate::PathSet::PROSE`]).
+    prose: bool,
 }
 
 /// Whether `id` holds a flow of prose: a paragraph of its own ([`paragraphs`]).
 fn has_paragraph(arena: &TreeArena, id: NodeId) -> bool {
     paragraphs(arena, id, 1) == 1
+}
+
+/// Whether `id` holds a bare paragraph of its own: a `<p>` child without a class token, or a
+/// child other than `<body>` that wraps one and no other element (AsciiDoc's
+/// `div.paragraph`). What a generator of prose writes; an application's classed `p` lines
+/// (`p.buttons`, `p.pagination`) are its template's.
+fn has_bare_paragraph(arena: &TreeArena, id: NodeId) -> bool {
+    let bare = |p: NodeId| {
+        arena.node(p).is_some_and(is_paragraph)
+            && arena.labels.get(p as usize).copied() == Some(tag_label("p"))
+    };
+    let mut child = arena.node(id).map_or(NONE, |n| n.first);
+    while let Some(node) = arena.node(child) {
+        if bare(child)
+            || (node.kind == Kind::Element
+                && !is_root(&node.name)
+                && only_element_child(arena, child).is_some_and(bare))
+        {
+            return true;
+        }
+        child = node.next;
+    }
+    false
 }
 
 /// How many paragraphs `id` holds itself, counted up to `at_most`: `<p>` children, and

@@ -55,13 +55,13 @@ fn reference_values() {
     check(
         "<body><nav><ul><li>x</li></ul></nav><main><div class=toc><p>1</p></div><p>2</p>\
          <table class=index><tr><td>3</td></tr></table></main>",
-        "c99888a0b64e8485",
+        "899888a0b64e84a5",
         13,
         14,
     );
     assert_eq!(
         hasher().params(),
-        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/main-flow=2/flow-level=+2/root-class=paths/hex-ids/fields/table-heads/items/linked/mix64/seed=0/decay=0.76"
+        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/main-flow=2/flow-level=+2/prose=tags/root-class=paths/hex-ids/fields/table-heads/items/linked/mix64/seed=0/decay=0.76"
     );
 }
 
@@ -129,12 +129,14 @@ fn a_main_content_that_holds_paragraphs_is_a_flow() {
     );
     // Prose blocks are not template blocks there: an admonition (it holds a paragraph), a
     // listing (a `pre`, or a wrapper down to one); a form still is (level 1). Below the main,
-    // everything is labelled under it: the admonition's `p` is the main's `p`, the wrapped
-    // `pre` is `main/pre`.
+    // everything is labelled under it and, but for a template block and a form field, by its
+    // tag alone: the admonition's `p` is the main's `p`, `div.note`, `div.highlight` and its
+    // `div` are `main/div`, the wrapped `pre` and `pre.x` are `main/pre`; the form keeps its
+    // class and the field its name.
     check_levels(
         "<main><p>1</p><div class=note><p>2</p></div><div class=highlight><div><pre>3</pre>\
          </div></div><pre class=x>4</pre><form class=search><input name=q></form></main>",
-        &[1, 1, 2, 2, 3, 6, 6, 6, 6, 7, 7, 8],
+        &[1, 1, 2, 2, 3, 6, 6, 6, 7],
     );
     // How an author nests the blocks does not matter; which blocks the prose holds does.
     let nested = hash("<main><p>a</p><p>a</p><ul><li><p>b</p><ol><li>c</li></ol></li></ul></main>");
@@ -360,6 +362,80 @@ fn an_element_at_the_path_of_a_flow_is_a_flow() {
          <div class=list><div class=body><ul><li>a</li></ul></div></div>",
         "<div class=sect><div class=body><p>x</p></div></div>\
          <div class=list><div class=body><li>a</li><ul></ul></div></div>",
+    );
+}
+
+/// Whether each of `html`'s paths is prose, by its summary id's lowest bit: (paths, prose).
+fn prose_count(html: &str) -> (usize, usize) {
+    let summary = paths(&hash(html)).summary();
+    (
+        summary.len(),
+        summary.iter().filter(|&&id| id & 1 == 1).count(),
+    )
+}
+
+#[test]
+fn prose_blocks_are_labelled_by_their_tag() {
+    // Below a flow with a bare paragraph, which classes the prose's blocks carry is the
+    // author's vocabulary: Doxygen's `dl.params` or `dl.retval`, an admonition's kind.
+    check_same(
+        "<div class=memdoc><p>x</p><dl class=params><dd><table class=params><tr><td>a</td>\
+         </tr></table></dd></dl></div>",
+        "<div class=memdoc><p>y</p><dl class=retval><dd><table class=retval><tr><td>b</td>\
+         </tr></table></dd></dl></div>",
+        (11, 11),
+    );
+    // Which blocks it holds still count.
+    check_differ(
+        "<div class=memdoc><p>x</p><dl class=params><dd>a</dd></dl></div>",
+        "<div class=memdoc><p>x</p><table class=params><tr><td>a</td></tr></table></div>",
+    );
+    // A form field keeps its name.
+    check_differ(
+        "<div class=c><p>x</p><form><input name=user></form></div>",
+        "<div class=c><p>x</p><form><input name=email></form></div>",
+    );
+    // Those paths are prose (html, head, body, the flow's `div`: not; `p`, `dl`, `dd`,
+    // `table`, the parser's `tbody`, `tr`, `td`: prose); the profile keeps the mark.
+    let doc = "<div class=memdoc><p>x</p><dl class=params><dd><table><tr><td>a</td></tr>\
+               </table></dd></dl></div>";
+    assert_eq!(prose_count(doc), (11, 7));
+    let s = hash(doc);
+    let back = Profile::from_bytes(&s.profile.to_bytes()).expect("round trip");
+    let summary = |p: &Profile| p.paths().expect("class-paths").summary();
+    assert_eq!(summary(&back), summary(&s.profile));
+    // The mark moves no fingerprint: levels read without it.
+    assert_eq!(back.fingerprint(0.76), s.fingerprint);
+    // An application's classed paragraph (`p.buttons`, `p.other-formats`) folds the nesting
+    // below its parent, but the blocks keep their classes and are not prose.
+    check_differ(
+        "<div class=content><p class=buttons>x</p><table class=issues><tr><td>a</td></tr>\
+         </table></div>",
+        "<div class=content><p class=buttons>x</p><table class=timelog><tr><td>a</td></tr>\
+         </table></div>",
+    );
+    assert_eq!(
+        prose_count(
+            "<div class=content><p class=buttons>x</p><table class=issues><tr><td>a</td>\
+             </tr></table></div>"
+        ),
+        (9, 0)
+    );
+    // So does a `<body>` that holds a paragraph itself (a footer's `div` around one `p`).
+    check_differ(
+        "<table class=issues><tr><td>a</td></tr></table><div class=footer><p>f</p></div>",
+        "<table class=timelog><tr><td>a</td></tr></table><div class=footer><p>f</p></div>",
+    );
+    // In a main content that is a flow, a template block keeps its classes; the prose's
+    // own blocks do not.
+    check_differ(
+        "<main><p>a</p><p>b</p><table class=contents><tr><td>1</td></tr></table></main>",
+        "<main><p>a</p><p>b</p><table class=download><tr><td>1</td></tr></table></main>",
+    );
+    check_same(
+        "<main><p>a</p><p>b</p><div class=note><p>c</p></div></main>",
+        "<main><p>a</p><p>b</p><div class=warning><p>c</p></div></main>",
+        (8, 8),
     );
 }
 

@@ -51,7 +51,7 @@ const CASES: &[(&str, f64, u32, &str, usize, u64)] = &[
         "wiki-page.html",
         0.76,
         0,
-        "4bb8e96f761c059f",
+        "4bb8e96f761c858f",
         PATHS_WIKI,
         114,
     ),
@@ -86,7 +86,7 @@ const CASES: &[(&str, f64, u32, &str, usize, u64)] = &[
         "wiki-page.html",
         0.76,
         3,
-        "d9fbbba6160c180b",
+        "d9fbbba6160c1803",
         PATHS_WIKI,
         114,
     ),
@@ -102,4 +102,4 @@ fn fixture_pages() {
 /// Distinct paths of each fixture (any decay or seed).
 const PATHS_DOCS: usize = 63;
 const PATHS_GIT: usize = 46;
-const PATHS_WIKI: usize = 81;
+const PATHS_WIKI: usize = 78;

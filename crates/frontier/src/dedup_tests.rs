@@ -348,8 +348,10 @@ fn settings() {
 #[test]
 fn pages_that_are_mostly_frame_are_compared_on_their_own_paths() {
     use Verdict::*;
-    // A frame 0..20 on every page; ten page kinds with a main region of 3 paths each.
-    let page = |own: &[u32]| -> Vec<u32> { (0..20).chain(own.iter().copied()).collect() };
+    // A frame 0..20 on every page; ten page kinds with a main region of 3 paths each. (Path
+    // `n` is summary id `2n`: a path of the template, not prose.)
+    let page =
+        |own: &[u32]| -> Vec<u32> { (0..20).chain(own.iter().copied()).map(|n| n * 2).collect() };
     let run = |kinds: u32, login: &[u32], register: &[u32]| -> (Verdict, Verdict) {
         let mut d = confirming();
         // Each kind's fingerprint is far from the others': each starts a cluster.
@@ -406,7 +408,8 @@ fn own_parts_too_small_once_varying_paths_are_left_out_keep_them() {
     // A frame 0..40 that ten page kinds (3 own paths each) teach; paths learn to vary after
     // one confirmed match.
     let page = |own: &[u32]| -> Vec<u32> {
-        let mut paths: Vec<u32> = (0..40).chain(own.iter().copied()).collect();
+        // (Path `n` is summary id `2n`: a path of the template, not prose.)
+        let mut paths: Vec<u32> = (0..40).chain(own.iter().copied()).map(|n| n * 2).collect();
         paths.sort_unstable();
         paths
     };
@@ -470,9 +473,11 @@ fn articles_whose_template_the_frame_learned_are_compared_on_all_their_paths() {
     use Verdict::*;
     // A documentation host whose first ten kept pages are articles of one template: the
     // template's 30 paths (0..30) become the frame, and each article has 20 paths of content.
+    // (Path `n` is summary id `2n`: its content is not marked prose, so only its size keeps
+    // it from being mostly frame.)
     let mut d = confirming();
     let article = |content: &mut dyn Iterator<Item = u32>| -> Vec<u32> {
-        let mut paths: Vec<u32> = (0..30).chain(content).collect();
+        let mut paths: Vec<u32> = (0..30).chain(content).map(|n| n * 2).collect();
         paths.sort_unstable();
         paths
     };

@@ -46,6 +46,17 @@ pub(crate) const OWN_PART: usize = 3;
 /// stay in (one or two paths out of a page's hundred would decide).
 pub(crate) const MIN_COMPARED: usize = 8;
 
+/// A page with at least this many paths of prose ([`is_prose`]) is never mostly frame:
+/// an article whose blocks fold to a few paths is compared on all its paths, not on what
+/// its prose holds (ALGORITHM.md §3, "Session 38").
+pub(crate) const MIN_PROSE: usize = 3;
+
+/// Whether summary id `id` is a path below a flow of prose: its lowest bit
+/// (`silhouette_dom::PathSet::summary`). Prose is a page's content, never its frame.
+pub(crate) const fn is_prose(id: u32) -> bool {
+    id & 1 == 1
+}
+
 /// Distinct paths counted per scope: past this many, new paths are no longer counted (a
 /// path first met that late is on too few representatives to be the frame).
 const MAX_COUNTED: usize = 1 << 16;
@@ -75,9 +86,10 @@ impl Frame {
         }
     }
 
-    /// Whether path `id` is the frame.
+    /// Whether path `id` is the frame; a path of prose ([`is_prose`]) never is.
     pub(crate) fn is_frame(&self, id: u32) -> bool {
         self.representatives >= MIN_REPRESENTATIVES
+            && !is_prose(id)
             && self
                 .counts
                 .get(&id)
@@ -87,7 +99,10 @@ impl Frame {
     /// Whether a page with `summary` is mostly frame (see the module docs); never before the
     /// frame is known.
     pub(crate) fn mostly_frame(&self, summary: &[u32]) -> bool {
-        if self.representatives < MIN_REPRESENTATIVES || summary.is_empty() {
+        if self.representatives < MIN_REPRESENTATIVES
+            || summary.is_empty()
+            || summary.iter().filter(|&&id| is_prose(id)).count() >= MIN_PROSE
+        {
             return false;
         }
         let own = summary.iter().filter(|&&id| !self.is_frame(id)).count();
@@ -100,14 +115,17 @@ mod tests {
     use super::*;
 
     /// A frame learned from `representatives`; `page`'s verdict and which of `ids` are frame.
+    /// Ids are written as path numbers `n`: the summary id `2n`, a path of the template (an
+    /// odd id is prose: [`is_prose`]).
     fn check(representatives: &[&[u32]], page: &[u32], mostly: bool, frame: &[u32]) {
+        let ids = |paths: &[u32]| paths.iter().map(|&n| n * 2).collect::<Vec<u32>>();
         let mut f = Frame::default();
         for r in representatives {
-            f.learn(r);
+            f.learn(&ids(r));
         }
-        assert_eq!(f.mostly_frame(page), mostly, "{page:?}");
-        let got: Vec<u32> = page.iter().copied().filter(|&id| f.is_frame(id)).collect();
-        assert_eq!(got, frame, "{page:?}");
+        assert_eq!(f.mostly_frame(&ids(page)), mostly, "{page:?}");
+        let got: Vec<u32> = ids(page).into_iter().filter(|&id| f.is_frame(id)).collect();
+        assert_eq!(got, ids(frame), "{page:?}");
     }
 
     #[test]
@@ -146,5 +164,27 @@ mod tests {
         let four_of_five: Vec<&[u32]> =
             vec![&[1, 2, 3], &[1, 2, 3], &[1, 2, 3], &[1, 2, 3], &[1, 2]];
         check(&four_of_five, &[1, 2, 3], true, &[1, 2]);
+    }
+
+    #[test]
+    fn prose_is_never_the_frame_and_a_page_with_prose_is_not_mostly_frame() {
+        // Ten representatives share template paths 2, 4, 6, 8, 10, 12 and prose paths 1, 3, 5.
+        let reps: Vec<Vec<u32>> = (0..10)
+            .map(|i| vec![1, 2, 3, 4, 5, 6, 8, 10, 12, 200 + 2 * i])
+            .collect();
+        let mut f = Frame::default();
+        for r in &reps {
+            f.learn(r);
+        }
+        assert!(f.is_frame(2) && f.is_frame(12));
+        assert!(
+            !f.is_frame(1) && !f.is_frame(5),
+            "prose on every page is still content"
+        );
+        // Two prose paths and a template page: mostly frame (own: 1, 3 of 8 paths).
+        assert!(f.mostly_frame(&[1, 2, 3, 4, 6, 8, 10, 12]));
+        // Three prose paths (`MIN_PROSE`): an article, compared on all its paths.
+        assert!(!f.mostly_frame(&[1, 2, 3, 4, 5, 6, 8, 10, 12]));
+        assert!(!f.mostly_frame(&[1, 3, 5, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24]));
     }
 }

@@ -43,7 +43,7 @@ pub fn fingerprint(
             fingerprint: Some(s.fingerprint),
             elements: s.elements,
             truncated: s.truncated.map(|t| t.to_string()),
-            summary: s.profile.paths().map(|p| p.ids().to_vec()),
+            summary: s.profile.paths().map(silhouette_dom::PathSet::summary),
             profile: Some(s.profile.to_bytes()),
             content: content_signal(content, s.text.as_deref()),
         },
