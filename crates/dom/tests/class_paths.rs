@@ -657,6 +657,36 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Below a flow of prose, any classes on the blocks give the same paths and summary, and
+    /// a stored profile recomputes the page's fingerprint whatever it marks as prose.
+    #[test]
+    fn prose_blocks_with_any_classes_give_the_same_summary(
+        classes in prop::collection::vec("[a-z]{0,6}( [a-z]{1,4})?", 3),
+        rows in 1usize..5,
+    ) {
+        let page = |c: &[String]| {
+            format!(
+                "<div class=nav><a href=/>h</a></div><div class=sect><p>t</p>\
+                 <dl class=\"{}\"><dd>d</dd></dl><div class=\"{}\"><pre class=\"{}\">x</pre></div>\
+                 <table>{}</table></div>",
+                c[0],
+                c[1],
+                c[2],
+                "<tr><td>1</td></tr>".repeat(rows)
+            )
+        };
+        let plain = vec![String::new(); 3];
+        let (a, b) = (hash(&page(&classes)), hash(&page(&plain)));
+        prop_assert_eq!(paths(&a).summary(), paths(&b).summary());
+        prop_assert_eq!(a.fingerprint, b.fingerprint);
+        prop_assert!(paths(&a).summary().iter().any(|&id| id & 1 == 1));
+        prop_assert_eq!(paths(&a).fingerprint(0.76), a.fingerprint);
+    }
+}
+
 /// A table of `rows` body rows under a `<thead>` row of header cells `heads`, in a page
 /// without a main content (an application's list page).
 fn listing(heads: &[&str], rows: usize) -> String {
