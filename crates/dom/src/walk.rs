@@ -89,7 +89,7 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
             elements += count_descendants(arena, id);
             continue;
         }
-        let full = element_label(arena, id, node, up.in_main);
+        let full = element_label(arena, id, node, up.in_main, Classes::Kept);
         // In a main content that is a flow, the prose's own blocks (a listing, an
         // admonition) are its content, not the template's.
         let block = up.main
@@ -97,11 +97,12 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
             && !(main_flow && is_prose_block(arena, id));
         // Below a flow of prose, the classes a block carries (a definition list's kind, an
         // admonition's, a listing's language, a parameter table's) are the prose's
-        // vocabulary, not the template's: such an element is labelled by its tag alone, but
-        // for a template block of the main content and a form field.
+        // vocabulary, not the template's: such an element is labelled by its tag alone (a
+        // table outside the main content keeps its column headers), but for a template
+        // block of the main content and a form field.
         let prose = up.prose;
         let label = if prose && !block && !is_field(node.name.as_bytes()) {
-            tag_label(&node.name)
+            element_label(arena, id, node, up.in_main, Classes::Left)
         } else {
             full
         };
@@ -156,11 +157,30 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
     elements
 }
 
+/// Whether [`element_label`] reads an element's classes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Classes {
+    /// Its tag name and class tokens (the arena's label).
+    Kept,
+    /// Its tag name alone: an element below a flow of prose.
+    Left,
+}
+
 /// An element's label as the walk reads it: outside the main content, a table's column
-/// headers are the template's words (a list of tags, a list of branches); inside it, an
-/// article's tables are its content.
-fn element_label(arena: &TreeArena, id: NodeId, node: &crate::tree::Node, in_main: bool) -> u64 {
-    let label = arena.labels.get(id as usize).copied().unwrap_or_default();
+/// headers are the template's words (a list of tags, a list of branches), below a flow of
+/// prose too (an application's list under a line of text); inside it, an article's tables
+/// are its content.
+fn element_label(
+    arena: &TreeArena,
+    id: NodeId,
+    node: &crate::tree::Node,
+    in_main: bool,
+    classes: Classes,
+) -> u64 {
+    let label = match classes {
+        Classes::Kept => arena.labels.get(id as usize).copied().unwrap_or_default(),
+        Classes::Left => tag_label(&node.name),
+    };
     if !in_main && node.name == html5ever::local_name!("table") && node.ns == Ns::Html {
         header_row(arena, id).map_or(label, |row| table_label(label, row))
     } else {
@@ -182,7 +202,7 @@ fn flow_paths(arena: &TreeArena) -> (fnv::FnvHashSet<u64>, fnv::FnvHashSet<u64>)
         if node.kind != Kind::Element || is_phrasing(&node.name) {
             continue;
         }
-        let path = child_path(parent, element_label(arena, id, node, false));
+        let path = child_path(parent, element_label(arena, id, node, false, Classes::Kept));
         if has_paragraph(arena, id) {
             flows.insert(path);
             if has_bare_paragraph(arena, id) {

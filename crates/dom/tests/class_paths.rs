@@ -390,6 +390,16 @@ fn prose_blocks_are_labelled_by_their_tag() {
         "<div class=memdoc><p>x</p><dl class=params><dd>a</dd></dl></div>",
         "<div class=memdoc><p>x</p><table class=params><tr><td>a</td></tr></table></div>",
     );
+    // A table keeps its column headers (an application's list below a line of text).
+    check_differ(
+        "<div class=c><p>x</p><table><thead><tr><th>tag</th></tr></thead></table></div>",
+        "<div class=c><p>x</p><table><thead><tr><th>branch</th></tr></thead></table></div>",
+    );
+    check_same(
+        "<div class=c><p>x</p><table class=a><thead><tr><th>tag</th></tr></thead></table></div>",
+        "<div class=c><p>x</p><table class=b><thead><tr><th>tag</th></tr></thead></table></div>",
+        (9, 9),
+    );
     // A form field keeps its name.
     check_differ(
         "<div class=c><p>x</p><form><input name=user></form></div>",
