@@ -64,8 +64,9 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
     // A main content that holds paragraphs itself (a Markdown page's blocks right in
     // `<main>`) is a flow of prose, as on a page without one; one line of text above a form
     // or an index is not.
-    let main_flow = main_id
-        .is_some_and(|id| paragraphs(arena, id, MAIN_FLOW_PARAGRAPHS) == MAIN_FLOW_PARAGRAPHS);
+    let main_flow = main_id.is_some_and(|id| {
+        paragraphs(arena, id, MAIN_FLOW_PARAGRAPHS, Paragraphs::Any) == MAIN_FLOW_PARAGRAPHS
+    });
     // A page that marks no main content: its paragraphs say where the prose is.
     let prose_rules = main_id.is_none();
     let (flows, prose_flows) = if prose_rules {
@@ -89,11 +90,11 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
             elements += count_descendants(arena, id);
             continue;
         }
-        let full = element_label(arena, id, node, up.in_main, Classes::Kept);
         // In a main content that is a flow, the prose's own blocks (a listing, an
-        // admonition) are its content, not the template's.
+        // admonition) are its content, not the template's. (In the main content an
+        // element's label is the arena's: column headers count outside it only.)
         let block = up.main
-            && is_template_block(&node.name, full)
+            && is_template_block(&node.name, arena_label(arena, id))
             && !(main_flow && is_prose_block(arena, id));
         // Below a flow of prose, the classes a block carries (a definition list's kind, an
         // admonition's, a listing's language, a parameter table's) are the prose's
@@ -101,11 +102,12 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         // table outside the main content keeps its column headers), but for a template
         // block of the main content and a form field.
         let prose = up.prose;
-        let label = if prose && !block && !is_field(node.name.as_bytes()) {
-            element_label(arena, id, node, up.in_main, Classes::Left)
+        let classes = if prose && !block && !is_field(node.name.as_bytes()) {
+            Classes::Left
         } else {
-            full
+            Classes::Kept
         };
+        let label = element_label(arena, id, node, up.in_main, classes);
         // In a flow of prose, how the blocks nest (a list in a definition in a section) is
         // the author's: an element is labelled under the flow, whatever lies between.
         let path = child_path(up.flow.unwrap_or(up.path), label);
@@ -157,6 +159,11 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
     elements
 }
 
+/// The label the arena gave element `id`: its tag name and class tokens.
+fn arena_label(arena: &TreeArena, id: NodeId) -> u64 {
+    arena.labels.get(id as usize).copied().unwrap_or_default()
+}
+
 /// Whether [`element_label`] reads an element's classes.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Classes {
@@ -178,7 +185,7 @@ fn element_label(
     classes: Classes,
 ) -> u64 {
     let label = match classes {
-        Classes::Kept => arena.labels.get(id as usize).copied().unwrap_or_default(),
+        Classes::Kept => arena_label(arena, id),
         Classes::Left => tag_label(&node.name),
     };
     if !in_main && node.name == html5ever::local_name!("table") && node.ns == Ns::Html {
@@ -285,45 +292,42 @@ struct Up {
 
 /// Whether `id` holds a flow of prose: a paragraph of its own ([`paragraphs`]).
 fn has_paragraph(arena: &TreeArena, id: NodeId) -> bool {
-    paragraphs(arena, id, 1) == 1
+    paragraphs(arena, id, 1, Paragraphs::Any) == 1
 }
 
-/// Whether `id` holds a bare paragraph of its own: a `<p>` child without a class token, or a
-/// child other than `<body>` that wraps one and no other element (AsciiDoc's
-/// `div.paragraph`). What a generator of prose writes; an application's classed `p` lines
-/// (`p.buttons`, `p.pagination`) are its template's.
+/// Whether `id` holds a bare paragraph of its own ([`Paragraphs::Bare`]): what a generator
+/// of prose writes; an application's classed `p` lines (`p.buttons`, `p.pagination`) are
+/// its template's.
 fn has_bare_paragraph(arena: &TreeArena, id: NodeId) -> bool {
-    let bare = |p: NodeId| {
-        arena.node(p).is_some_and(is_paragraph)
-            && arena.labels.get(p as usize).copied() == Some(tag_label("p"))
-    };
-    let mut child = arena.node(id).map_or(NONE, |n| n.first);
-    while let Some(node) = arena.node(child) {
-        if bare(child)
-            || (node.kind == Kind::Element
-                && !is_root(&node.name)
-                && only_element_child(arena, child).is_some_and(bare))
-        {
-            return true;
-        }
-        child = node.next;
-    }
-    false
+    paragraphs(arena, id, 1, Paragraphs::Bare) == 1
 }
 
-/// How many paragraphs `id` holds itself, counted up to `at_most`: `<p>` children, and
-/// children other than `<body>` that wrap one paragraph and nothing else (AsciiDoc's
-/// `div.paragraph`: a wrapper around a paragraph is part of it).
-fn paragraphs(arena: &TreeArena, id: NodeId, at_most: usize) -> usize {
+/// Which paragraphs [`paragraphs`] counts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Paragraphs {
+    /// Every `<p>`.
+    Any,
+    /// A `<p>` without a class token.
+    Bare,
+}
+
+/// How many paragraphs (of `kind`) `id` holds itself, counted up to `at_most`: `<p>`
+/// children, and children other than `<body>` that wrap one paragraph and nothing else
+/// (AsciiDoc's `div.paragraph`: a wrapper around a paragraph is part of it).
+fn paragraphs(arena: &TreeArena, id: NodeId, at_most: usize, kind: Paragraphs) -> usize {
+    let counts = |p: NodeId| {
+        arena.node(p).is_some_and(is_paragraph)
+            && (kind == Paragraphs::Any || arena_label(arena, p) == tag_label("p"))
+    };
     let mut child = arena.node(id).map_or(NONE, |n| n.first);
     let mut found = 0;
     while let Some(node) = arena.node(child)
         && found < at_most
     {
-        if is_paragraph(node)
+        if counts(child)
             || (node.kind == Kind::Element
                 && !is_root(&node.name)
-                && wraps_a_paragraph(arena, child))
+                && only_element_child(arena, child).is_some_and(counts))
         {
             found += 1;
         }
@@ -345,13 +349,6 @@ fn is_pre(node: &crate::tree::Node) -> bool {
 /// Whether `node` is the HTML element `name`.
 fn is_html(node: &crate::tree::Node, name: &html5ever::LocalName) -> bool {
     node.kind == Kind::Element && node.ns == Ns::Html && node.name == *name
-}
-
-/// Whether the only element child of `id` is a `<p>`.
-fn wraps_a_paragraph(arena: &TreeArena, id: NodeId) -> bool {
-    only_element_child(arena, id)
-        .and_then(|child| arena.node(child))
-        .is_some_and(is_paragraph)
 }
 
 /// The element child of `id`, when it has exactly one.

@@ -99,14 +99,20 @@ impl Frame {
     /// Whether a page with `summary` is mostly frame (see the module docs); never before the
     /// frame is known.
     pub(crate) fn mostly_frame(&self, summary: &[u32]) -> bool {
-        if self.representatives < MIN_REPRESENTATIVES
-            || summary.is_empty()
-            || summary.iter().filter(|&&id| is_prose(id)).count() >= MIN_PROSE
-        {
+        if self.representatives < MIN_REPRESENTATIVES || summary.is_empty() {
             return false;
         }
-        let own = summary.iter().filter(|&&id| !self.is_frame(id)).count();
-        own.saturating_mul(OWN_PART) <= summary.len()
+        // One pass: prose paths (never the frame) and every other path that is not frame.
+        let (mut prose, mut own) = (0usize, 0usize);
+        for &id in summary {
+            if is_prose(id) {
+                prose += 1;
+                own += 1;
+            } else if !self.is_frame(id) {
+                own += 1;
+            }
+        }
+        prose < MIN_PROSE && own.saturating_mul(OWN_PART) <= summary.len()
     }
 }
 
