@@ -35,7 +35,9 @@
 //!   puts in its content area (an index table, a form, the sections of an article) weigh as
 //!   much as the page's top level, whatever the chrome around them. A bare `p`, `h2`, `pre`
 //!   or `table` there is the article's own markup and, like everything below the blocks,
-//!   keeps its depth as its level;
+//!   keeps its depth as its level; so, in a main content that holds paragraphs itself, is a
+//!   listing, an element holding a paragraph, and a child between its first and last bare
+//!   paragraph but a table or a form (ALGORITHM.md §3, 5.);
 //! - an inline element ([`is_phrasing`]) adds its path but nothing below it; inside the main
 //!   content it adds no path at all, nor inside a `<p>` of a page without a main content
 //!   (the prose's own links, literals and emphasis);

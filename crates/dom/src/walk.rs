@@ -75,6 +75,11 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         Default::default()
     };
     let main_prose = main_flow && main_id.is_some_and(|id| has_bare_paragraph(arena, id));
+    // The main content's children between its first and its last bare paragraph.
+    let amid = match main_id {
+        Some(id) if main_flow => amid_prose(arena, id),
+        _ => fnv::FnvHashSet::default(),
+    };
     while let Some((id, depth, up)) = stack.pop() {
         let Some(node) = arena.node(id) else { continue };
         if node.kind != Kind::Element {
@@ -91,11 +96,12 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
             continue;
         }
         // In a main content that is a flow, the prose's own blocks (a listing, an
-        // admonition) are its content, not the template's. (In the main content an
-        // element's label is the arena's: column headers count outside it only.)
+        // admonition, a block between two of its paragraphs) are its content, not the
+        // template's. (In the main content an element's label is the arena's: column
+        // headers count outside it only.)
         let block = up.main
             && is_template_block(&node.name, arena_label(arena, id))
-            && !(main_flow && is_prose_block(arena, id));
+            && !(main_flow && (is_prose_block(arena, id) || amid.contains(&id)));
         // Below a flow of prose, the classes a block carries (a definition list's kind, an
         // admonition's, a listing's language, a parameter table's) are the prose's
         // vocabulary, not the template's: such an element is labelled by its tag alone (a
@@ -365,6 +371,47 @@ fn only_element_child(arena: &TreeArena, id: NodeId) -> Option<NodeId> {
         child = node.next;
     }
     only
+}
+
+/// The children of main content `main` that lie between its first and its last child that
+/// is (or wraps, as [`paragraphs`] counts) a bare paragraph, but tables and forms: what an
+/// author puts between two paragraphs of an article (a disclosure, a diagram, a block an
+/// API renderer wrote) is the article's, not its template's; a table or a form there still
+/// tells one page kind from another. Empty when `main` has fewer than two such children.
+fn amid_prose(arena: &TreeArena, main: NodeId) -> fnv::FnvHashSet<NodeId> {
+    let bare = |p: NodeId| {
+        arena.node(p).is_some_and(is_paragraph) && arena_label(arena, p) == tag_label("p")
+    };
+    let mut children = Vec::new();
+    let (mut first, mut last) = (None, None);
+    let mut child = arena.node(main).map_or(NONE, |n| n.first);
+    while let Some(node) = arena.node(child) {
+        if node.kind == Kind::Element {
+            if bare(child)
+                || (!is_root(&node.name) && only_element_child(arena, child).is_some_and(bare))
+            {
+                first.get_or_insert(children.len());
+                last = Some(children.len());
+            }
+            children.push(child);
+        }
+        child = node.next;
+    }
+    let (Some(first), Some(last)) = (first, last) else {
+        return fnv::FnvHashSet::default();
+    };
+    children
+        .get(first + 1..last)
+        .unwrap_or_default()
+        .iter()
+        .copied()
+        .filter(|&id| {
+            arena.node(id).is_some_and(|n| {
+                !is_html(n, &html5ever::local_name!("table"))
+                    && !is_html(n, &html5ever::local_name!("form"))
+            })
+        })
+        .collect()
 }
 
 /// Whether a child `id` of a main content that is a flow is prose itself: a listing (a

@@ -61,7 +61,7 @@ fn reference_values() {
     );
     assert_eq!(
         hasher().params(),
-        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/main-flow=2/flow-level=+2/prose=tags/root-class=paths/hex-ids/fields/table-heads/items/linked/mix64/seed=0/decay=0.76"
+        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/main-flow=2/flow-level=+2/prose=tags/amid=prose/root-class=paths/hex-ids/fields/table-heads/items/linked/mix64/seed=0/decay=0.76"
     );
 }
 
@@ -146,6 +146,33 @@ fn a_main_content_that_holds_paragraphs_is_a_flow() {
     let table =
         hash("<main><p>a</p><p>b</p><ul><li>x</li></ul><table><tr><td>1</td></tr></table></main>");
     assert!(paths(&nested).jaccard(paths(&table)) < 1.0);
+    // A block between two of the main's bare paragraphs is the article's (a disclosure, a
+    // rendered API block): labelled by its tag under the main, at its depth + 2, as if it held
+    // prose; the same block before them, and a table or a form between them, are the
+    // template's (level 1, their classes kept).
+    check_levels(
+        "<main><p>1</p><details class=card><summary>s</summary><svg></svg></details><p>2</p>\
+         </main>",
+        &[1, 2, 2, 3, 6, 6, 7, 7],
+    );
+    let amid = hash(
+        "<main><p>1</p><div class=\"doc doc-class\"><h3>f</h3></div><p>2</p>\
+         <div class=x><h3>g</h3></div></main>",
+    );
+    let other = hash(
+        "<main><p>1</p><div class=\"doc doc-function\"><h3>f</h3></div><p>2</p>\
+         <div class=x><h3>g</h3></div></main>",
+    );
+    assert_eq!(paths(&amid).jaccard(paths(&other)), 1.0);
+    check_levels(
+        "<main><details class=card><summary>s</summary></details><p>1</p><p>2</p></main>",
+        &[1, 1, 2, 2, 3, 6, 7],
+    );
+    check_levels(
+        "<main><p>1</p><table class=t><tr><td>3</td></tr></table>\
+         <form class=f><input name=q></form><p>2</p></main>",
+        &[1, 1, 1, 2, 2, 3, 6, 7, 7, 8, 9],
+    );
     // Only the main content's own paragraphs make it a flow (or children that wrap one and
     // nothing else): those of a section do not (Sphinx's sections keep their nesting).
     check_levels(
