@@ -13,8 +13,10 @@
 //!   a `.` and the token. Tokens are the `class` attribute split on ASCII whitespace,
 //!   ASCII-lowercased, every run of ASCII digits replaced by one `0` (`postid-123` →
 //!   `postid-0`: page-unique ids are not structure), and so is every hex id (a run of 8 or
-//!   more hex digits with at least two decimal digits and two letters: Doxygen's
-//!   `memitem:ga8fd2…` → `memitem:g0`), cut to 48 bytes, sorted, deduplicated,
+//!   more hex digits with at least two decimal digits and two letters: `btn-8fd2c0e1` →
+//!   `btn-0`), and so is all that follows a colon that is neither the token's first nor
+//!   its last byte (Doxygen's `memitem:ga8fd2…` and `memitem:group__errors` → `memitem:0`:
+//!   what follows names an item; Tailwind's `md:flex` → `md:0`), cut to 48 bytes, sorted, deduplicated,
 //!   and at most the first 16 kept; a form field's `name` and `type` follow
 //!   ([`field_label`]), and a `<table>` outside the main content whose `<thead>` names its
 //!   columns has the column headers' letters in its label ([`table_label`]);
@@ -92,7 +94,7 @@ fn fnv1(mut h: u64, bytes: &[u8]) -> u64 {
 }
 
 /// A class token, normalised (see the module docs): ASCII-lowercased, each run of ASCII
-/// digits and each hex id as one `0`, cut to the longest prefix of whole characters within 48 bytes.
+/// digits, each hex id and what follows an inner colon as one `0`, cut to the longest prefix of whole characters within 48 bytes.
 #[derive(Clone, Copy)]
 pub(crate) struct Token {
     bytes: [u8; MAX_TOKEN_BYTES],
@@ -328,8 +330,16 @@ fn hex_id_len(bytes: &[u8]) -> usize {
     }
 }
 
-/// Calls `out` with each byte of `token` normalised as [`Token`] keeps it.
-fn normalised(token: &str, mut out: impl FnMut(u8)) {
+/// Calls `out` with each byte of class token `token` normalised as [`Token`] keeps it.
+fn normalised(token: &str, out: impl FnMut(u8)) {
+    normalised_with(token, true, out);
+}
+
+/// Calls `out` with each byte of `token` normalised: runs of digits and hex ids as one `0`;
+/// with `ids_after_colon` (a class token), everything after a colon that is neither its
+/// first nor its last byte as one `0` as well (a form field's name keeps it: JSF's
+/// `login:user` and `login:password` are two fields).
+fn normalised_with(token: &str, ids_after_colon: bool, mut out: impl FnMut(u8)) {
     let src = token.as_bytes();
     let (mut i, mut len, mut in_digits) = (0, 0, false);
     while i < src.len() {
@@ -352,6 +362,15 @@ fn normalised(token: &str, mut out: impl FnMut(u8)) {
             continue;
         }
         in_digits = false;
+        if b == b':' && i > 0 && i + 1 < src.len() && ids_after_colon {
+            // `memitem:group__errors`: what follows the colon names an item, as an id's
+            // digits do.
+            if len + 2 <= MAX_TOKEN_BYTES {
+                out(b':');
+                out(b'0');
+            }
+            break;
+        }
         if b < 0x80 {
             if len == MAX_TOKEN_BYTES {
                 break;
@@ -413,9 +432,13 @@ pub(crate) fn is_field(name: &[u8]) -> bool {
 /// their markup is the same.
 pub(crate) fn field_label(label: u64, name: Option<&str>, kind: Option<&str>) -> u64 {
     let mut h = fnv1(label, b"|n=");
-    normalised(name.unwrap_or("").trim_ascii(), |b| h = fnv1(h, &[b]));
+    normalised_with(name.unwrap_or("").trim_ascii(), false, |b| {
+        h = fnv1(h, &[b])
+    });
     h = fnv1(h, b"|t=");
-    normalised(kind.unwrap_or("").trim_ascii(), |b| h = fnv1(h, &[b]));
+    normalised_with(kind.unwrap_or("").trim_ascii(), false, |b| {
+        h = fnv1(h, &[b])
+    });
     h
 }
 
@@ -807,8 +830,16 @@ mod tests {
         check_token("a1b22c333", "0");
         check_token("x1b22c3z", "x0b0c0z");
         // Hex ids (8+ hex digits, 2+ of them decimal, 2+ letters) are one run of digits.
-        check_token("memitem:gadbe68a06c448dfb62da16443d251a78b", "memitem:g0");
+        check_token("x-gadbe68a06c448dfb62da16443d251a78b", "x-g0");
         check_token("css-1a2b3c4d", "css-0");
+        // What follows an inner colon names an item: Doxygen's anchors, hashed or named.
+        check_token("memitem:gadbe68a06c448dfb62da16443d251a78b", "memitem:0");
+        check_token("memitem:group__errors", "memitem:0");
+        check_token("Separator:structMDB__stat", "separator:0");
+        check_token("md:flex", "md:0");
+        check_token(":root", ":root");
+        check_token("label:", "label:");
+        check_token("a::b", "a:0");
         check_token("e1234567", "e0");
         check_token("deadbeefcafe", "deadbeefcafe");
         check_token("facade12", "0");
@@ -839,6 +870,16 @@ mod tests {
             false,
         );
         check((Some("row-12"), None), (Some("row-345"), None), true);
+        // A name keeps what follows a colon (JSF writes `form:field`), a class does not.
+        check(
+            (Some("login:user"), None),
+            (Some("login:password"), None),
+            false,
+        );
+        assert_eq!(
+            label("tr", Some("memitem:a_b")),
+            label("tr", Some("memitem:c"))
+        );
         check((Some("Q"), Some("TEXT")), (Some("q"), Some("text")), true);
         check((Some("q"), None), (Some("q"), Some("")), true);
         // Name and type are not interchangeable, and a field differs from a plain input.
