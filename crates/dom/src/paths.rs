@@ -912,6 +912,19 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// What follows an inner colon of a class token never changes a label.
+        #[test]
+        fn what_follows_a_colon_names_an_item(
+            kind in "[a-z][a-z0-9_-]{0,8}",
+            a in "[A-Za-z0-9_:-]{1,12}",
+            b in "[A-Za-z0-9_:-]{1,12}",
+        ) {
+            proptest::prop_assert_eq!(
+                label("tr", Some(&format!("{kind}:{a}"))),
+                label("tr", Some(&format!("{kind}:{b}")))
+            );
+        }
+
         /// A label from a class's tokens (`items.rs`) is the label of the class.
         #[test]
         fn labels_of_tokens_are_labels(tokens in proptest::collection::vec("[a-zA-Z0-9_-]{0,6}", 0..24)) {

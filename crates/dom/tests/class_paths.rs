@@ -722,6 +722,37 @@ proptest! {
         prop_assert!(paths(&a).summary().iter().any(|&id| id & 1 == 1));
         prop_assert_eq!(paths(&a).fingerprint(0.76), a.fingerprint);
     }
+
+    /// In a main content that holds paragraphs, the blocks between its first and its last
+    /// bare paragraph are the article's: any classes, and a block or none, give the same
+    /// paths; the same blocks before the paragraphs are the template's and tell pages apart.
+    #[test]
+    fn blocks_amid_an_articles_paragraphs_are_the_articles(
+        classes in prop::collection::vec("[a-z]{1,6}( [a-z]{1,4})?", 2),
+        tag in prop::sample::select(vec!["div", "details", "section", "aside", "figure"]),
+    ) {
+        let page = |c: &str, amid: bool| {
+            let block = format!("<{tag} class=\"{c}\"><h4>x</h4><ul><li>y</li></ul></{tag}>");
+            let (before, between) = if amid { ("", block.as_str()) } else { (block.as_str(), "") };
+            format!(
+                "<div class=nav><a href=/>h</a></div><main>{before}<p>a</p><h4>t</h4><ul><li>b</li>\
+                 </ul>{between}<p>c</p></main>"
+            )
+        };
+        let (a, b) = (hash(&page(&classes[0], true)), hash(&page(&classes[1], true)));
+        prop_assert_eq!(paths(&a).summary(), paths(&b).summary());
+        prop_assert_eq!(a.fingerprint, b.fingerprint);
+        let tokens = |c: &str| {
+            let mut t: Vec<String> = c.split(' ').map(str::to_owned).collect();
+            t.sort_unstable();
+            t.dedup();
+            t
+        };
+        if tokens(&classes[0]) != tokens(&classes[1]) {
+            let (c, d) = (hash(&page(&classes[0], false)), hash(&page(&classes[1], false)));
+            prop_assert_ne!(paths(&c).summary(), paths(&d).summary());
+        }
+    }
 }
 
 /// A table of `rows` body rows under a `<thead>` row of header cells `heads`, in a page
