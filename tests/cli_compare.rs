@@ -133,3 +133,37 @@ fn compare_fetches_urls_as_the_crawl_does() {
         r.stderr
     );
 }
+
+/// `--paths` names the paths each page has and the other has not, with their levels and the
+/// weight they add: where two pages differ.
+#[test]
+fn compare_paths_shows_where_two_pages_differ() {
+    let page = |extra: &str| {
+        format!(
+            "<body><div class=nav><a href=/>h</a></div><main><h1>t</h1>\
+             <table class=list><tr><td>1</td></tr></table>{extra}</main></body>"
+        )
+    };
+    let (a, b) = (page(""), page("<form class=search><input name=q></form>"));
+    let dir = scratch(&[("a.html", a.as_bytes()), ("b.html", b.as_bytes())]);
+    let r = run_in(dir.path(), &["compare", "--paths", "a.html", "b.html"], b"");
+    assert_eq!(r.stderr, "");
+    let listed: Vec<&str> = r
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("paths only in A"))
+        .take_while(|l| !l.starts_with("note: "))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "paths only in A: 0 of 11 (weight 0.00 of 4.81 at decay 0.76)",
+            "paths only in B: 2 of 13 (weight 1.01 of 5.83 at decay 0.76)",
+            "    1   html/body/main/form.search",
+            "    5   html/body/main/form.search/input[field]",
+        ]
+    );
+    // Without the flag, no path is listed.
+    let r = run_in(dir.path(), &["compare", "a.html", "b.html"], b"");
+    assert!(!r.stdout.contains("paths only in"), "{}", r.stdout);
+}

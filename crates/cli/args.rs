@@ -293,6 +293,12 @@ pub enum Command {
         #[arg(long, value_name = "K")]
         threshold: Option<i64>,
 
+        /// Also print the paths each page has and the other has not (`class-paths`): level,
+        /// `P` for prose, and the path by its tags and classes, with the weight each side
+        /// adds at the decay: where two pages differ, and what moves their fingerprints.
+        #[arg(long)]
+        paths: bool,
+
         /// First page: a file, `-` for standard input, or a URL.
         a: PathBuf,
         /// Second page.

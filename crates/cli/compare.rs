@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use silhouette_dom::StructureHasher;
+use silhouette_dom::{PathName, StructureHasher};
 use silhouette_text::ContentHasher;
 
 use crate::args::FingerprintFlags;
@@ -26,11 +26,13 @@ pub struct Page {
 /// Prints the comparison of two pages to `out` (warnings to `err`); returns whether they
 /// have the same structure: distance within the threshold and, for `class-paths`, path sets
 /// at least `min_similarity` alike (as the crawl judges).
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     hasher: &StructureHasher,
     content: &ContentHasher,
     threshold: u32,
     min_similarity: f64,
+    paths: bool,
     (a, b): (&Page, &Page),
     out: &mut dyn Write,
     err: &mut dyn Write,
@@ -40,10 +42,10 @@ pub fn run(
             writeln!(err, "{w}")?;
         }
         hasher
-            .hash_with_content_type(&page.bytes, page.content_type.as_deref())
+            .explain(&page.bytes, page.content_type.as_deref())
             .with_context(|| format!("{}: cannot fingerprint", page.name))
     };
-    let (sa, sb) = (hash(a)?, hash(b)?);
+    let ((sa, na), (sb, nb)) = (hash(a)?, hash(b)?);
     for (label, page, s) in [("A", a, &sa), ("B", b, &sb)] {
         let note = s
             .truncated
@@ -106,6 +108,9 @@ pub fn run(
     }
     let verdict = if same { "same" } else { "different" };
     writeln!(out, "verdict: {verdict} structure ({why})")?;
+    if paths {
+        print_paths(hasher.decay(), (&na, &nb), out)?;
+    }
     writeln!(
         out,
         "note: a crawl can decide otherwise: it compares a page with the first page it kept of \
@@ -116,12 +121,37 @@ pub fn run(
     Ok(same)
 }
 
+/// Prints, for each page, the paths the other page has not: level, `P` for prose, and the
+/// path, with the weight they add at `decay` against the page's whole weight.
+fn print_paths(decay: f64, (a, b): (&[PathName], &[PathName]), out: &mut dyn Write) -> Result<()> {
+    let weight = |p: &PathName| decay.powi(i32::from(p.level));
+    for (label, mine, theirs) in [("A", a, b), ("B", b, a)] {
+        let other: std::collections::HashSet<u32> = theirs.iter().map(|p| p.id).collect();
+        let mut only: Vec<&PathName> = mine.iter().filter(|p| !other.contains(&p.id)).collect();
+        only.sort_by_key(|p| p.level);
+        let total = mine.iter().map(weight).fold(0.0, |a, w| a + w);
+        let own = only.iter().copied().map(weight).fold(0.0, |a, w| a + w);
+        writeln!(
+            out,
+            "paths only in {label}: {} of {} (weight {own:.2} of {total:.2} at decay {decay})",
+            only.len(),
+            mine.len()
+        )?;
+        for p in only {
+            let prose = if p.prose { "P" } else { " " };
+            writeln!(out, "  {:>3} {prose} {}", p.level, p.name)?;
+        }
+    }
+    Ok(())
+}
+
 /// `silhouette compare A B`: like cmp(1), exit status 0 when the two pages have the same
 /// structure, 1 when not.
 pub fn command(
     config: Option<&Path>,
     flags: &FingerprintFlags,
     threshold: Option<i64>,
+    paths: bool,
     a: PathBuf,
     b: PathBuf,
 ) -> Result<ExitCode> {
@@ -165,6 +195,7 @@ pub fn command(
         &content,
         settings.threshold,
         settings.min_similarity,
+        paths,
         (&a, &b),
         &mut out,
         &mut io::stderr().lock(),

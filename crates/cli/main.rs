@@ -119,9 +119,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Compare {
             flags,
             threshold,
+            paths,
             a,
             b,
-        } => compare::command(cli.config.as_deref(), &flags, threshold, a, b),
+        } => compare::command(cli.config.as_deref(), &flags, threshold, paths, a, b),
     }
 }
 

@@ -11,6 +11,7 @@ use silhouette_simhash::Fingerprint;
 
 use crate::config::{ConfigError, FeatureSet, HasherConfig, Limits};
 use crate::encoding::{EncodingSource, sniff};
+use crate::explain::{Names, PathName};
 use crate::features::{Classic, FeatureModel, Features, TagPairs};
 use crate::items::share_item_labels;
 use crate::paths::PathCollector;
@@ -255,6 +256,30 @@ impl StructureHasher {
         bytes: &[u8],
         content_type: Option<&str>,
     ) -> Result<Structure, DomError> {
+        self.hash_named(bytes, content_type, false).map(|(s, _)| s)
+    }
+
+    /// The structure of a page (as [`hash_with_content_type`](Self::hash_with_content_type)
+    /// computes it, bit for bit) and, for the `class-paths` model, every path of its set,
+    /// named ([`PathName`]), in document order: where two pages differ. Empty for the other
+    /// models. Slower than hashing: a debugging aid.
+    ///
+    /// # Errors
+    /// Only if the parser itself fails; no input is rejected.
+    pub fn explain(
+        &self,
+        bytes: &[u8],
+        content_type: Option<&str>,
+    ) -> Result<(Structure, Vec<PathName>), DomError> {
+        self.hash_named(bytes, content_type, true)
+    }
+
+    fn hash_named(
+        &self,
+        bytes: &[u8],
+        content_type: Option<&str>,
+        explain: bool,
+    ) -> Result<(Structure, Vec<PathName>), DomError> {
         let (encoding, encoding_source, bom) = sniff(bytes, content_type);
         let labelled = matches!(self.model, Model::ClassPaths { .. });
         let input = bytes.len().min(1 << 20);
@@ -291,6 +316,7 @@ impl StructureHasher {
             Some((text, cut)) => (Some(text), cut),
             None => (None, false),
         };
+        let mut named = Vec::new();
         let (fingerprint, elements, profile) = match &self.model {
             Model::Tags(model) => {
                 let mut features = Features::new(self.decay);
@@ -299,15 +325,22 @@ impl StructureHasher {
             }
             Model::ClassPaths { depth, seed } => {
                 let mut paths = PathCollector::new(*depth);
+                if explain {
+                    paths.names = Some(Names::default());
+                }
                 share_item_labels(&mut arena);
                 let elements = walk_paths(&arena, &mut paths);
+                let names = paths.names.take();
                 let paths = paths.finish(*seed);
+                if let Some(names) = names {
+                    named = names.finish(&paths);
+                }
                 let fingerprint = paths.fingerprint(self.decay);
                 (fingerprint, elements, Profile::from_paths(paths))
             }
         };
         drop(arena);
-        Ok(Structure {
+        let structure = Structure {
             fingerprint,
             elements,
             truncated,
@@ -318,7 +351,8 @@ impl StructureHasher {
             base: links.base,
             text,
             text_truncated,
-        })
+        };
+        Ok((structure, named))
     }
 }
 

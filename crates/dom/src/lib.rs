@@ -29,6 +29,9 @@
 //!   `<article>`, else `<body>` without `nav`/`header`/`footer`/`aside`; one line per block
 //!   element), for content fingerprints (`silhouette-text`). The structure is unchanged.
 //! - [`FeatureModel`] is the seam for tag-weight models ([`Classic`], [`TagPairs`]).
+//! - [`StructureHasher::explain`] also names each path of a `class-paths` page
+//!   ([`PathName`]: its level and its steps, `html/body/div.nav/ul/li`), to see where two
+//!   pages differ.
 //!
 //! ```
 //! use silhouette_dom::{StructureHasher, HasherConfig};
@@ -55,6 +58,7 @@
 
 mod config;
 mod encoding;
+mod explain;
 mod features;
 mod hasher;
 mod items;
@@ -72,6 +76,7 @@ pub use config::{
     FeatureSet, HasherConfig, Limits, TimeBudget, WorkBudget,
 };
 pub use encoding::EncodingSource;
+pub use explain::PathName;
 pub use features::{Classic, ElementInfo, FeatureModel, Features, TagPairs};
 pub use hasher::{DomError, Structure, StructureHasher, Truncation};
 pub use paths::{DEFAULT_PATH_DEPTH, MAX_PATHS, PathSet};

@@ -127,6 +127,10 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
             depth
         };
         out.add(path, depth, level, prose);
+        if let Some(names) = out.names.as_mut() {
+            let step = step_name(arena, id, node, up.in_main, classes);
+            names.add(path, up.flow.unwrap_or(up.path), &step);
+        }
         if let Some((_, tokens)) = is_root(&node.name)
             .then(|| arena.root_classes.iter().find(|(root, _)| *root == id))
             .flatten()
@@ -134,6 +138,9 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
             // `<html>` and `<body>` classes: each token a path of its own under the element.
             for &token in tokens {
                 out.add(child_path(path, token), depth + 1, level + 1, false);
+                if let Some(names) = out.names.as_mut() {
+                    names.add(child_path(path, token), path, "(a class)");
+                }
             }
         }
         if is_phrasing(&node.name) {
@@ -163,6 +170,45 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         push_all_children(arena, id, depth.saturating_add(1), down, &mut stack);
     }
     elements
+}
+
+/// How `explain.rs` names element `id`'s step in its path: its tag name, then, where its
+/// label reads them, its class tokens, and a mark for what else the label holds.
+fn step_name(
+    arena: &TreeArena,
+    id: NodeId,
+    node: &crate::tree::Node,
+    in_main: bool,
+    classes: Classes,
+) -> String {
+    let mut step = node.name.to_string();
+    let field = is_field(node.name.as_bytes());
+    if classes == Classes::Kept && !field {
+        let at = arena.classes.binary_search_by_key(&id, |&(c, _, _)| c);
+        match at.ok().and_then(|at| arena.classes.get(at)) {
+            Some(&(_, start, end)) => {
+                let class = arena
+                    .class_text
+                    .get(start as usize..end as usize)
+                    .unwrap_or("");
+                step.push_str(&crate::paths::class_names(class));
+            }
+            // An inline element's classes are in its label, not kept as text.
+            None if arena_label(arena, id) != tag_label(&node.name) && !is_root(&node.name) => {
+                step.push_str("[classes]");
+            }
+            None => {}
+        }
+    }
+    if field {
+        step.push_str("[field]");
+    } else if !in_main
+        && node.name == html5ever::local_name!("table")
+        && header_row(arena, id).is_some()
+    {
+        step.push_str("[columns]");
+    }
+    step
 }
 
 /// The label the arena gave element `id`: its tag name and class tokens.

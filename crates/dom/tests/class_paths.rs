@@ -869,3 +869,55 @@ proptest! {
         prop_assert_eq!(paths(&x), paths(&z));
     }
 }
+
+#[test]
+fn explain_names_every_path() {
+    let html = "<body class=home><div class=\"nav x1\"><a class=k href=/>h</a></div>\
+                <main><p>1</p><p class=n>2</p><ul><li>3</li></ul></main>\
+                <form><input name=q class=w></form><table><thead><tr><th>Name</th></tr></thead></table></body>";
+    let (s, names) = hasher()
+        .explain(html.as_bytes(), None)
+        .expect("no input is rejected");
+    // The same structure as hashing, every path of its set named once.
+    let plain = hash(html);
+    assert_eq!(
+        (s.fingerprint, s.elements),
+        (plain.fingerprint, plain.elements)
+    );
+    let mut ids: Vec<u32> = names.iter().map(|n| n.id).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, paths(&s).ids());
+    let got: Vec<String> = names
+        .iter()
+        .map(|n| format!("{} {} {}", n.level, u8::from(n.prose), n.name))
+        .collect();
+    // Level, prose, and the steps: normalised class tokens (`x1` is `x0`), the main content's
+    // blocks under the flow, a class of `<body>`, and marks for what a label holds beside.
+    assert_eq!(
+        got,
+        [
+            "1 0 html",
+            "2 0 html/head",
+            "2 0 html/body",
+            "3 0 html/body/(a class)",
+            "3 0 html/body/div.nav.x0",
+            "4 0 html/body/div.nav.x0/a[classes]",
+            "3 0 html/body/main",
+            "6 1 html/body/main/p",
+            "1 1 html/body/main/p.n",
+            "6 1 html/body/main/ul",
+            "7 1 html/body/main/li",
+            "3 0 html/body/form",
+            "4 0 html/body/form/input[field]",
+            "3 0 html/body/table[columns]",
+            "4 0 html/body/table[columns]/thead",
+            "5 0 html/body/table[columns]/thead/tr",
+            "6 0 html/body/table[columns]/thead/tr/th",
+        ]
+    );
+    // Other models name nothing.
+    let classic = StructureHasher::classic()
+        .explain(html.as_bytes(), None)
+        .expect("no input is rejected");
+    assert!(classic.1.is_empty());
+}
