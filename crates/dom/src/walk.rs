@@ -192,6 +192,10 @@ fn step_name(
                     .get(start as usize..end as usize)
                     .unwrap_or("");
                 step.push_str(&crate::paths::class_names(class));
+                if crate::paths::label(&node.name, Some(class)) != arena_label(arena, id) {
+                    // `items.rs` left some of these tokens out of the label.
+                    step.push_str("[item]");
+                }
             }
             // An inline element's classes are in its label, not kept as text.
             None if arena_label(arena, id) != tag_label(&node.name) && !is_root(&node.name) => {

@@ -915,6 +915,20 @@ fn explain_names_every_path() {
             "6 0 html/body/table[columns]/thead/tr/th",
         ]
     );
+    // Tokens a list's items do not share are left out of their label and shown, marked.
+    let (_, names) = hasher()
+        .explain(
+            b"<main><div class=\"post tag-a\">x</div><div class=\"post tag-b\">y</div></main>",
+            None,
+        )
+        .expect("no input is rejected");
+    assert!(
+        names
+            .iter()
+            .any(|n| n.name == "html/body/main/div.post.tag-a[item]"),
+        "{names:?}"
+    );
+    assert_eq!(names.len(), 5, "{names:?}");
     // Other models name nothing.
     let classic = StructureHasher::classic()
         .explain(html.as_bytes(), None)
