@@ -23,27 +23,47 @@ pub struct Page {
     pub content_type: Option<String>,
 }
 
+/// How `compare` judges and what it prints beside its verdict.
+#[derive(Clone, Copy, Debug)]
+pub struct Judging {
+    /// Bits within which two structures count as the same.
+    pub threshold: u32,
+    /// The path-set similarity a near match needs (`class-paths`).
+    pub min_similarity: f64,
+    /// Whether to list the paths each page has and the other has not.
+    pub paths: bool,
+}
+
 /// Prints the comparison of two pages to `out` (warnings to `err`); returns whether they
 /// have the same structure: distance within the threshold and, for `class-paths`, path sets
 /// at least `min_similarity` alike (as the crawl judges).
-#[allow(clippy::too_many_arguments)]
 pub fn run(
     hasher: &StructureHasher,
     content: &ContentHasher,
-    threshold: u32,
-    min_similarity: f64,
-    paths: bool,
+    judging: Judging,
     (a, b): (&Page, &Page),
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<bool> {
+    let Judging {
+        threshold,
+        min_similarity,
+        paths,
+    } = judging;
     let mut hash = |page: &Page| -> Result<_> {
         if let Some(w) = crate::inputs::binary_warning(&page.name, &page.bytes) {
             writeln!(err, "{w}")?;
         }
-        hasher
-            .explain(&page.bytes, page.content_type.as_deref())
-            .with_context(|| format!("{}: cannot fingerprint", page.name))
+        let content_type = page.content_type.as_deref();
+        // Paths are named only when asked for: naming them is a second cost.
+        let hashed = if paths {
+            hasher.explain(&page.bytes, content_type)
+        } else {
+            hasher
+                .hash_with_content_type(&page.bytes, content_type)
+                .map(|s| (s, Vec::new()))
+        };
+        hashed.with_context(|| format!("{}: cannot fingerprint", page.name))
     };
     let ((sa, na), (sb, nb)) = (hash(a)?, hash(b)?);
     for (label, page, s) in [("A", a, &sa), ("B", b, &sb)] {
@@ -193,9 +213,11 @@ pub fn command(
     let near = run(
         &hasher,
         &content,
-        settings.threshold,
-        settings.min_similarity,
-        paths,
+        Judging {
+            threshold: settings.threshold,
+            min_similarity: settings.min_similarity,
+            paths,
+        },
         (&a, &b),
         &mut out,
         &mut io::stderr().lock(),

@@ -116,7 +116,8 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         let label = element_label(arena, id, node, up.in_main, classes);
         // In a flow of prose, how the blocks nest (a list in a definition in a section) is
         // the author's: an element is labelled under the flow, whatever lies between.
-        let path = child_path(up.flow.unwrap_or(up.path), label);
+        let parent = up.flow.unwrap_or(up.path);
+        let path = child_path(parent, label);
         // A flow's blocks are its content: lighter than the template's elements at their
         // depth (`FLOW_LEVELS`), so what a page's prose holds moves its fingerprint less.
         let level = if block {
@@ -129,7 +130,7 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         out.add(path, depth, level, prose);
         if let Some(names) = out.names.as_mut() {
             let step = step_name(arena, id, node, up.in_main, classes);
-            names.add(path, up.flow.unwrap_or(up.path), &step);
+            names.add(path, parent, &step);
         }
         if let Some((_, tokens)) = is_root(&node.name)
             .then(|| arena.root_classes.iter().find(|(root, _)| *root == id))
@@ -371,25 +372,32 @@ enum Paragraphs {
 /// children, and children other than `<body>` that wrap one paragraph and nothing else
 /// (AsciiDoc's `div.paragraph`: a wrapper around a paragraph is part of it).
 fn paragraphs(arena: &TreeArena, id: NodeId, at_most: usize, kind: Paragraphs) -> usize {
-    let counts = |p: NodeId| {
-        arena.node(p).is_some_and(is_paragraph)
-            && (kind == Paragraphs::Any || arena_label(arena, p) == tag_label("p"))
-    };
     let mut child = arena.node(id).map_or(NONE, |n| n.first);
     let mut found = 0;
     while let Some(node) = arena.node(child)
         && found < at_most
     {
-        if counts(child)
-            || (node.kind == Kind::Element
-                && !is_root(&node.name)
-                && only_element_child(arena, child).is_some_and(counts))
-        {
+        if is_own_paragraph(arena, child, kind) {
             found += 1;
         }
         child = node.next;
     }
     found
+}
+
+/// Whether child `id` counts as a paragraph (of `kind`) of its parent: a `<p>`, or an
+/// element other than `<body>` that wraps one paragraph and nothing else.
+fn is_own_paragraph(arena: &TreeArena, id: NodeId, kind: Paragraphs) -> bool {
+    let counts = |p: NodeId| {
+        arena.node(p).is_some_and(is_paragraph)
+            && (kind == Paragraphs::Any || arena_label(arena, p) == tag_label("p"))
+    };
+    counts(id)
+        || arena.node(id).is_some_and(|node| {
+            node.kind == Kind::Element
+                && !is_root(&node.name)
+                && only_element_child(arena, id).is_some_and(counts)
+        })
 }
 
 /// Whether `node` is an HTML `<p>` element.
@@ -429,17 +437,12 @@ fn only_element_child(arena: &TreeArena, id: NodeId) -> Option<NodeId> {
 /// API renderer wrote) is the article's, not its template's; a table or a form there still
 /// tells one page kind from another. Empty when `main` has fewer than two such children.
 fn amid_prose(arena: &TreeArena, main: NodeId) -> fnv::FnvHashSet<NodeId> {
-    let bare = |p: NodeId| {
-        arena.node(p).is_some_and(is_paragraph) && arena_label(arena, p) == tag_label("p")
-    };
     let mut children = Vec::new();
     let (mut first, mut last) = (None, None);
     let mut child = arena.node(main).map_or(NONE, |n| n.first);
     while let Some(node) = arena.node(child) {
         if node.kind == Kind::Element {
-            if bare(child)
-                || (!is_root(&node.name) && only_element_child(arena, child).is_some_and(bare))
-            {
+            if is_own_paragraph(arena, child, Paragraphs::Bare) {
                 first.get_or_insert(children.len());
                 last = Some(children.len());
             }

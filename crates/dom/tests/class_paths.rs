@@ -663,10 +663,6 @@ proptest! {
         prop_assert_eq!(paths(&a), paths(&b));
         prop_assert_eq!(a.fingerprint, b.fingerprint);
     }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
 
     /// In a flow of prose (a page without a main content), blocks nested in any order give
     /// the same paths.
@@ -692,10 +688,6 @@ proptest! {
         let (a, b) = (hash(&nest(&wrappers)), hash(&nest(&reversed)));
         prop_assert_eq!(paths(&a).ids(), paths(&b).ids());
     }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
 
     /// Below a flow of prose, any classes on the blocks give the same paths and summary, and
     /// a stored profile recomputes the page's fingerprint whatever it marks as prose.
