@@ -25,10 +25,15 @@
 
 use fnv::FnvHashMap;
 
-/// A path on at least this share of a scope's representatives is the frame.
-pub(crate) const FRAME_SHARE: f64 = 0.9;
+/// A path on at least this share of a scope's representatives is the frame: four of the
+/// first five. At 0.9 (all five, until there are ten), one page of another layout among a
+/// host's first representatives (a login page, an error page, a section with a sidebar)
+/// left whole parts of the frame out of it: a held-out MediaWiki kept a page of 49–84 of
+/// its 110 labelled kinds over five hash seeds, 79–89 at 0.8, with every development
+/// figure the same (ALGORITHM.md §3, "Session 40").
+pub(crate) const FRAME_SHARE: f64 = 0.8;
 
-/// Fewer representatives than this teach no frame: five (a path on all five is the frame).
+/// Fewer representatives than this teach no frame: five (a path on four of them is the frame).
 /// At ten, a wiki whose first pages merged on its frame (every kind of page is mostly the
 /// skin) kept too few representatives ever to learn it, and merged nearly everything after
 /// (held-out MediaWiki: 5 and 8 of 110 kinds kept on two hash seeds of five; ALGORITHM.md §3,
@@ -150,13 +155,14 @@ mod tests {
         );
         check(&reps, &[1, 2, 3, 4, 5, 7, 8, 9], false, &[1, 2, 3, 4, 5]);
         check(&reps, &[1, 2, 3, 7, 8, 9], false, &[1, 2, 3]);
-        // A path on 9 of 10 is frame, on 8 of 10 is not.
-        let mut nine = reps.clone();
+        // A path on 8 of 10 is frame, on 7 of 10 is not.
+        let mut most = reps.clone();
         let missing: &[u32] = &[1, 2, 3, 4, 5];
-        nine[0] = missing;
-        check(&nine, &[6], true, &[6]);
-        nine[1] = missing;
-        check(&nine, &[6], false, &[]);
+        most[0] = missing;
+        most[1] = missing;
+        check(&most, &[6], true, &[6]);
+        most[2] = missing;
+        check(&most, &[6], false, &[]);
     }
 
     #[test]
@@ -166,10 +172,13 @@ mod tests {
         let five: Vec<&[u32]> = vec![&[1, 2, 3]; 5];
         check(&five, &[1, 2, 3], true, &[1, 2, 3]);
         check(&five, &[], false, &[]);
-        // With five, a path must be on all of them.
+        // With five, a path must be on four of them: one page of another layout among
+        // them (a login page) leaves the frame whole.
         let four_of_five: Vec<&[u32]> =
             vec![&[1, 2, 3], &[1, 2, 3], &[1, 2, 3], &[1, 2, 3], &[1, 2]];
-        check(&four_of_five, &[1, 2, 3], true, &[1, 2]);
+        check(&four_of_five, &[1, 2, 3], true, &[1, 2, 3]);
+        let three_of_five: Vec<&[u32]> = vec![&[1, 2, 3], &[1, 2, 3], &[1, 2, 3], &[1, 2], &[1, 2]];
+        check(&three_of_five, &[1, 2, 3], true, &[1, 2]);
     }
 
     #[test]
