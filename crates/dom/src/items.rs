@@ -23,6 +23,13 @@
 //!   Only the main content's tokens with a `-` are looked for, each link's first segment
 //!   against their prefixes first: most pages' links are passed over at that segment.
 //!
+//! - **The root's tokens the page links to**: a token of `<html>` or `<body>` that the path
+//!   of one of the page's links spells (`category-news` beside a link to `/category/news/`,
+//!   `tag-foo` beside `/tag/foo/`, `author-x` beside `/author/x/`) names the page's item, not
+//!   its kind: it adds no path of its own (`walk.rs` gives each root token one), so a
+//!   blog's archive pages are one kind. A link's query is not read here: MediaWiki's
+//!   `action-history` beside `?action=history` names a kind of page.
+//!
 //! Only the tokens a label holds count (the first 16 in normalised order). Deterministic in
 //! the page's bytes alone, as every label is: nothing is learned across pages.
 
@@ -57,6 +64,7 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena) {
         .flat_map(|(_, tokens)| tokens.iter().copied())
         .collect();
     page.sort_unstable();
+    drop_linked_root_tokens(arena);
     let main = main_content(arena);
     if arena.classes.is_empty() || (page.is_empty() && main.is_none()) {
         return;
@@ -152,6 +160,33 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena) {
     for (id, label) in relabel {
         if let Some(slot) = arena.labels.get_mut(id as usize) {
             *slot = label;
+        }
+    }
+}
+
+/// Leaves out of `arena.root_classes` the tokens that the path of one of the page's links
+/// spells (`paths::link_token_labels` without the link's query; see the module docs).
+fn drop_linked_root_tokens(arena: &mut TreeArena) {
+    let (mut tokens, mut prefixes) = std::mem::take(&mut arena.root_linkable);
+    if tokens.is_empty() || arena.links.is_empty() {
+        return;
+    }
+    for t in [&mut tokens, &mut prefixes] {
+        t.sort_unstable();
+        t.dedup();
+    }
+    let mut linked = Vec::new();
+    for &(s, e) in &arena.links {
+        let href = arena.link_text.get(s as usize..e as usize).unwrap_or("");
+        let path = href.split(['?', '#']).next().unwrap_or("");
+        link_token_labels(path, &tokens, &prefixes, &mut linked);
+        if linked.len() >= tokens.len() {
+            break;
+        }
+    }
+    if !linked.is_empty() {
+        for (_, root) in &mut arena.root_classes {
+            root.retain(|t| !linked.contains(t));
         }
     }
 }

@@ -136,6 +136,10 @@ pub(crate) struct TreeArena {
     /// The class tokens of `<html>` and `<body>` elements, when labelling: not in their
     /// labels, each a path of its own (`paths::root_class_tokens`).
     pub(crate) root_classes: Vec<(NodeId, Vec<u64>)>,
+    /// The class tokens of `<html>` and `<body>` that a link could spell, and their
+    /// prefixes (`paths::linkable_tokens`), when labelling: `items.rs` leaves those the
+    /// page's links spell out of [`root_classes`](Self::root_classes).
+    pub(crate) root_linkable: (Vec<u64>, Vec<u64>),
     /// The last `<th>` element created, when labelling: the header cell whose text the
     /// tokenizer is reading ([`set_header_text`](Self::set_header_text)).
     last_th: NodeId,
@@ -218,6 +222,7 @@ impl TreeArena {
             blocks: Vec::new(),
             pending_class: PendingClass::default(),
             root_classes: Vec::new(),
+            root_linkable: (Vec::new(), Vec::new()),
             last_th: NONE,
             header_texts: Vec::new(),
             classes: Vec::new(),
@@ -287,6 +292,10 @@ impl TreeArena {
             let class = class.or_else(|| pending.then_some(self.pending_class.class.as_str()));
             let label = if ns == Ns::Html && crate::paths::is_root(&name) {
                 root_tokens = class.map(crate::paths::root_class_tokens);
+                if let Some(class) = class {
+                    let (tokens, prefixes) = &mut self.root_linkable;
+                    crate::paths::linkable_tokens(class, tokens, prefixes);
+                }
                 crate::paths::label(&name, None)
             } else {
                 if ns == Ns::Html

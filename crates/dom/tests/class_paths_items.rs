@@ -211,6 +211,66 @@ fn the_pages_own_tokens_name_it_below_the_body_too() {
 
 /// A blog's single post: its `<article>` carries its categories and tags as classes (and
 /// `<body>` its own id), and the page links to them (`links`: hrefs in the post's footer).
+#[test]
+fn a_root_token_that_a_links_path_spells_adds_no_path() {
+    // A blog's archive pages: the `<body>` names the term, and the page links to it.
+    let archive = |body: &str, links: &[&str]| {
+        let links: String = links
+            .iter()
+            .map(|href| format!("<li><a href=\"{href}\">t</a></li>"))
+            .collect();
+        format!("<body class=\"{body}\"><nav><ul>{links}</ul></nav><main><h1>t</h1></main></body>")
+    };
+    for (body, links) in [
+        (
+            "archive category category-food",
+            vec!["/category/food/", "/category/notes/"],
+        ),
+        (
+            "archive tag tag-books",
+            vec!["https://blog.example/tag/books/#top"],
+        ),
+        (
+            "archive author author-alice",
+            vec!["/author/alice/?paged=2"],
+        ),
+        (
+            "archive category category-child",
+            vec!["/category/parent/child/"],
+        ),
+    ] {
+        let plain = body.rsplit_once(' ').map_or("", |(kind, _)| kind);
+        check(&archive(body, &links), &archive(plain, &links), true);
+    }
+    check(
+        &archive("archive category category-food", &["/category/food/"]),
+        &archive("archive category category-notes", &["/category/notes/"]),
+        true,
+    );
+    // What no link's path spells stays: a kind of page (`action-history` beside
+    // `?action=history`), a term the page does not link to.
+    for (body, links) in [
+        (
+            "mediawiki action-history",
+            vec!["/index.php?title=Main&action=history"],
+        ),
+        ("archive category category-food", vec!["/category/notes/"]),
+        (
+            "controller-wiki action-index",
+            vec!["/projects/a/wiki/index"],
+        ),
+    ] {
+        let plain = body.rsplit_once(' ').map_or("", |(kind, _)| kind);
+        check(&archive(body, &links), &archive(plain, &links), false);
+    }
+    // On `<html>` too.
+    check(
+        "<html class=\"lang-en page-about\"><body><a href=/page/about/>a</a></body></html>",
+        "<html class=\"lang-en\"><body><a href=/page/about/>a</a></body></html>",
+        true,
+    );
+}
+
 fn post(article: &str, links: &[&str]) -> String {
     let links: String = links
         .iter()
@@ -323,6 +383,25 @@ proptest! {
         let a = path_set(&post(&format!("{kind} {}", tokens.join(" ")), &hrefs));
         let b = path_set(&post(kind, &hrefs));
         prop_assert!(a == b, "{tokens:?}");
+    }
+
+    /// Whatever terms an archive's `<body>` names, when the page links to them by path its
+    /// paths are those of the archive without them; by a query, they stay.
+    #[test]
+    fn the_root_tokens_a_page_links_to_leave_its_paths(
+        slugs in proptest::collection::vec(("(category|tag|author)", "[a-zA-Z0-9_-]{1,12}"), 1..4),
+    ) {
+        let page = |body: &str, hrefs: &[String]| -> String {
+            let links: String = hrefs.iter().map(|h| format!("<a href=\"{h}\">t</a>")).collect();
+            format!("<body class=\"archive {body}\"><nav>{links}</nav><main><p>x</p></main></body>")
+        };
+        let tokens: Vec<String> = slugs.iter().map(|(k, s)| format!("{k}-{s}")).collect();
+        let paths: Vec<String> = slugs.iter().map(|(k, s)| format!("/{k}/{s}/")).collect();
+        let queries: Vec<String> = slugs.iter().map(|(k, s)| format!("?{k}={s}")).collect();
+        let named = path_set(&page(&tokens.join(" "), &paths));
+        prop_assert!(named == path_set(&page("", &paths)), "{tokens:?}");
+        let queried = path_set(&page(&tokens.join(" "), &queries));
+        prop_assert!(queried != path_set(&page("", &queries)), "{tokens:?}");
     }
 
     /// Whatever tokens the items of a list in the main content carry besides the ones they
