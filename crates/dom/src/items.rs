@@ -165,30 +165,56 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena) {
 }
 
 /// Leaves out of `arena.root_classes` the tokens that the path of one of the page's links
-/// spells (`paths::link_token_labels` without the link's query; see the module docs).
+/// spells (the link's query is not read; see the module docs).
 fn drop_linked_root_tokens(arena: &mut TreeArena) {
-    let (mut tokens, mut prefixes) = std::mem::take(&mut arena.root_linkable);
-    if tokens.is_empty() || arena.links.is_empty() {
-        return;
+    let (tokens, prefixes) = std::mem::take(&mut arena.root_linkable);
+    let linked = spelled_by_links(arena, tokens, prefixes, Query::Left);
+    if !linked.is_empty() {
+        for (_, root) in &mut arena.root_classes {
+            root.retain(|t| linked.binary_search(t).is_err());
+        }
+    }
+}
+
+/// Whether [`spelled_by_links`] reads a link's query parameters.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Query {
+    /// `?tag=foo` spells `tag-foo`.
+    Read,
+    /// Only the link's path spells tokens.
+    Left,
+}
+
+/// The tokens of `tokens` (with their `prefixes`, `paths::linkable_tokens`) that one of
+/// the page's links spells (`paths::link_token_labels`), sorted and distinct.
+fn spelled_by_links(
+    arena: &TreeArena,
+    mut tokens: Vec<u64>,
+    mut prefixes: Vec<u64>,
+    query: Query,
+) -> Vec<u64> {
+    let mut linked = Vec::new();
+    if tokens.is_empty() {
+        return linked;
     }
     for t in [&mut tokens, &mut prefixes] {
         t.sort_unstable();
         t.dedup();
     }
-    let mut linked = Vec::new();
     for &(s, e) in &arena.links {
         let href = arena.link_text.get(s as usize..e as usize).unwrap_or("");
-        let path = href.split(['?', '#']).next().unwrap_or("");
-        link_token_labels(path, &tokens, &prefixes, &mut linked);
+        let href = match query {
+            Query::Read => href,
+            Query::Left => href.split(['?', '#']).next().unwrap_or(""),
+        };
+        link_token_labels(href, &tokens, &prefixes, &mut linked);
         if linked.len() >= tokens.len() {
             break;
         }
     }
-    if !linked.is_empty() {
-        for (_, root) in &mut arena.root_classes {
-            root.retain(|t| !linked.contains(t));
-        }
-    }
+    linked.sort_unstable();
+    linked.dedup();
+    linked
 }
 
 /// The class tokens of the main content's elements that one of the page's links names
@@ -207,24 +233,7 @@ fn linked_tokens(arena: &TreeArena, items: &[Item]) -> Vec<u64> {
             }
         }
     }
-    let mut linked = Vec::new();
-    if tokens.is_empty() {
-        return linked;
-    }
-    for t in [&mut tokens, &mut prefixes] {
-        t.sort_unstable();
-        t.dedup();
-    }
-    for &(s, e) in &arena.links {
-        let href = arena.link_text.get(s as usize..e as usize).unwrap_or("");
-        link_token_labels(href, &tokens, &prefixes, &mut linked);
-        if linked.len() >= tokens.len() {
-            break;
-        }
-    }
-    linked.sort_unstable();
-    linked.dedup();
-    linked
+    spelled_by_links(arena, tokens, prefixes, Query::Read)
 }
 
 /// For each sibling of `group` (one parent, one name), the tokens its list shares (sorted),
