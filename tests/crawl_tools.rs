@@ -69,6 +69,37 @@ fn replay_reproduces_the_crawl_and_shows_what_other_settings_change() {
         "{}",
         strict.stdout
     );
+    // Walked from the crawl's threshold: a looser threshold never keeps more pages; judged
+    // from scratch, the crawl's own threshold is the crawl.
+    assert!(
+        strict.stdout.contains("walked from the crawl's threshold="),
+        "{}",
+        strict.stdout
+    );
+    let ladder: Vec<u64> = (0..=8)
+        .map(|t| {
+            let t = t.to_string();
+            let out = run_in(
+                dir.path(),
+                &["--config", "c.toml", "replay", "state", "--threshold", &t],
+                b"",
+            );
+            assert_eq!(out.code, 0, "{}", out.stderr);
+            kept(&out.stdout).1
+        })
+        .collect();
+    assert!(ladder.windows(2).all(|w| w[1] <= w[0]), "{ladder:?}");
+    let scratch = run_in(
+        dir.path(),
+        &["--config", "c.toml", "replay", "state", "--from-scratch"],
+        b"",
+    );
+    assert!(
+        scratch.stdout.contains("judged from scratch")
+            && scratch.stdout.contains("decisions changed: 0"),
+        "{}",
+        scratch.stdout
+    );
 
     // `stats --clusters`: every cluster with every page of it, as decisions.jsonl has them.
     let decisions = jsonl(&dir.path().join("state/decisions.jsonl"));

@@ -190,6 +190,12 @@ pub enum Command {
         #[arg(long, value_name = "T")]
         min_similarity: Option<f64>,
 
+        /// Judge every page at these settings alone, as a new crawl would, instead of walking
+        /// from the crawl's threshold and min-similarity one step at a time (where a looser
+        /// setting keeps a subset of a stricter one's pages).
+        #[arg(long)]
+        from_scratch: bool,
+
         #[command(flatten)]
         policy: PolicyFlags,
     },

@@ -82,11 +82,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             decay,
             threshold,
             min_similarity,
+            from_scratch,
             policy,
         } => replay::command(
             cli.config.as_deref(),
             state,
             (decay, threshold, min_similarity),
+            from_scratch,
             policy,
         ),
         Command::Report { state, output } => report::command(cli.config.as_deref(), state, output),

@@ -1,7 +1,7 @@
 //! `silhouette replay`: a crawl's pages judged again with other settings.
 
 use anyhow::{Result, bail};
-use silhouette_crawl::{OpenedState, Recorded, replay};
+use silhouette_crawl::{OpenedState, Recorded, ReplayStart, replay};
 use silhouette_frontier::DedupConfig;
 
 use crate::config::options::key;
@@ -88,11 +88,13 @@ impl ContentFlags {
 }
 
 /// `silhouette replay`: the crawl's pages judged again with other settings (`decay`,
-/// `threshold`, `min_similarity`, the content policy); what changes is printed.
+/// `threshold`, `min_similarity`, the content policy); what changes is printed. Walked from
+/// the crawl's threshold and min-similarity, unless `from_scratch`.
 pub fn command(
     config: Option<&std::path::Path>,
     state: Option<std::path::PathBuf>,
     (decay, threshold, min_similarity): (Option<f64>, Option<i64>, Option<f64>),
+    from_scratch: bool,
     policy: crate::args::PolicyFlags,
 ) -> Result<std::process::ExitCode> {
     let config = Config::find(config)?;
@@ -111,6 +113,11 @@ pub fn command(
         64
     };
     ContentFlags::from(policy).apply(&mut dedup, bits)?;
-    replay(store, decay, dedup, &mut std::io::stdout().lock())?;
+    let start = if from_scratch {
+        None
+    } else {
+        ReplayStart::of(&recorded)
+    };
+    replay(store, decay, dedup, start, &mut std::io::stdout().lock())?;
     Ok(std::process::ExitCode::SUCCESS)
 }

@@ -141,7 +141,11 @@ fn grid(r: &Report, out: &mut String) {
         "<p class=\"note\">Each of the {} judged pages judged again offline at every decay \
          and threshold: <b>pages kept</b> (then / clusters where they differ: a cluster \
          keeps more than one page when its budget allows). The marked cell is the crawl's \
-         own setting.",
+         own setting. Each row is walked from the crawl's threshold one step at a time, \
+         each step judging again only the pages the stricter step before it kept: a looser \
+         threshold never keeps more pages. A new crawl at another threshold decides from \
+         scratch, and can keep more (<code>silhouette replay --from-scratch</code> shows \
+         it).",
         g.pages
     );
     let unjudged: u64 = r.gaps.unjudged.values().sum();
@@ -169,19 +173,6 @@ fn grid(r: &Report, out: &mut String) {
              <code>--max-pages</code>)."
         );
     }
-    let looser_keeps_more = g
-        .cells
-        .iter()
-        .any(|row| row.windows(2).any(|w| w[1].kept > w[0].kept));
-    if looser_keeps_more {
-        out.push_str(
-            " <b>↑ marks a threshold that keeps more pages than the stricter one to its \
-             left.</b> Each page is compared with the first page kept of each cluster, in \
-             crawl order, and with what the host has learned by then: a looser threshold can \
-             merge two clusters early and leave later pages nearer to neither of their first \
-             pages. Count the pages of the next cell too before choosing.",
-        );
-    }
     out.push_str("</p>\n<table class=\"grid\">\n<tr><th>decay \\ threshold</th>");
     for t in &g.thresholds {
         let _ = write!(out, "<th>{t}</th>");
@@ -190,32 +181,23 @@ fn grid(r: &Report, out: &mut String) {
     let most = g.pages.max(1) as f64;
     for (decay, row) in g.decays.iter().zip(&g.cells) {
         let _ = write!(out, "<tr><th>{decay}</th>");
-        let mut stricter: Option<u64> = None;
         for (t, c) in g.thresholds.iter().zip(row) {
             let current = g.current == (*decay, *t);
-            let more = stricter.is_some_and(|kept| c.kept > kept);
-            stricter = Some(c.kept);
             // Shade: the share of pages kept.
             let alpha = (c.kept as f64 / most * 0.6 + 0.05).min(0.65);
             let _ = write!(
                 out,
                 "<td{} style=\"background:rgba(46,125,200,{alpha:.2})\" title=\"decay {decay}, \
-                 threshold {t}: {} kept, {} clusters{}\"><b>{}</b>{}{}{}</td>",
+                 threshold {t}: {} kept, {} clusters\"><b>{}</b>{}{}</td>",
                 if current { " class=\"current\"" } else { "" },
                 c.kept,
                 c.clusters,
-                if more {
-                    "; more than the stricter threshold to its left"
-                } else {
-                    ""
-                },
                 c.kept,
                 if c.clusters == c.kept {
                     String::new()
                 } else {
                     format!(" / {}", c.clusters)
                 },
-                if more { " ↑" } else { "" },
                 if current { " ◆" } else { "" }
             );
         }

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
 
 use crate::error::{Context, Error, Result, refuse};
+use crate::replay_cascade::{Outcome, Setting};
 use silhouette_dom::Profile;
 use silhouette_frontier::{
     Decision, Dedup, DedupConfig, DedupScope, DropWhen, PageContent, PageSignals, Store, Verdict,
@@ -246,52 +247,169 @@ impl Judged {
         self.pages.is_empty()
     }
 
-    /// Judges every page again at `decay` with `config`, in crawl order.
-    fn judge(&self, decay: f64, config: DedupConfig) -> Result<Vec<Page>> {
+    /// Judges the pages `among` holds (by index, in crawl order) again at `decay` with
+    /// `config`; `None` for the others.
+    fn judge_among(
+        &self,
+        fingerprints: &[Option<silhouette_simhash::Fingerprint>],
+        decay: f64,
+        config: DedupConfig,
+        among: &dyn Fn(usize) -> bool,
+    ) -> Result<Vec<Option<Outcome>>> {
         let params = format!("replay/decay={decay}");
         let mut dedup =
             Dedup::new(config, &params).map_err(|e| Error::Refused(format!("dedup.{e}")))?;
         Ok(self
             .pages
             .iter()
-            .map(|s| {
-                let fp = s.profile.as_ref().map(|p| p.fingerprint(decay));
-                let summary = s.summary.as_deref();
+            .zip(fingerprints)
+            .enumerate()
+            .map(|(i, (s, &fingerprint))| {
+                if !among(i) {
+                    return None;
+                }
                 let v = dedup.judge_page(&PageSignals {
                     id: s.id,
                     host: &s.host,
                     body_hash: s.hash,
-                    fingerprint: fp,
+                    fingerprint,
                     elements: s.elements,
-                    summary,
+                    summary: s.summary.as_deref(),
                     content: &s.content,
                 });
-                Page {
+                Some(Outcome {
                     id: s.id,
-                    old_cluster: s.cluster,
-                    url: s.url.clone(),
-                    host: s.host.clone(),
-                    old: s.decision,
-                    new: v.decision(),
-                    new_cluster: cluster_of(s.id, v),
+                    decision: v.decision(),
+                    cluster: cluster_of(s.id, v),
                     distance: match v {
                         Verdict::NearDuplicate { distance, .. } => Some(distance),
                         _ => None,
                     },
                     similarity: dedup.last_similarity(),
-                }
+                })
             })
             .collect())
     }
 
-    /// Pages kept and clusters at `decay` with `config`, nothing printed.
-    pub fn counts(&self, decay: f64, config: DedupConfig) -> Result<Counts> {
-        let pages = self.judge(decay, config)?;
-        let map: HashMap<u64, u64> = pages.iter().map(|p| (p.id, p.new_cluster)).collect();
-        let clusters: HashSet<u64> = pages.iter().map(|p| resolve(&map, p.new_cluster)).collect();
-        Ok(Counts {
-            kept: pages.iter().filter(|p| p.new == Decision::Kept).count() as u64,
-            clusters: clusters.len() as u64,
+    /// Walks from `start` (the crawl's threshold and min-similarity; `None`: judge from
+    /// scratch) to `config`'s at `decay`, calling `visit` on every step (see
+    /// `replay_cascade`); the outcomes of the last.
+    fn walk(
+        &self,
+        decay: f64,
+        config: DedupConfig,
+        start: Option<Start>,
+        visit: &mut dyn FnMut(Setting, &[Outcome]),
+    ) -> Result<Vec<Outcome>> {
+        let fingerprints: Vec<_> = self
+            .pages
+            .iter()
+            .map(|s| s.profile.as_ref().map(|p| p.fingerprint(decay)))
+            .collect();
+        let to = Setting {
+            threshold: config.threshold,
+            similarity: config.min_similarity,
+        };
+        let start = start.map_or(to, |s| Setting {
+            threshold: s.threshold,
+            similarity: s.min_similarity,
+        });
+        let mut judge = |setting: Setting, among: &dyn Fn(usize) -> bool| {
+            let config = DedupConfig {
+                threshold: setting.threshold,
+                min_similarity: setting.similarity,
+                ..config
+            };
+            self.judge_among(&fingerprints, decay, config, among)
+        };
+        crate::replay_cascade::walk(start, to, &mut judge, visit)
+    }
+
+    /// The pages as [`replay`] lists them, from their outcomes.
+    fn pages(&self, outcomes: &[Outcome]) -> Vec<Page> {
+        self.pages
+            .iter()
+            .zip(outcomes)
+            .map(|(s, o)| Page {
+                id: s.id,
+                old_cluster: s.cluster,
+                url: s.url.clone(),
+                host: s.host.clone(),
+                old: s.decision,
+                new: o.decision,
+                new_cluster: o.cluster,
+                distance: o.distance,
+                similarity: o.similarity,
+            })
+            .collect()
+    }
+
+    /// Pages kept and clusters at `decay` with `config` at each of `thresholds`, walked from
+    /// `config`'s threshold (the crawl's; see [`Start`]), nothing printed: a looser
+    /// threshold keeps a subset of a stricter one's pages.
+    pub fn counts(
+        &self,
+        decay: f64,
+        config: DedupConfig,
+        thresholds: &[u32],
+    ) -> Result<Vec<Counts>> {
+        let start = Start {
+            threshold: config.threshold,
+            min_similarity: config.min_similarity,
+        };
+        let mut found: HashMap<u32, Counts> = HashMap::new();
+        let (lo, hi) = (
+            thresholds.iter().copied().min().unwrap_or(config.threshold),
+            thresholds.iter().copied().max().unwrap_or(config.threshold),
+        );
+        for end in [lo, hi] {
+            let to = DedupConfig {
+                threshold: end,
+                ..config
+            };
+            self.walk(decay, to, Some(start), &mut |s, cell| {
+                found.entry(s.threshold).or_insert_with(|| counts_of(cell));
+            })?;
+        }
+        Ok(thresholds
+            .iter()
+            .map(|t| {
+                found.get(t).copied().unwrap_or(Counts {
+                    kept: 0,
+                    clusters: 0,
+                })
+            })
+            .collect())
+    }
+}
+
+/// Pages kept and clusters of one step's outcomes.
+fn counts_of(cell: &[Outcome]) -> Counts {
+    let map: HashMap<u64, u64> = cell.iter().map(|o| (o.id, o.cluster)).collect();
+    let clusters: HashSet<u64> = cell.iter().map(|o| resolve(&map, o.cluster)).collect();
+    Counts {
+        kept: cell.iter().filter(|o| o.decision == Decision::Kept).count() as u64,
+        clusters: clusters.len() as u64,
+    }
+}
+
+/// The crawl's own threshold and min-similarity, where a replay starts: walked from there,
+/// a looser setting keeps a subset of the crawl's kept pages and a stricter one a superset
+/// (`replay_cascade`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Start {
+    /// The crawl's threshold.
+    pub threshold: u32,
+    /// The crawl's min-similarity.
+    pub min_similarity: Option<f64>,
+}
+
+impl Start {
+    /// The settings `recorded` holds, when it holds a threshold.
+    pub fn of(recorded: &Recorded) -> Option<Self> {
+        Some(Self {
+            threshold: recorded.threshold.and_then(|t| u32::try_from(t).ok())?,
+            min_similarity: recorded.min_similarity,
         })
     }
 }
@@ -311,7 +429,17 @@ fn resolve(map: &HashMap<u64, u64>, mut c: u64) -> u64 {
 const CHANGES_SHOWN: usize = 10;
 
 /// Replays the judged pages of `store` with `config` at `decay`, printing the comparison.
-pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Write) -> Result<()> {
+/// From `start` (the crawl's own threshold and min-similarity, [`Start::of`]) the replay walks
+/// to `config`'s one step at a time, so a looser setting keeps a subset of the crawl's kept
+/// pages and a stricter one a superset; with `None` it judges every page from scratch at
+/// `config`'s.
+pub fn replay(
+    store: &Store,
+    decay: f64,
+    config: DedupConfig,
+    start: Option<Start>,
+    out: &mut dyn Write,
+) -> Result<()> {
     let original = store
         .meta("fingerprint")?
         .unwrap_or_else(|| "unknown".to_owned());
@@ -323,24 +451,59 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
         );
     }
     let judged = Judged::load(store)?;
-    let pages = judged.judge(decay, config)?;
+    let outcomes = judged.walk(decay, config, start, &mut |_, _| {})?;
+    let pages = judged.pages(&outcomes);
     let unreadable = judged.unreadable;
+    let landed = start.map(|s| {
+        crate::replay_cascade::landing(
+            Setting {
+                threshold: s.threshold,
+                similarity: s.min_similarity,
+            },
+            Setting {
+                threshold: config.threshold,
+                similarity: config.min_similarity,
+            },
+        )
+    });
     let old_map: HashMap<u64, u64> = pages.iter().map(|p| (p.id, p.old_cluster)).collect();
     let new_map: HashMap<u64, u64> = pages.iter().map(|p| (p.id, p.new_cluster)).collect();
     let url_of: HashMap<u64, &str> = pages.iter().map(|p| (p.id, p.url.as_str())).collect();
 
+    let similarity = landed.map_or(config.min_similarity, |l| l.similarity);
     writeln!(
         out,
         "replay of {} judged pages: recorded with {original}; now decay={decay}, threshold={}{}, drop-when={}, content-threshold={}",
         pages.len(),
         config.threshold,
-        config
-            .min_similarity
+        similarity
             .map(|m| format!(", min-similarity={m}"))
             .unwrap_or_default(),
         config.drop_when,
         config.content_threshold,
     )?;
+    if let (Some(asked), Some(used)) = (config.min_similarity, similarity)
+        && asked != used
+    {
+        writeln!(
+            out,
+            "min-similarity {asked} was replayed as {used}: a replay steps from the crawl's in hundredths"
+        )?;
+    }
+    match start {
+        Some(s) => writeln!(
+            out,
+            "walked from the crawl's threshold={}{} one step at a time: a looser setting keeps a subset of the pages a stricter one keeps (--from-scratch: judge every page at these settings alone)",
+            s.threshold,
+            s.min_similarity
+                .map(|m| format!(", min-similarity={m}"))
+                .unwrap_or_default()
+        )?,
+        None => writeln!(
+            out,
+            "judged from scratch at these settings: a looser setting can keep more pages than a stricter one"
+        )?,
+    }
     let kept = |d: Decision| d == Decision::Kept;
     let (old_kept, new_kept) = (
         pages.iter().filter(|p| kept(p.old)).count(),
@@ -435,7 +598,7 @@ pub fn replay(store: &Store, decay: f64, config: DedupConfig, out: &mut dyn Writ
     if changed.len() > CHANGES_SHOWN {
         writeln!(out, "  … and {} more", changed.len() - CHANGES_SHOWN)?;
     }
-    clusters(&pages, &new_map, &url_of, config.min_similarity, out)?;
+    clusters(&pages, &new_map, &url_of, similarity, out)?;
     super::replay_gaps::Gaps::of(store)?.print(out)?;
     if unreadable > 0 {
         writeln!(
@@ -511,14 +674,34 @@ mod tests {
         store
     }
 
-    fn run(store: &Store, decay: f64, threshold: u32) -> String {
+    /// The replay's output at `threshold`, walked from `start` (`None`: from scratch).
+    fn run(store: &Store, decay: f64, threshold: u32, start: Option<u32>) -> String {
         let mut out = Vec::new();
         let config = DedupConfig {
             threshold,
             ..DedupConfig::default()
         };
-        replay(store, decay, config, &mut out).expect("replays");
+        let start = start.map(|threshold| Start {
+            threshold,
+            min_similarity: None,
+        });
+        replay(store, decay, config, start, &mut out).expect("replays");
         String::from_utf8(out).expect("utf-8")
+    }
+
+    /// The `kept: A -> B` figures of a replay's output.
+    fn kept(out: &str) -> (u64, u64) {
+        let line = out
+            .lines()
+            .find_map(|l| l.strip_prefix("kept: "))
+            .expect("a kept line");
+        let (a, b) = line
+            .split_once(';')
+            .expect("two parts")
+            .0
+            .split_once(" -> ")
+            .expect("arrow");
+        (a.parse().expect("a number"), b.parse().expect("a number"))
     }
 
     #[test]
@@ -533,15 +716,48 @@ mod tests {
         let pages: Vec<String> = (1..=12).map(list).collect();
         let refs: Vec<&str> = pages.iter().map(String::as_str).collect();
         let store = state(dir.path(), &refs);
-        let same = run(&store, 0.45, 5);
-        assert!(same.contains("decisions changed: 0"), "{same}");
-        assert!(
-            same.contains("clusters merged: 0") && same.contains("clusters split: 0"),
-            "{same}"
-        );
-        let strict = run(&store, 0.45, 0);
-        assert!(!strict.contains("decisions changed: 0"), "{strict}");
-        assert!(strict.contains("clusters split: 1"), "{strict}");
+        for start in [None, Some(5)] {
+            let same = run(&store, 0.45, 5, start);
+            assert!(same.contains("decisions changed: 0"), "{same}");
+            assert!(
+                same.contains("clusters merged: 0") && same.contains("clusters split: 0"),
+                "{same}"
+            );
+            let strict = run(&store, 0.45, 0, start);
+            assert!(!strict.contains("decisions changed: 0"), "{strict}");
+            assert!(strict.contains("clusters split: 1"), "{strict}");
+        }
+        assert!(run(&store, 0.45, 5, None).contains("judged from scratch"));
+        assert!(run(&store, 0.45, 5, Some(5)).contains("walked from the crawl's threshold=5"));
+    }
+
+    #[test]
+    fn a_walked_replay_keeps_fewer_pages_as_the_threshold_loosens() {
+        // Lists and tables of every length: many kinds at a strict threshold, few at a loose one.
+        let dir = tempfile::tempdir().expect("tempdir");
+        let pages: Vec<String> = (1..=24)
+            .map(|n| {
+                let (outer, inner) = if n % 2 == 0 {
+                    ("ul", "li")
+                } else {
+                    ("ol", "li")
+                };
+                format!(
+                    "<!doctype html><title>t</title><main><{outer}>{}</{outer}>{}</main>",
+                    format!("<{inner}><a href=x>x</a></{inner}>").repeat(n),
+                    "<table><tr><td>x</td></tr></table>".repeat(n % 5)
+                )
+            })
+            .collect();
+        let refs: Vec<&str> = pages.iter().map(String::as_str).collect();
+        let store = state(dir.path(), &refs);
+        let (recorded, at_5) = kept(&run(&store, 0.45, 5, Some(5)));
+        assert_eq!(recorded, at_5);
+        let ladder: Vec<u64> = (0..=8)
+            .map(|t| kept(&run(&store, 0.45, t, Some(5))).1)
+            .collect();
+        assert!(ladder.windows(2).all(|w| w[1] <= w[0]), "{ladder:?}");
+        assert!(ladder[0] > ladder[8], "{ladder:?}");
     }
 
     #[test]
@@ -579,13 +795,23 @@ mod tests {
         let refs: Vec<&str> = pages.iter().map(String::as_str).collect();
         let store = judged(dir.path(), &refs, &StructureHasher::default(), config(0.7));
         let mut out = Vec::new();
-        replay(&store, 0.75, config(0.7), &mut out).expect("replays");
+        replay(&store, 0.75, config(0.7), None, &mut out).expect("replays");
         let same = String::from_utf8(out).expect("utf-8");
         assert!(same.contains("decisions changed: 0"), "{same}");
         assert!(same.contains("kept: 2 -> 2"), "{same}");
         let mut out = Vec::new();
-        replay(&store, 0.75, config(0.0), &mut out).expect("replays");
+        replay(&store, 0.75, config(0.0), None, &mut out).expect("replays");
         let loose = String::from_utf8(out).expect("utf-8");
         assert!(loose.contains("kept: 2 -> 1"), "{loose}");
+        // Walked from the crawl's 0.7 in hundredths: the same pages merge.
+        let start = Some(Start {
+            threshold: 8,
+            min_similarity: Some(0.7),
+        });
+        let mut out = Vec::new();
+        replay(&store, 0.75, config(0.0), start, &mut out).expect("replays");
+        let walked = String::from_utf8(out).expect("utf-8");
+        assert!(walked.contains("kept: 2 -> 1"), "{walked}");
+        assert!(walked.contains("min-similarity=0,"), "{walked}");
     }
 }

@@ -190,7 +190,9 @@ pub struct Grid {
 
 impl Grid {
     /// Replays `judged` at every decay of `decays` and threshold of `thresholds`, plus the
-    /// crawl's own (`decay`, `config.threshold`) when they are not among them.
+    /// crawl's own (`decay`, `config.threshold`) when they are not among them. Each row is
+    /// walked from the crawl's threshold ([`Judged::counts`]): a looser threshold keeps a
+    /// subset of the pages a stricter one keeps.
     pub fn replay(
         judged: &Judged,
         decay: f64,
@@ -210,20 +212,7 @@ impl Grid {
         thresholds.sort_unstable();
         let cells = decays
             .iter()
-            .map(|&d| {
-                thresholds
-                    .iter()
-                    .map(|&threshold| {
-                        judged.counts(
-                            d,
-                            DedupConfig {
-                                threshold,
-                                ..config
-                            },
-                        )
-                    })
-                    .collect::<Result<Vec<_>>>()
-            })
+            .map(|&d| judged.counts(d, config, &thresholds))
             .collect::<Result<Vec<_>>>()?;
         Ok(Self {
             decays,
