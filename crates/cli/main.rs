@@ -148,9 +148,11 @@ fn log_to_stderr(verbose: u8) {
 
 /// Whether writing the output failed because its reader went away (a closed pipe).
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    let broken = |e: &io::Error| e.kind() == io::ErrorKind::BrokenPipe;
     e.chain().any(|c| {
-        c.downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+        // The crawl library's `Io` is transparent: its io::Error is not in the chain.
+        c.downcast_ref::<io::Error>().is_some_and(broken)
+            || matches!(c.downcast_ref(), Some(silhouette_crawl::Error::Io(e)) if broken(e))
     })
 }
 
@@ -173,7 +175,27 @@ fn one_line(e: &anyhow::Error) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::one_line;
+    use super::{is_broken_pipe, one_line};
+
+    #[test]
+    fn a_closed_pipe_is_found_through_the_crawl_librarys_error() {
+        let pipe = || std::io::Error::from(std::io::ErrorKind::BrokenPipe);
+        for (e, expected) in [
+            (anyhow::Error::new(pipe()), true),
+            (anyhow::Error::new(pipe()).context("writing"), true),
+            (
+                anyhow::Error::new(silhouette_crawl::Error::Io(pipe())),
+                true,
+            ),
+            (
+                anyhow::Error::new(silhouette_crawl::Error::Io(std::io::Error::other("full"))),
+                false,
+            ),
+            (anyhow::anyhow!("no pipe"), false),
+        ] {
+            assert_eq!(is_broken_pipe(&e), expected, "{e:#}");
+        }
+    }
 
     #[test]
     fn causes_are_not_repeated() {
