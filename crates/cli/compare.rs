@@ -36,7 +36,7 @@ pub struct Judging {
 
 /// Prints the comparison of two pages to `out` (warnings to `err`); returns whether they
 /// have the same structure: distance within the threshold and, for `class-paths`, path sets
-/// at least `min_similarity` alike (as the crawl judges).
+/// at least `min_similarity` alike and no two different forms (as the crawl judges).
 pub fn run(
     hasher: &StructureHasher,
     content: &ContentHasher,
@@ -83,19 +83,28 @@ pub fn run(
     if let Some(j) = similarity {
         writeln!(out, "similarity: {j:.3} (path sets, Jaccard)")?;
     }
-    let (same, why) = match similarity {
+    let summaries = [&sa, &sb].map(|s| s.profile.paths().map(silhouette_dom::PathSet::summary));
+    let forms = match &summaries {
+        [Some(a), Some(b)] => silhouette_frontier::forms_differ(a, b),
+        _ => None,
+    };
+    let (same, why) = match (similarity, forms) {
         _ if d > threshold => (false, format!("distance {d} > threshold {threshold}")),
-        Some(j) if j < min_similarity => (
+        (_, Some((shared, fields))) => (
+            false,
+            format!("their forms ask for other fields: {shared} of {fields} shared"),
+        ),
+        (Some(j), None) if j < min_similarity => (
             false,
             format!("similarity {j:.3} < min-similarity {min_similarity}"),
         ),
-        Some(j) => (
+        (Some(j), None) => (
             true,
             format!(
                 "distance {d} <= threshold {threshold}, similarity {j:.3} >= min-similarity {min_similarity}"
             ),
         ),
-        None => (true, format!("distance {d} <= threshold {threshold}")),
+        (None, None) => (true, format!("distance {d} <= threshold {threshold}")),
     };
     let texts = [&sa, &sb].map(|s| s.text.as_deref().and_then(|t| content.fingerprint(t)));
     match texts {

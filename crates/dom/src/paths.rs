@@ -674,7 +674,7 @@ pub struct PathSet {
     /// Path ids, sorted, distinct.
     ids: Vec<u32>,
     /// The level of each path in `ids`: the exponent of its weight, with [`Self::PROSE`]
-    /// set for a path below a flow of prose.
+    /// set for a path below a flow of prose and [`Self::FIELD`] for a visible form field.
     levels: Vec<u8>,
 }
 
@@ -683,8 +683,13 @@ impl PathSet {
     /// content, which the crawl never counts as a host's frame.
     pub const PROSE: u8 = 0x80;
 
+    /// The bit of a stored level that marks the path of a form field a user sees (any but
+    /// `type=hidden`): what the crawl compares form by form (two pages whose own forms share
+    /// less than half their fields are two kinds of page). Levels stay below this bit.
+    pub const FIELD: u8 = 0x40;
+
     /// Builds a set from `(path id, level)` pairs in any order (the first level of a repeated
-    /// id wins); a level may carry [`Self::PROSE`].
+    /// id wins); a level may carry [`Self::PROSE`] and [`Self::FIELD`].
     #[must_use]
     pub fn from_paths(seed: u32, mut paths: Vec<(u32, u8)>) -> Self {
         paths.sort_by_key(|&(id, _)| id);
@@ -720,24 +725,31 @@ impl PathSet {
 
     /// `(path id, level)` pairs, by increasing id.
     pub fn paths(&self) -> impl Iterator<Item = (u32, u8)> + '_ {
-        self.stored().map(|(id, level)| (id, level & !Self::PROSE))
+        self.stored()
+            .map(|(id, level)| (id, level & !(Self::PROSE | Self::FIELD)))
     }
 
-    /// `(path id, level)` pairs as stored: the level with [`Self::PROSE`].
+    /// `(path id, level)` pairs as stored: the level with [`Self::PROSE`] and
+    /// [`Self::FIELD`].
     pub(crate) fn stored(&self) -> impl Iterator<Item = (u32, u8)> + '_ {
         self.ids.iter().copied().zip(self.levels.iter().copied())
     }
 
     /// The page's structure summary as a crawl compares it: each path id with its lowest
-    /// bit replaced by whether the path is below a flow of prose (1) or not (0), increasing,
-    /// distinct. A scope's frame then tells a page's prose from its template (what two
-    /// pages share of both is compared as [`Self::ids`] are, but for one pair of ids in
-    /// 2^31 that the bit merges).
+    /// bit replaced by whether the path is below a flow of prose (1) or not (0), and its next
+    /// bit by whether it is a visible form field (2) or not (0), increasing, distinct. A
+    /// scope's frame then tells a page's prose from its template, and the crawl a page's
+    /// forms from the rest (what two pages share is compared as [`Self::ids`] are, but for
+    /// one pair of ids in 2^30 that the bits merge).
     #[must_use]
     pub fn summary(&self) -> Vec<u32> {
         let mut ids: Vec<u32> = self
             .stored()
-            .map(|(id, level)| (id & !1) | u32::from(level & Self::PROSE != 0))
+            .map(|(id, level)| {
+                (id & !3)
+                    | u32::from(level & Self::PROSE != 0)
+                    | (u32::from(level & Self::FIELD != 0) << 1)
+            })
             .collect();
         ids.sort_unstable();
         ids.dedup();
@@ -791,23 +803,28 @@ impl PathCollector {
         }
     }
 
-    /// Notes an element's path at `depth` (held to the depth limit), with its `level` and
-    /// whether it is below a flow of prose. A path met again keeps the lowest level it was
-    /// met at (in a flow of prose one path stands for blocks at several depths), so the
-    /// order of the blocks does not matter, and is prose only if it always was.
-    pub(crate) fn add(&mut self, path: u64, depth: u32, level: u32, prose: bool) {
+    /// Notes an element's path at `depth` (held to the depth limit), with its `level`,
+    /// whether it is below a flow of prose and whether it is a visible form field. A path
+    /// met again keeps the lowest level it was met at (in a flow of prose one path stands
+    /// for blocks at several depths), so the order of the blocks does not matter, and is
+    /// prose only if it always was (a field's label holds its type, so a path is a field's
+    /// every time or never).
+    pub(crate) fn add(&mut self, path: u64, depth: u32, level: u32, prose: bool, field: bool) {
         if depth > self.max_depth {
             return;
         }
         let id = (path >> 32) as u32;
-        let level = u8::try_from(level).unwrap_or(u8::MAX).min(!PathSet::PROSE);
-        let flag = if prose { PathSet::PROSE } else { 0 };
+        let flags = PathSet::PROSE | PathSet::FIELD;
+        let level = u8::try_from(level).unwrap_or(u8::MAX).min(!flags);
+        let flag = if prose { PathSet::PROSE } else { 0 } | if field { PathSet::FIELD } else { 0 };
         let next = self.paths.len();
         match self.seen.entry(id) {
             std::collections::hash_map::Entry::Occupied(at) => {
                 if let Some(slot) = self.paths.get_mut(*at.get()) {
                     let was = slot.1;
-                    slot.1 = (was & !PathSet::PROSE).min(level) | (was & flag);
+                    slot.1 = (was & !flags).min(level)
+                        | (was & flag & PathSet::PROSE)
+                        | ((was | flag) & PathSet::FIELD);
                 }
             }
             std::collections::hash_map::Entry::Vacant(slot) if next < MAX_PATHS => {

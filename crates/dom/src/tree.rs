@@ -157,6 +157,10 @@ pub(crate) struct TreeArena {
     pub(crate) links: Vec<(u32, u32)>,
     /// The hrefs [`links`](Self::links) points into.
     pub(crate) link_text: String,
+    /// The form fields with `type=hidden`, when labelling, in creation order (so increasing):
+    /// state a form carries, not what a user fills in (the walk marks the other fields,
+    /// [`crate::PathSet::FIELD`]).
+    pub(crate) hidden_fields: Vec<NodeId>,
 }
 
 /// The `name` and `type` of a form field ([`crate::paths::is_field`]) whose label they join.
@@ -229,6 +233,7 @@ impl TreeArena {
             class_text: String::new(),
             links: Vec::new(),
             link_text: String::new(),
+            hidden_fields: Vec::new(),
         };
         arena.push(Node::new(Kind::Document, Ns::Html, LocalName::from("")));
         arena.push(Node::new(Kind::Ignored, Ns::Html, LocalName::from("")));
@@ -321,7 +326,15 @@ impl TreeArena {
             label
         });
         let is_th = self.labelled && ns == Ns::Html && name == html5ever::local_name!("th");
+        let hidden = self.labelled
+            && field.is_some_and(|f| {
+                f.kind
+                    .is_some_and(|k| k.trim_ascii().eq_ignore_ascii_case("hidden"))
+            });
         let id = self.push(Node::new(Kind::Element, ns, name));
+        if hidden {
+            self.hidden_fields.push(id);
+        }
         if is_th {
             self.last_th = id;
         }

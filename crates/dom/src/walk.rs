@@ -127,7 +127,9 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         } else {
             depth
         };
-        out.add(path, depth, level, prose);
+        let field =
+            is_field(node.name.as_bytes()) && arena.hidden_fields.binary_search(&id).is_err();
+        out.add(path, depth, level, prose, field);
         if let Some(names) = out.names.as_mut() {
             let step = step_name(arena, id, node, up.in_main, classes);
             names.add(path, parent, &step);
@@ -138,7 +140,7 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         {
             // `<html>` and `<body>` classes: each token a path of its own under the element.
             for &token in tokens {
-                out.add(child_path(path, token), depth + 1, level + 1, false);
+                out.add(child_path(path, token), depth + 1, level + 1, false, false);
                 if let Some(names) = out.names.as_mut() {
                     names.add(child_path(path, token), path, "(a class)");
                 }

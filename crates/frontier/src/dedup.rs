@@ -11,7 +11,8 @@
 //! [`DedupConfig::varying_after`] set, the Jaccard leaves out the paths learned to vary
 //! within clusters of the scope (`varying.rs`); where the page and a candidate are both
 //! mostly the scope's frame (the paths on nearly every representative, `frame.rs`), it
-//! leaves the frame out too. A page that joins no cluster starts one and
+//! leaves the frame out too. A candidate whose form of its own asks for other fields than
+//! the page's is no candidate (`forms.rs`). A page that joins no cluster starts one and
 //! is kept. A page closer to a later cluster than to the one it joined stays where it
 //! was judged: decisions are final, in crawl order.
 //!
@@ -682,13 +683,19 @@ impl Dedup {
         // The page's own paths are looked up once, not once per candidate.
         let flags = varying.and_then(|v| v.flags(summary, after));
         // Where both pages are mostly the host's frame, their own parts decide (`frame.rs`).
-        let frame = self.frames.get(scope).filter(|f| f.mostly_frame(summary));
+        let host_frame = self.frames.get(scope);
+        let frame = host_frame.filter(|f| f.mostly_frame(summary));
+        // Two pages with different forms of their own are two kinds (`forms.rs`).
+        let fields = crate::forms::own_fields(summary, host_frame);
         // Candidates come nearest first: a strictly greater similarity is needed to move on.
         let mut best: Option<(f64, Match)> = None;
         for m in candidates {
             let Some(theirs) = self.summaries.get(&m.id) else {
                 continue;
             };
+            if crate::forms::different_forms(&fields, theirs, host_frame) {
+                continue;
+            }
             let similarity = match (varying, &flags, frame) {
                 (_, _, Some(f)) if f.mostly_frame(theirs) => {
                     let (both, union) =

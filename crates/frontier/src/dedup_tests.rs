@@ -501,3 +501,35 @@ fn articles_whose_template_the_frame_learned_are_compared_on_all_their_paths() {
         }
     );
 }
+
+#[test]
+fn pages_whose_own_forms_ask_for_other_fields_stay_apart() {
+    use Verdict::*;
+    // A frame (paths 0..30) with a search box (fields 90, 91) on every page and a form's
+    // container (paths 40..44); preference panels differ in their fields only. (Path `n` is
+    // summary id `4n`, field `n` is `4n + 2`: `forms.rs`.)
+    let page = |fields: &[u32]| -> Vec<u32> {
+        let mut ids: Vec<u32> = (0..30)
+            .chain(40..44)
+            .map(|n| n * 4)
+            .chain([90, 91].iter().chain(fields).map(|n| n * 4 + 2))
+            .collect();
+        ids.sort_unstable();
+        ids
+    };
+    let mut d = confirming();
+    let a = d.judge(1, "h", 1, fp(BASE), 50, Some(&page(&[1, 2, 3])));
+    // 36 of 42 paths shared (0.86), 3 bits apart; but its form asks for other fields (2 of
+    // 8 shared, the search box's).
+    let b = d.judge(2, "h", 2, fp(BASE ^ 0b111), 50, Some(&page(&[4, 5, 6])));
+    // One field more than the first panel's: the same form.
+    let c = d.judge(3, "h", 3, fp(BASE ^ 0b1), 50, Some(&page(&[1, 2, 3, 7])));
+    assert_eq!(
+        (a, b, c),
+        (
+            Kept { cluster: 1 },
+            Kept { cluster: 2 },
+            NearDuplicate { of: 1, distance: 1 }
+        )
+    );
+}

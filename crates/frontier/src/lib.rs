@@ -105,6 +105,7 @@ mod canon;
 mod content;
 mod decision;
 mod dedup;
+mod forms;
 mod frame;
 mod frontier;
 mod order;
@@ -125,6 +126,7 @@ pub use canon::{
 pub use content::{ContentBits, DropWhen, PageContent};
 pub use decision::{Decision, UnknownDecision};
 pub use dedup::{Dedup, DedupConfig, DedupError, DedupScope, OnDuplicate, PageSignals, Verdict};
+pub use forms::forms_differ;
 pub use frontier::{
     Completed, Fetched, Frontier, FrontierConfig, FrontierError, HtmlPage, Job, SeedError,
     SummaryOf, body_hash,

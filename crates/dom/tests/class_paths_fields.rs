@@ -1,0 +1,112 @@
+//! The `class-paths` model's form fields in the summary (ALGORITHM.md §3, 2. and 11.): the
+//! path of a field a user sees is marked, a hidden field's is not, and the fingerprint does
+//! not read the mark.
+
+use proptest::prelude::*;
+use silhouette_dom::{HasherConfig, Limits, PathSet, Structure, StructureHasher};
+
+fn hash(html: &str) -> Structure {
+    StructureHasher::new(HasherConfig {
+        limits: Limits {
+            time_budget: None,
+            ..Limits::default()
+        },
+        ..HasherConfig::default()
+    })
+    .expect("valid config")
+    .hash(html.as_bytes())
+    .expect("no input is rejected")
+}
+
+/// The marked (field) ids of a page's summary, and how many paths it has.
+fn fields(html: &str) -> (Vec<u32>, usize) {
+    let s = hash(html);
+    let paths = s.profile.paths().expect("a class-paths profile");
+    let summary = paths.summary();
+    let marked = summary.iter().copied().filter(|id| id & 2 == 2).collect();
+    (marked, paths.len())
+}
+
+fn page(form: &str) -> String {
+    format!(
+        "<!doctype html><title>t</title><div class=header><a href=/>home</a></div>\
+         <main><h1>Settings</h1><form class=prefs method=post>{form}</form></main>"
+    )
+}
+
+#[test]
+fn visible_fields_are_marked_and_hidden_ones_are_not() {
+    for (form, marked) in [
+        ("", 0),
+        ("<input name=user><input name=pass type=password>", 2),
+        (
+            "<input type=hidden name=token value=1><input type=HIDDEN name=b>",
+            0,
+        ),
+        (
+            "<input type=hidden name=token><select name=tz></select><textarea name=bio>\
+             </textarea><button>Save</button><input type=submit value=Go>",
+            4,
+        ),
+        // One label, one path: two text fields of one name are one marked path.
+        ("<input name=q><input name=q>", 1),
+    ] {
+        let (ids, _) = fields(&page(form));
+        assert_eq!(ids.len(), marked, "{form}");
+    }
+    // A page without a form has nothing marked, its header and headings included.
+    assert!(
+        fields("<h1>t</h1><p>text <a href=x>link</a></p>")
+            .0
+            .is_empty()
+    );
+}
+
+#[test]
+fn a_hidden_field_changes_no_mark_and_the_fingerprint_reads_none() {
+    let visible = page("<input name=user><input name=pass type=password>");
+    let with_hidden =
+        page("<input name=user><input type=hidden name=t><input name=pass type=password>");
+    assert_eq!(fields(&visible).0, fields(&with_hidden).0);
+    // The mark lives in the stored level: the fingerprint and the path ids do not see it.
+    let s = hash(&visible);
+    let paths = s.profile.paths().expect("a class-paths profile");
+    let unmarked = PathSet::from_paths(paths.seed(), paths.paths().collect());
+    assert_eq!(unmarked.fingerprint(0.76), s.fingerprint);
+    assert_ne!(unmarked.summary(), paths.summary());
+}
+
+/// A field name's letter (digits in a name are normalised away, as in class tokens).
+fn letter(i: u8) -> char {
+    char::from(b'a' + i)
+}
+
+proptest! {
+    /// However many fields of which kinds a form holds, the marked paths are its distinct
+    /// visible fields; hidden ones add paths but never marks.
+    #[test]
+    fn marks_are_the_distinct_visible_fields(
+        visible in prop::collection::vec((0u8..5, 0u8..3), 0..8),
+        hidden in prop::collection::vec(0u8..5, 0..4),
+    ) {
+        let kinds = ["text", "password", "checkbox"];
+        let mut form = String::new();
+        for &(name, kind) in &visible {
+            form.push_str(&format!("<input name=f{} type={}>", letter(name), kinds[usize::from(kind)]));
+        }
+        for &name in &hidden {
+            form.push_str(&format!("<input type=hidden name=h{}>", letter(name)));
+        }
+        let distinct: std::collections::BTreeSet<(u8, u8)> = visible.iter().copied().collect();
+        let (ids, _) = fields(&page(&form));
+        prop_assert_eq!(ids.len(), distinct.len());
+        let without_hidden = {
+            let mut f = String::new();
+            for &(name, kind) in &visible {
+                f.push_str(&format!("<input name=f{} type={}>", letter(name), kinds[usize::from(kind)]));
+            }
+            f
+        };
+        prop_assert_eq!(fields(&page(&without_hidden)).0, ids);
+    }
+}

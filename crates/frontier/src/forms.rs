@@ -1,0 +1,193 @@
+//! Forms as structure: what a user fills in tells one kind of page from another.
+//!
+//! Two pages of a web application can share a heavy frame and one markup for their forms (a
+//! preferences area with one panel per tab, a login form and an account form) and differ
+//! only in the fields their form asks for. Most of both path sets is then the frame and the
+//! form's container, and their Jaccard similarity stays above `min-similarity`, whether or
+//! not the pages are mostly frame (`frame.rs`). The fields are marked in a page's summary
+//! (the id's second bit, [`silhouette_dom::PathSet::FIELD`]; a field's label holds its `name`
+//! and `type`); hidden fields are not marked, as they carry state (a token, the query a
+//! branch switcher keeps), not what the user fills in.
+//!
+//! Two pages that each hold at least [`MIN_FIELDS`] visible fields of their own (not the
+//! host's frame: a search box in every page's header is no page's form) and share less than
+//! [`SHARED`] of them (Jaccard) hold two different forms: they are two kinds of page,
+//! however alike the rest is, and the confirmation does not join them. A page whose form
+//! shares most fields with the other's (one more option, one less) is not told apart, and a
+//! page with fewer than two fields of its own is compared as before.
+
+use crate::frame::Frame;
+
+/// Fewer visible fields of its own than this, and a page's form decides nothing: one field
+/// is a search box or a button.
+pub(crate) const MIN_FIELDS: usize = 2;
+
+/// Two pages' own fields must share at least this share of them (Jaccard) to be one form:
+/// less than half, and the forms ask for different things.
+pub(crate) const SHARED: f64 = 0.5;
+
+/// Whether summary id `id` is the path of a visible form field (its second bit,
+/// `silhouette_dom::PathSet::summary`).
+pub(crate) const fn is_field(id: u32) -> bool {
+    id & 2 == 2
+}
+
+/// Whether `id` is a field of the page's own: a field, and not the host's frame.
+fn own(id: u32, frame: Option<&Frame>) -> bool {
+    is_field(id) && !frame.is_some_and(|f| f.is_frame(id))
+}
+
+/// The visible fields of its own of a page with `summary` (sorted, distinct ids), given its
+/// host's `frame`: increasing.
+pub(crate) fn own_fields(summary: &[u32], frame: Option<&Frame>) -> Vec<u32> {
+    summary
+        .iter()
+        .copied()
+        .filter(|&id| own(id, frame))
+        .collect()
+}
+
+/// Whether a page whose own fields are `mine` ([`own_fields`]) and a page with summary
+/// `theirs` hold two different forms (see the module docs). Symmetric.
+pub(crate) fn different_forms(mine: &[u32], theirs: &[u32], frame: Option<&Frame>) -> bool {
+    forms_apart(mine, theirs, frame).is_some()
+}
+
+/// [`different_forms`], with the fields the two forms share and their union when they are
+/// different.
+fn forms_apart(mine: &[u32], theirs: &[u32], frame: Option<&Frame>) -> Option<(usize, usize)> {
+    if mine.len() < MIN_FIELDS {
+        return None;
+    }
+    let (mut count, mut both, mut i) = (0usize, 0usize, 0usize);
+    for &id in theirs.iter().filter(|&&id| own(id, frame)) {
+        count += 1;
+        while mine.get(i).is_some_and(|&m| m < id) {
+            i += 1;
+        }
+        if mine.get(i) == Some(&id) {
+            both += 1;
+            i += 1;
+        }
+    }
+    if count < MIN_FIELDS {
+        return None;
+    }
+    let union = mine.len() + count - both;
+    #[allow(clippy::cast_precision_loss, reason = "field counts far below 2^52")]
+    let alike = both as f64 / union as f64;
+    (alike < SHARED).then_some((both, union))
+}
+
+/// Whether two pages with structure summaries `a` and `b`
+/// (`silhouette_dom::PathSet::summary`) hold two different forms, as a crawl judges them
+/// before it knows their host's frame: `Some((shared, fields))`, the visible fields the two
+/// forms share and how many they have together, when each page has at least two visible
+/// fields and they share less than half of them; then a crawl never joins the two pages.
+#[must_use]
+pub fn forms_differ(a: &[u32], b: &[u32]) -> Option<(usize, usize)> {
+    forms_apart(&own_fields(a, None), b, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Field ids: path number `n` as a field's summary id (second bit set).
+    fn fields(ns: &[u32]) -> Vec<u32> {
+        ns.iter().map(|&n| n << 2 | 2).collect()
+    }
+
+    /// A summary: fields `f` and other paths `o` (path numbers), sorted.
+    fn summary(f: &[u32], o: &[u32]) -> Vec<u32> {
+        let mut ids: Vec<u32> = fields(f)
+            .into_iter()
+            .chain(o.iter().map(|&n| n << 2))
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    fn check(a: (&[u32], &[u32]), b: (&[u32], &[u32]), different: bool) {
+        let (a, b) = (summary(a.0, a.1), summary(b.0, b.1));
+        let got = different_forms(&own_fields(&a, None), &b, None);
+        assert_eq!(got, different, "{a:?} {b:?}");
+    }
+
+    #[test]
+    fn forms_that_ask_for_other_things_are_other_pages() {
+        let frame: &[u32] = &[100, 101, 102, 103, 104];
+        // A login form (user, password) and an account form (user, email, password,
+        // repeated password): 2 of 4 shared, one half: the same form grown.
+        check((&[1, 2], frame), (&[1, 2, 3, 4], frame), false);
+        // Two preference panels: nothing shared.
+        check((&[1, 2, 3], frame), (&[4, 5, 6, 7], frame), true);
+        // One field of each in common of five: a fifth.
+        check((&[1, 2, 3], frame), (&[3, 4, 5], frame), true);
+        // One option more: the same form.
+        check((&[1, 2, 3, 4], frame), (&[1, 2, 3, 4, 5], frame), false);
+        // A page with one field (a search box, a button) or none decides nothing.
+        check((&[1], frame), (&[4, 5, 6], frame), false);
+        check((&[4, 5, 6], frame), (&[1], frame), false);
+        check((&[], frame), (&[4, 5, 6], frame), false);
+    }
+
+    #[test]
+    fn the_frames_fields_are_no_pages_form() {
+        // Five representatives all with a search form (fields 90, 91): the frame's.
+        let mut frame = Frame::default();
+        for other in 0..5u32 {
+            frame.learn(&summary(&[90, 91], &[100, 101, 200 + other]));
+        }
+        let a = summary(&[90, 91, 1, 2], &[100, 101]);
+        let b = summary(&[90, 91, 3, 4], &[100, 101]);
+        // Without the frame the search form is half of each page's fields: 2 of 6.
+        assert!(different_forms(&own_fields(&a, None), &b, None));
+        assert_eq!(own_fields(&a, Some(&frame)), fields(&[1, 2]));
+        assert!(different_forms(
+            &own_fields(&a, Some(&frame)),
+            &b,
+            Some(&frame)
+        ));
+        // A page whose only form is the frame's search box has no form of its own.
+        let c = summary(&[90, 91], &[100, 101, 5]);
+        assert!(!different_forms(
+            &own_fields(&c, Some(&frame)),
+            &a,
+            Some(&frame)
+        ));
+        assert!(!different_forms(
+            &own_fields(&a, Some(&frame)),
+            &c,
+            Some(&frame)
+        ));
+    }
+
+    proptest! {
+        /// Symmetric; never when either page has fewer than two fields of its own; never
+        /// for one form; always for two forms with no field in common.
+        #[test]
+        fn different_forms_is_symmetric_and_bounded(
+            fa in prop::collection::btree_set(0u32..12, 0..6),
+            fb in prop::collection::btree_set(0u32..12, 0..6),
+            other in prop::collection::btree_set(100u32..110, 0..6),
+        ) {
+            let (fa, fb, other): (Vec<u32>, Vec<u32>, Vec<u32>) = (
+                fa.into_iter().collect(),
+                fb.into_iter().collect(),
+                other.into_iter().collect(),
+            );
+            let (a, b) = (summary(&fa, &other), summary(&fb, &other));
+            let ab = different_forms(&own_fields(&a, None), &b, None);
+            let ba = different_forms(&own_fields(&b, None), &a, None);
+            prop_assert_eq!(ab, ba);
+            if fa.len() < MIN_FIELDS || fb.len() < MIN_FIELDS || fa == fb {
+                prop_assert!(!ab);
+            } else if fa.iter().all(|f| !fb.contains(f)) {
+                prop_assert!(ab);
+            }
+        }
+    }
+}
