@@ -294,6 +294,8 @@ pub struct Dedup {
     varying: HashMap<String, Varying>,
     /// The frame each host's representatives teach ("" in global scope, `frame.rs`).
     frames: HashMap<String, Frame>,
+    /// Per host, the representatives with a form of their own (`forms.rs`, `MAX_FORMS`).
+    forms: HashMap<String, u32>,
     /// The similarity of the last near match confirmed by summaries.
     last_similarity: Option<f64>,
     /// Whether the last verdict taught the scope varying paths (a duplicate that changed
@@ -436,6 +438,7 @@ impl Dedup {
             summaries: HashMap::new(),
             varying: HashMap::new(),
             frames: HashMap::new(),
+            forms: HashMap::new(),
             last_similarity: None,
             last_learned: false,
             content: ContentIndex::default(),
@@ -653,10 +656,12 @@ impl Dedup {
         }
         if let (Some(_), Some(summary)) = (self.config.min_similarity, summary) {
             self.summaries.insert(id, summary.into());
-            self.frames
-                .entry(self.config.scope.of(host).to_owned())
-                .or_default()
-                .learn(summary);
+            let scope = self.config.scope.of(host);
+            let frame = self.frames.entry(scope.to_owned()).or_default();
+            if crate::forms::own_fields(summary, Some(frame)).len() >= crate::forms::MIN_FIELDS {
+                *self.forms.entry(scope.to_owned()).or_insert(0) += 1;
+            }
+            frame.learn(summary);
         }
     }
 
@@ -685,8 +690,14 @@ impl Dedup {
         // Where both pages are mostly the host's frame, their own parts decide (`frame.rs`).
         let host_frame = self.frames.get(scope);
         let frame = host_frame.filter(|f| f.mostly_frame(summary));
-        // Two pages with different forms of their own are two kinds (`forms.rs`).
-        let fields = crate::forms::own_fields(summary, host_frame);
+        // Two pages with different forms of their own are two kinds (`forms.rs`), until the
+        // host has kept `MAX_FORMS` pages with a form.
+        let forms = self.forms.get(scope).copied().unwrap_or(0);
+        let fields = if forms < crate::forms::MAX_FORMS {
+            crate::forms::own_fields(summary, host_frame)
+        } else {
+            Vec::new()
+        };
         // Candidates come nearest first: a strictly greater similarity is needed to move on.
         let mut best: Option<(f64, Match)> = None;
         for m in candidates {

