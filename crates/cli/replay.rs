@@ -1,7 +1,7 @@
 //! `silhouette replay`: a crawl's pages judged again with other settings.
 
 use anyhow::{Result, bail};
-use silhouette_crawl::{OpenedState, Recorded, ReplayStart, replay};
+use silhouette_crawl::{OpenedState, Recorded, ReplaySetting, replay};
 use silhouette_frontier::DedupConfig;
 
 use crate::config::options::key;
@@ -116,7 +116,7 @@ pub fn command(
     let start = if from_scratch {
         None
     } else {
-        ReplayStart::of(&recorded)
+        ReplaySetting::of_recorded(&recorded)
     };
     replay(store, decay, dedup, start, &mut std::io::stdout().lock())?;
     Ok(std::process::ExitCode::SUCCESS)

@@ -66,9 +66,8 @@ pub use export::run as export_shared;
 pub use export_replay::Opened as OpenedState;
 pub use output::{PagesOutput, decisions_path};
 pub use page::{MAX_LINKS, crawl_hasher, summary_of, text_bytes};
-pub use replay::{
-    Counts as ReplayCounts, Judged as JudgedPages, Recorded, Start as ReplayStart, replay,
-};
+pub use replay::{Counts as ReplayCounts, Judged as JudgedPages, Recorded, replay};
+pub use replay_cascade::Setting as ReplaySetting;
 pub use replay_gaps::Gaps;
 pub use report_data::{Grid, Histogram, Rate, Report};
 pub use seeds::{Seed, from_args as seeds_from_args};

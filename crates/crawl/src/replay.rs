@@ -298,29 +298,38 @@ impl Judged {
         &self,
         decay: f64,
         config: DedupConfig,
-        start: Option<Start>,
+        start: Option<Setting>,
         visit: &mut dyn FnMut(Setting, &[Outcome]),
     ) -> Result<Vec<Outcome>> {
-        let fingerprints: Vec<_> = self
-            .pages
+        self.walk_with(&self.fingerprints(decay), decay, config, start, visit)
+    }
+
+    /// Every page's fingerprint at `decay`, in crawl order.
+    fn fingerprints(&self, decay: f64) -> Vec<Option<silhouette_simhash::Fingerprint>> {
+        self.pages
             .iter()
             .map(|s| s.profile.as_ref().map(|p| p.fingerprint(decay)))
-            .collect();
-        let to = Setting {
-            threshold: config.threshold,
-            similarity: config.min_similarity,
-        };
-        let start = start.map_or(to, |s| Setting {
-            threshold: s.threshold,
-            similarity: s.min_similarity,
-        });
+            .collect()
+    }
+
+    /// [`walk`](Self::walk) with the pages' `fingerprints` at `decay` already made.
+    fn walk_with(
+        &self,
+        fingerprints: &[Option<silhouette_simhash::Fingerprint>],
+        decay: f64,
+        config: DedupConfig,
+        start: Option<Setting>,
+        visit: &mut dyn FnMut(Setting, &[Outcome]),
+    ) -> Result<Vec<Outcome>> {
+        let to = Setting::of(&config);
+        let start = start.unwrap_or(to);
         let mut judge = |setting: Setting, among: &dyn Fn(usize) -> bool| {
             let config = DedupConfig {
                 threshold: setting.threshold,
-                min_similarity: setting.similarity,
+                min_similarity: setting.min_similarity,
                 ..config
             };
-            self.judge_among(&fingerprints, decay, config, among)
+            self.judge_among(fingerprints, decay, config, among)
         };
         crate::replay_cascade::walk(start, to, &mut judge, visit)
     }
@@ -345,7 +354,7 @@ impl Judged {
     }
 
     /// Pages kept and clusters at `decay` with `config` at each of `thresholds`, walked from
-    /// `config`'s threshold (the crawl's; see [`Start`]), nothing printed: a looser
+    /// `config`'s threshold (the crawl's; see [`Setting::of_recorded`]), nothing printed: a looser
     /// threshold keeps a subset of a stricter one's pages.
     pub fn counts(
         &self,
@@ -353,21 +362,19 @@ impl Judged {
         config: DedupConfig,
         thresholds: &[u32],
     ) -> Result<Vec<Counts>> {
-        let start = Start {
-            threshold: config.threshold,
-            min_similarity: config.min_similarity,
-        };
+        let start = Setting::of(&config);
         let mut found: HashMap<u32, Counts> = HashMap::new();
         let (lo, hi) = (
             thresholds.iter().copied().min().unwrap_or(config.threshold),
             thresholds.iter().copied().max().unwrap_or(config.threshold),
         );
+        let fingerprints = self.fingerprints(decay);
         for end in [lo, hi] {
             let to = DedupConfig {
                 threshold: end,
                 ..config
             };
-            self.walk(decay, to, Some(start), &mut |s, cell| {
+            self.walk_with(&fingerprints, decay, to, Some(start), &mut |s, cell| {
                 found.entry(s.threshold).or_insert_with(|| counts_of(cell));
             })?;
         }
@@ -393,20 +400,11 @@ fn counts_of(cell: &[Outcome]) -> Counts {
     }
 }
 
-/// The crawl's own threshold and min-similarity, where a replay starts: walked from there,
-/// a looser setting keeps a subset of the crawl's kept pages and a stricter one a superset
-/// (`replay_cascade`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Start {
-    /// The crawl's threshold.
-    pub threshold: u32,
-    /// The crawl's min-similarity.
-    pub min_similarity: Option<f64>,
-}
-
-impl Start {
-    /// The settings `recorded` holds, when it holds a threshold.
-    pub fn of(recorded: &Recorded) -> Option<Self> {
+impl Setting {
+    /// The crawl's own threshold and min-similarity as `recorded` holds them, when it holds a
+    /// threshold: where a replay starts. Walked from there, a looser setting keeps a subset
+    /// of the crawl's kept pages and a stricter one a superset (`replay_cascade`).
+    pub fn of_recorded(recorded: &Recorded) -> Option<Self> {
         Some(Self {
             threshold: recorded.threshold.and_then(|t| u32::try_from(t).ok())?,
             min_similarity: recorded.min_similarity,
@@ -429,7 +427,7 @@ fn resolve(map: &HashMap<u64, u64>, mut c: u64) -> u64 {
 const CHANGES_SHOWN: usize = 10;
 
 /// Replays the judged pages of `store` with `config` at `decay`, printing the comparison.
-/// From `start` (the crawl's own threshold and min-similarity, [`Start::of`]) the replay walks
+/// From `start` (the crawl's own threshold and min-similarity, [`Setting::of_recorded`]) the replay walks
 /// to `config`'s one step at a time, so a looser setting keeps a subset of the crawl's kept
 /// pages and a stricter one a superset; with `None` it judges every page from scratch at
 /// `config`'s.
@@ -437,7 +435,7 @@ pub fn replay(
     store: &Store,
     decay: f64,
     config: DedupConfig,
-    start: Option<Start>,
+    start: Option<Setting>,
     out: &mut dyn Write,
 ) -> Result<()> {
     let original = store
@@ -454,23 +452,12 @@ pub fn replay(
     let outcomes = judged.walk(decay, config, start, &mut |_, _| {})?;
     let pages = judged.pages(&outcomes);
     let unreadable = judged.unreadable;
-    let landed = start.map(|s| {
-        crate::replay_cascade::landing(
-            Setting {
-                threshold: s.threshold,
-                similarity: s.min_similarity,
-            },
-            Setting {
-                threshold: config.threshold,
-                similarity: config.min_similarity,
-            },
-        )
-    });
+    let landed = start.map(|s| crate::replay_cascade::landing(s, Setting::of(&config)));
     let old_map: HashMap<u64, u64> = pages.iter().map(|p| (p.id, p.old_cluster)).collect();
     let new_map: HashMap<u64, u64> = pages.iter().map(|p| (p.id, p.new_cluster)).collect();
     let url_of: HashMap<u64, &str> = pages.iter().map(|p| (p.id, p.url.as_str())).collect();
 
-    let similarity = landed.map_or(config.min_similarity, |l| l.similarity);
+    let similarity = landed.map_or(config.min_similarity, |l| l.min_similarity);
     writeln!(
         out,
         "replay of {} judged pages: recorded with {original}; now decay={decay}, threshold={}{}, drop-when={}, content-threshold={}",
@@ -681,7 +668,7 @@ mod tests {
             threshold,
             ..DedupConfig::default()
         };
-        let start = start.map(|threshold| Start {
+        let start = start.map(|threshold| Setting {
             threshold,
             min_similarity: None,
         });
@@ -804,7 +791,7 @@ mod tests {
         let loose = String::from_utf8(out).expect("utf-8");
         assert!(loose.contains("kept: 2 -> 1"), "{loose}");
         // Walked from the crawl's 0.7 in hundredths: the same pages merge.
-        let start = Some(Start {
+        let start = Some(Setting {
             threshold: 8,
             min_similarity: Some(0.7),
         });

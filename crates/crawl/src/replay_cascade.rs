@@ -43,13 +43,24 @@ impl Outcome {
     }
 }
 
-/// A threshold and a min-similarity: one cell of the lattice a replay walks.
+/// A threshold and a min-similarity: the crawl's, where a replay starts
+/// ([`Setting::of_recorded`]), or one cell of the lattice it walks.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Setting {
+pub struct Setting {
     /// The dedup threshold in bits.
     pub threshold: u32,
     /// The path-set similarity a near match must reach (none: not confirmed).
-    pub similarity: Option<f64>,
+    pub min_similarity: Option<f64>,
+}
+
+impl Setting {
+    /// The threshold and min-similarity of `config`.
+    pub const fn of(config: &silhouette_frontier::DedupConfig) -> Self {
+        Self {
+            threshold: config.threshold,
+            min_similarity: config.min_similarity,
+        }
+    }
 }
 
 /// Steps of the min-similarity lattice per unit.
@@ -106,7 +117,7 @@ fn threshold_steps(from: u32, to: u32) -> Vec<u32> {
 pub(crate) fn landing(start: Setting, to: Setting) -> Setting {
     Setting {
         threshold: to.threshold,
-        similarity: match (start.similarity, to.similarity) {
+        min_similarity: match (start.min_similarity, to.min_similarity) {
             (Some(from), Some(to)) => Some(snap(from, to)),
             (_, to) => to,
         },
@@ -128,7 +139,7 @@ pub(crate) fn walk(
     visit: &mut dyn FnMut(Setting, &[Outcome]),
 ) -> Result<Vec<Outcome>> {
     let thresholds = threshold_steps(start.threshold, to.threshold);
-    let similarities: Vec<Option<f64>> = match (start.similarity, to.similarity) {
+    let similarities: Vec<Option<f64>> = match (start.min_similarity, to.min_similarity) {
         (Some(from), Some(to)) => similarity_steps(from, to).into_iter().map(Some).collect(),
         (_, to) => vec![to],
     };
@@ -140,7 +151,7 @@ pub(crate) fn walk(
         for (b, &similarity) in similarities.iter().enumerate() {
             let setting = Setting {
                 threshold,
-                similarity,
+                min_similarity: similarity,
             };
             let mut stricter: Vec<&[Outcome]> = Vec::new();
             let mut looser: Vec<&[Outcome]> = Vec::new();

@@ -26,7 +26,7 @@ fn toy_judge(
                     let (lbits, lat) = pages[l];
                     (bits ^ lbits).count_ones() <= setting.threshold
                         && setting
-                            .similarity
+                            .min_similarity
                             .is_none_or(|s| 1.0 - (at - lat).abs() >= s)
                 });
                 Some(match near {
@@ -71,7 +71,7 @@ fn scratch(pages: &[Toy], at: Setting) -> BTreeSet<u64> {
 fn at(threshold: u32, similarity: Option<f64>) -> Setting {
     Setting {
         threshold,
-        similarity,
+        min_similarity: similarity,
     }
 }
 
@@ -140,7 +140,7 @@ fn every_cell_of_the_lattice_is_visited_once() {
         at(2, Some(0.6)),
         at(4, Some(0.58)),
         &mut judge,
-        &mut |s, _| seen.push((s.threshold, s.similarity)),
+        &mut |s, _| seen.push((s.threshold, s.min_similarity)),
     )
     .expect("walks");
     let (a, b, c) = (Some(0.6), Some(0.59), Some(0.58));

@@ -1,28 +1,13 @@
 //! The `class-paths` model (ALGORITHM.md §3): reference values, what counts as a path, its
 //! bounds, and its properties over generated pages.
 
+mod support;
+
 use proptest::prelude::*;
 use silhouette_dom::{
-    FeatureSet, HasherConfig, Limits, MAX_PATHS, PathSet, Profile, Structure, StructureHasher,
+    FeatureSet, HasherConfig, MAX_PATHS, PathSet, Profile, Structure, StructureHasher,
 };
-
-/// The default configuration (class-paths, decay 0.76) without the clock.
-fn hasher() -> StructureHasher {
-    StructureHasher::new(HasherConfig {
-        limits: Limits {
-            time_budget: None,
-            ..Limits::default()
-        },
-        ..HasherConfig::default()
-    })
-    .expect("valid config")
-}
-
-fn hash(html: &str) -> Structure {
-    hasher()
-        .hash(html.as_bytes())
-        .expect("no input is rejected")
-}
+use support::{hash, hasher};
 
 fn paths(s: &Structure) -> &PathSet {
     s.profile.paths().expect("a class-paths profile")

@@ -2,21 +2,11 @@
 //! path of a field a user sees is marked, a hidden field's is not, and the fingerprint does
 //! not read the mark.
 
-use proptest::prelude::*;
-use silhouette_dom::{HasherConfig, Limits, PathSet, Structure, StructureHasher};
+mod support;
 
-fn hash(html: &str) -> Structure {
-    StructureHasher::new(HasherConfig {
-        limits: Limits {
-            time_budget: None,
-            ..Limits::default()
-        },
-        ..HasherConfig::default()
-    })
-    .expect("valid config")
-    .hash(html.as_bytes())
-    .expect("no input is rejected")
-}
+use proptest::prelude::*;
+use silhouette_dom::PathSet;
+use support::hash;
 
 /// The marked (field) ids of a page's summary, and how many paths it has.
 fn fields(html: &str) -> (Vec<u32>, usize) {

@@ -1,20 +1,17 @@
 //! `class-paths`: the class tokens a list's items share, the page's own tokens, and the
 //! tokens the page links to (ALGORITHM.md §3, 2., `items.rs`).
 
+mod support;
+
 use proptest::prelude::*;
-use silhouette_dom::{HasherConfig, Limits, PathSet, StructureHasher};
+use silhouette_dom::PathSet;
 
 fn path_set(html: &str) -> PathSet {
-    let hasher = StructureHasher::new(HasherConfig {
-        limits: Limits {
-            time_budget: None,
-            ..Limits::default()
-        },
-        ..HasherConfig::default()
-    })
-    .expect("valid config");
-    let s = hasher.hash(html.as_bytes()).expect("no input is rejected");
-    s.profile.paths().expect("a class-paths profile").clone()
+    support::hash(html)
+        .profile
+        .paths()
+        .expect("a class-paths profile")
+        .clone()
 }
 
 /// Whether pages `a` and `b` have the same path set (`true`) or not.
