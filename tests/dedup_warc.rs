@@ -67,7 +67,8 @@ pub fn wget_site(dir: &Path, seed: &str) -> std::path::PathBuf {
     warc
 }
 
-fn dedup(dir: &Path, args: &[&str]) -> Run {
+/// `silhouette dedup ARGS` in `dir` with the default test config.
+pub fn dedup(dir: &Path, args: &[&str]) -> Run {
     std::fs::write(dir.join("c.toml"), config("", "")).expect("write the config");
     let mut all = vec!["--config", "c.toml", "dedup"];
     all.extend_from_slice(args);

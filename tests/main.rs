@@ -23,6 +23,7 @@ mod crawl_redis;
 mod crawl_redis_order;
 mod crawl_redis_polite;
 mod crawl_redis_warc;
+mod crawl_refresh;
 mod crawl_resume;
 mod crawl_sitemaps;
 mod crawl_state;

@@ -42,6 +42,7 @@ pub fn html_page(
             content: Box::new(content_of(content, s.text.as_deref())),
             links: s.links,
             base: s.base,
+            refresh: s.refresh.map(|r| Box::new((r.delay, r.url))),
         },
         Err(e) => HtmlPage {
             truncated: Some(e.to_string()),

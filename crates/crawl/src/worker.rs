@@ -480,6 +480,16 @@ impl Worker {
         // the numbers are the page's whether its links are followed or not). Exploring, one
         // more: for a held link the page may queue (`Shapes::Note`).
         let (judged, numbers, elsewhere) = match &fetched {
+            // A redirect (`<meta http-equiv=refresh>`) is not judged; its links are numbered.
+            Fetched::Page {
+                final_url,
+                html: Some(page),
+                ..
+            } if page.redirect(final_url).is_some() => {
+                let links = page.links.len() as u64 + u64::from(self.explores());
+                let numbers = shared.clone().alloc(Some(lease.seq), links).await?;
+                (None, Some(numbers), false)
+            }
             Fetched::Page {
                 final_url,
                 body_hash,

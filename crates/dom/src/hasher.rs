@@ -16,6 +16,7 @@ use crate::features::{Classic, FeatureModel, Features, TagPairs};
 use crate::items::share_item_labels;
 use crate::paths::PathCollector;
 use crate::profile::Profile;
+use crate::refresh::Refresh;
 use crate::sink::{ArenaSink, Links};
 use crate::tokens;
 use crate::tree::TreeArena;
@@ -106,6 +107,9 @@ pub struct Structure {
     pub links: Vec<String>,
     /// The first `<base href>`, as written.
     pub base: Option<String>,
+    /// The first `<meta http-equiv=refresh>` that names a URL (its URL is one of
+    /// [`links`](Self::links) when they are collected).
+    pub refresh: Option<Refresh>,
     /// The visible text of the main content, one line per block element, when
     /// [`Limits::max_text_bytes`] is above 0 (`None` otherwise).
     pub text: Option<String>,
@@ -291,7 +295,8 @@ impl StructureHasher {
         let links = RefCell::new(Links::new(self.limits.max_links));
         let sink = ArenaSink {
             arena: &arena,
-            links: (self.limits.max_links > 0).then_some(&links),
+            // Always: a page's refresh is read even when no link is collected.
+            links: Some(&links),
             text: self.limits.max_text_bytes > 0,
         };
         let parsed = catch_unwind(AssertUnwindSafe(|| {
@@ -349,6 +354,7 @@ impl StructureHasher {
             profile,
             links: links.hrefs,
             base: links.base,
+            refresh: links.refresh,
             text,
             text_truncated,
         };

@@ -7,6 +7,7 @@ use html5ever::interface::{ElemName, ElementFlags, NodeOrText, QuirksMode, TreeS
 use html5ever::tendril::StrTendril;
 use html5ever::{Attribute, LocalName, Namespace, QualName};
 
+use crate::refresh::Refresh;
 use crate::tree::{DOCUMENT, IGNORED, Kind, Node, NodeId, Ns, TreeArena};
 
 /// An element's name, as the tree builder asks for it: a shared borrow of its arena node, as
@@ -40,6 +41,8 @@ pub(crate) struct ArenaSink<'a> {
 pub(crate) struct Links {
     pub(crate) hrefs: Vec<String>,
     pub(crate) base: Option<String>,
+    /// The first `<meta http-equiv=refresh>` that names a URL (its URL is a link too).
+    pub(crate) refresh: Option<Refresh>,
     pub(crate) max: usize,
     seen: std::collections::HashSet<String>,
 }
@@ -55,6 +58,9 @@ impl Links {
     /// Notes the link attributes of a new HTML element (clones made by the tree builder
     /// repeat them: duplicates are kept once).
     fn element(&mut self, local: &LocalName, attrs: &[Attribute]) {
+        if self.max == 0 && !matches!(&**local, "meta" | "base") {
+            return;
+        }
         let attr = |name: &str| {
             attrs
                 .iter()
@@ -76,14 +82,27 @@ impl Links {
                 }
                 None
             }
+            "meta" if self.refresh.is_none() => {
+                self.refresh = attr("http-equiv")
+                    .filter(|e| e.value.trim().eq_ignore_ascii_case("refresh"))
+                    .and(attr("content"))
+                    .and_then(|c| Refresh::parse(&c.value));
+                let url = self.refresh.as_ref().map(|r| r.url.clone());
+                return self.push(url);
+            }
             _ => None,
         };
+        self.push(href.map(|h| h.value.to_string()));
+    }
+
+    /// Adds a link target, once, up to the maximum.
+    fn push(&mut self, href: Option<String>) {
         if let Some(href) = href
             && self.hrefs.len() < self.max
-            && !self.seen.contains(&*href.value)
+            && !self.seen.contains(&href)
         {
-            self.seen.insert(href.value.to_string());
-            self.hrefs.push(href.value.to_string());
+            self.seen.insert(href.clone());
+            self.hrefs.push(href);
         }
     }
 }

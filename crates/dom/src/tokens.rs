@@ -193,7 +193,9 @@ impl TagState {
                 || (self.role && self.attr_name == b"role")
                 || (self.classes
                     && self.attr_name == b"name"
-                    && crate::paths::is_field(&self.name)))
+                    && crate::paths::is_field(&self.name))
+                || (self.name == b"meta"
+                    && (self.attr_name == b"http-equiv" || self.attr_name == b"content")))
     }
 
     /// Whether the current attribute is the first `class` of a start tag whose element gets

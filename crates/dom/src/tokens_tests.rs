@@ -196,6 +196,9 @@ fn cases() {
         "<a href='&amp;x=1&lt;'>e</a><a href=\"&#x41;\">f</a><a href=&notit;>g</a>",
         "<iframe src=i></iframe><frame src=f>",
         "<a HREF=up>u</a><a href=one href=two>d</a>",
+        "<meta http-equiv=Refresh content='0; URL=t.html'><a href=t.html>t</a><a href=a>x</a>",
+        "<noscript><meta http-equiv=refresh content='0;url=ns'></noscript><meta http-equiv=refresh content=5><meta http-equiv=refresh content='1;url=2nd'><meta http-equiv=refresh content='0;url=3rd'>",
+        "<body><meta content='0;url=late' http-equiv=' refresh '><meta name=refresh content='0;url=no'>",
         // Doctypes and quirks mode (a table inside a p only in quirks mode).
         "<!DOCTYPE html><p><table></table>",
         "<p><table></table>",

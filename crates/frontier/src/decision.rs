@@ -24,11 +24,15 @@ pub enum Decision {
     RobotsDisallowed,
     /// A redirect left the crawl's scope.
     OutOfScope,
+    /// An HTML page that sends the browser on at once (`<meta http-equiv=refresh>`, within
+    /// [`MAX_REFRESH_DELAY`](crate::MAX_REFRESH_DELAY) seconds): not judged, its target
+    /// followed as a link.
+    Redirect,
 }
 
 impl Decision {
     /// Every decision, in the order above.
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 9] = [
         Self::Kept,
         Self::NearDuplicate,
         Self::ExactDuplicate,
@@ -37,10 +41,12 @@ impl Decision {
         Self::Error,
         Self::RobotsDisallowed,
         Self::OutOfScope,
+        Self::Redirect,
     ];
 
     /// Its name in records: `kept`, `near-duplicate`, `exact-duplicate`,
-    /// `content-duplicate`, `not-html`, `error`, `robots-disallowed`, `out-of-scope`.
+    /// `content-duplicate`, `not-html`, `error`, `robots-disallowed`, `out-of-scope`,
+    /// `redirect`.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -52,6 +58,7 @@ impl Decision {
             Self::Error => "error",
             Self::RobotsDisallowed => "robots-disallowed",
             Self::OutOfScope => "out-of-scope",
+            Self::Redirect => "redirect",
         }
     }
 

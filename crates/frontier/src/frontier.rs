@@ -114,9 +114,23 @@ pub struct HtmlPage {
     pub links: Vec<String>,
     /// The document's `<base href>`, as written.
     pub base: Option<String>,
+    /// Its first `<meta http-equiv=refresh>` with a URL: the delay in seconds and the URL as
+    /// written (a page that sends the browser on at once is a redirect: [`HtmlPage::redirect`]).
+    /// (Boxed: most pages have none.)
+    pub refresh: Option<Box<(u64, String)>>,
     /// The content signal: content fingerprint and signature of the main-content text
     /// (boxed: a page's size on the way from its task to the frontier stays small).
     pub content: Box<PageContent>,
+}
+
+impl HtmlPage {
+    /// Where the page, reached at `final_url`, redirects by its `<meta http-equiv=refresh>`
+    /// ([`refresh_target`](crate::refresh_target)): such a page is not judged.
+    #[must_use]
+    pub fn redirect(&self, final_url: &Url) -> Option<Url> {
+        let (delay, url) = self.refresh.as_deref()?;
+        crate::refresh_target(*delay, url, self.base.as_deref(), final_url)
+    }
 }
 
 /// What fetching a [`Job`] gave.

@@ -133,7 +133,7 @@ pub use frontier::{
 };
 pub use order::{DEFAULT_REORDER_TIMEOUT, DEFAULT_REORDER_WINDOW};
 pub use queue::{HostQueues, QueueEntry};
-pub use record::{Judgement, page_record};
+pub use record::{Judgement, MAX_REFRESH_DELAY, page_record, refresh_target};
 pub use replica::{DecisionLog, JudgedPage, LocalLog, SharedDedup, SharedVerdict};
 pub use scope::{
     Budget, OutOfScope, Scope, ScopeConfig, ScopeError, ScopeMode, host_port, registrable_domain,

@@ -13,11 +13,38 @@ use crate::store::PageRecord;
 /// original's, which only the judge knows).
 pub type Judgement = (Verdict, Option<Option<u64>>);
 
+/// The longest `<meta http-equiv=refresh>` delay, in seconds, that makes a page a redirect
+/// (Scrapy's `METAREFRESH_MAXDELAY`): a page that sends the browser on sooner is a stub in
+/// front of another address, not a page of the site's templates.
+pub const MAX_REFRESH_DELAY: u64 = 100;
+
+/// Where a page reached at `final_url` redirects by its `<meta http-equiv=refresh>`
+/// (`delay` in seconds, `url` as written; `base`: its `<base href>`): the target
+/// resolved, if the delay is at most [`MAX_REFRESH_DELAY`] and the target is another
+/// address than the page's own (a refresh of the page itself, with or without a fragment,
+/// reloads a live page and is none). [`HtmlPage::redirect`] for a fetched page.
+#[must_use]
+pub fn refresh_target(delay: u64, url: &str, base: Option<&str>, final_url: &Url) -> Option<Url> {
+    if delay > MAX_REFRESH_DELAY {
+        return None;
+    }
+    let base = base
+        .and_then(|b| final_url.join(b.trim()).ok())
+        .unwrap_or_else(|| final_url.clone());
+    let mut target = base.join(url).ok()?;
+    target.set_fragment(None);
+    let mut own = final_url.clone();
+    own.set_fragment(None);
+    (target != own).then_some(target)
+}
+
 /// The record of page `id` (recorded now) from `fetched`. An HTML page gets the verdict of
 /// `judge` (`None`: it was not judged, and is recorded as not HTML); it is emitted unless
 /// it is a duplicate that `on_dup` does not keep, and its links are followed (the page is
 /// returned with the URL its links resolve against) unless it is a duplicate that `on_dup`
-/// drops. Every other record is emitted and followed by nothing.
+/// drops. A page that redirects by its `<meta http-equiv=refresh>` ([`HtmlPage::redirect`]) is
+/// not judged: it is recorded as a [`Decision::Redirect`] and its links (the target among
+/// them) are followed. Every other record is emitted and followed by nothing.
 ///
 /// # Errors
 /// What `judge` returns.
@@ -51,6 +78,15 @@ pub fn page_record<E>(
             rec.fetch_ms = Some(fetch_ms);
             rec.body_hash = Some(body_hash);
             rec.decision = Decision::NotHtml;
+            if let Some(page) = html.as_ref()
+                && page.redirect(&final_url).is_some()
+            {
+                let page = html.unwrap_or_default();
+                rec.decision = Decision::Redirect;
+                rec.fingerprint = page.fingerprint.map(silhouette_simhash::Fingerprint::bits);
+                rec.elements = Some(page.elements);
+                return Ok((rec, Some((final_url, page))));
+            }
             let judged = match &html {
                 Some(page) => judge(&final_url, page, body_hash)?,
                 None => None,
@@ -161,5 +197,41 @@ mod tests {
             error: "404".into(),
         };
         check(failed, None, Keep, (Decision::Error, true, false));
+        // A redirect by `<meta http-equiv=refresh>`: never judged (the judge would say kept),
+        // emitted, its links followed whatever `on_dup` says.
+        let stub = || {
+            let mut f = page(true);
+            if let Fetched::Page { html: Some(h), .. } = &mut f {
+                h.refresh = Some(Box::new((0, "q".into())));
+            }
+            f
+        };
+        check(stub(), Some(kept), Drop, (Decision::Redirect, true, true));
+        check(stub(), Some(near), Drop, (Decision::Redirect, true, true));
+    }
+
+    /// (delay, URL as written, `<base href>`) of a page at `http://a/d/p` → its target.
+    fn target(delay: u64, url: &str, base: Option<&str>, expected: Option<&str>) {
+        let at = Url::parse("http://a/d/p?x=1").expect("url");
+        assert_eq!(
+            refresh_target(delay, url, base, &at)
+                .as_ref()
+                .map(Url::as_str),
+            expected,
+            "{delay} {url} {base:?}"
+        );
+    }
+
+    #[test]
+    fn a_refresh_soon_to_another_address_is_a_redirect() {
+        target(0, "../core/x.html", None, Some("http://a/core/x.html"));
+        target(MAX_REFRESH_DELAY, "n#top", None, Some("http://a/d/n"));
+        target(MAX_REFRESH_DELAY + 1, "n", None, None); // read first, then sent on
+        target(0, "n", Some("/b/"), Some("http://a/b/n"));
+        target(0, "http://127.0.0.2/o", None, Some("http://127.0.0.2/o")); // scope decides later
+        // The page itself (a live page reloading), with or without a fragment.
+        target(0, "p?x=1", None, None);
+        target(0, "#here", None, None);
+        target(0, "http://[bad", None, None);
     }
 }

@@ -116,7 +116,8 @@ pub fn explored_links(
     min_similarity: Option<f64>,
 ) -> Option<Explore> {
     match decision {
-        crate::Decision::Kept => Some(Explore::All),
+        // A redirect's links are its target.
+        crate::Decision::Kept | crate::Decision::Redirect => Some(Explore::All),
         crate::Decision::NearDuplicate => match (similarity, min_similarity) {
             (Some(s), Some(min)) if s < min + MARGIN => Some(Explore::Unseen),
             _ => Some(Explore::NewShapes),

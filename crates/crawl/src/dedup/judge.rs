@@ -3,7 +3,7 @@
 //! the dedup internals is made here once.
 
 use silhouette_dom::StructureHasher;
-use silhouette_frontier::{Dedup, PageContent, PageSignals, Verdict, body_hash};
+use silhouette_frontier::{Dedup, PageContent, PageSignals, Verdict, body_hash, refresh_target};
 use silhouette_simhash::Fingerprint;
 use silhouette_text::ContentHasher;
 
@@ -26,15 +26,20 @@ pub struct Page {
     pub profile: Option<Vec<u8>>,
     /// The content signal of its main-content text, as the crawl computes it.
     pub content: PageContent,
+    /// Whether its `<meta http-equiv=refresh>` sends the browser to another address soon: such
+    /// a page is not judged, as in the crawl ([`silhouette_frontier::refresh_target`]).
+    pub redirect: bool,
 }
 
-/// Fingerprints a decoded HTML body (`content_type`: the response's header, for the charset);
-/// with `content`, the content signal too (the structure hasher must collect text).
+/// Fingerprints a decoded HTML body (`content_type`: the response's header, for the charset;
+/// `url`: the record's target URI, which a refresh's target is resolved against); with
+/// `content`, the content signal too (the structure hasher must collect text).
 pub fn fingerprint(
     hasher: &StructureHasher,
     content: Option<&ContentHasher>,
     body: &[u8],
     content_type: Option<&str>,
+    url: &str,
 ) -> Page {
     let body_hash = body_hash(body);
     match hasher.hash_with_content_type(body, content_type) {
@@ -46,6 +51,11 @@ pub fn fingerprint(
             summary: s.profile.paths().map(silhouette_dom::PathSet::summary),
             profile: Some(s.profile.to_bytes()),
             content: content_signal(content, s.text.as_deref()),
+            redirect: s.refresh.is_some_and(|r| {
+                url::Url::parse(url).is_ok_and(|at| {
+                    refresh_target(r.delay, &r.url, s.base.as_deref(), &at).is_some()
+                })
+            }),
         },
         Err(e) => Page {
             body_hash,
@@ -55,6 +65,7 @@ pub fn fingerprint(
             summary: None,
             profile: None,
             content: PageContent::default(),
+            redirect: false,
         },
     }
 }

@@ -63,7 +63,8 @@ pub struct Report {
     pub near: u64,
     /// Content duplicates.
     pub content: u64,
-    /// Records not judged: other types, non-2xx, not HTML.
+    /// Records not judged: other types, non-2xx, not HTML, redirects by
+    /// `<meta http-equiv=refresh>`.
     pub skipped: u64,
     /// Records or files that could not be read.
     pub errors: u64,
@@ -108,6 +109,7 @@ fn prepare(
                 hasher.1.as_deref(),
                 &body,
                 content_type.as_deref(),
+                strip_angle_brackets(c.fields.get("WARC-Target-URI").unwrap_or_default()),
             ),
             status,
             body_offset,
@@ -390,8 +392,14 @@ impl Judging<'_> {
                 return Ok(());
             }
         };
-        report.judged += 1;
         let url = strip_angle_brackets(c.fields.get("WARC-Target-URI").unwrap_or_default());
+        // A redirect by `<meta http-equiv=refresh>` is no page of a template (the crawl's
+        // `redirect` decision).
+        if page.redirect {
+            report.skipped += 1;
+            return Ok(());
+        }
+        report.judged += 1;
         // The crawl's site key: the host and its non-default port.
         let host = url::Url::parse(url)
             .ok()
