@@ -5,7 +5,7 @@ use std::cell::{Ref, RefCell};
 
 use html5ever::interface::{ElemName, ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::StrTendril;
-use html5ever::{Attribute, LocalName, Namespace, QualName};
+use html5ever::{Attribute, LocalName, Namespace, QualName, local_name};
 
 use crate::refresh::Refresh;
 use crate::tree::{DOCUMENT, IGNORED, Kind, Node, NodeId, Ns, TreeArena};
@@ -58,7 +58,7 @@ impl Links {
     /// Notes the link attributes of a new HTML element (clones made by the tree builder
     /// repeat them: duplicates are kept once).
     fn element(&mut self, local: &LocalName, attrs: &[Attribute]) {
-        if self.max == 0 && !matches!(&**local, "meta" | "base") {
+        if self.max == 0 && *local != local_name!("meta") && *local != local_name!("base") {
             return;
         }
         let attr = |name: &str| {
@@ -87,22 +87,23 @@ impl Links {
                     .filter(|e| e.value.trim().eq_ignore_ascii_case("refresh"))
                     .and(attr("content"))
                     .and_then(|c| Refresh::parse(&c.value));
-                let url = self.refresh.as_ref().map(|r| r.url.clone());
-                return self.push(url);
+                if let Some(url) = self.refresh.as_ref().map(|r| r.url.clone()) {
+                    self.push(&url);
+                }
+                None
             }
             _ => None,
         };
-        self.push(href.map(|h| h.value.to_string()));
+        if let Some(href) = href {
+            self.push(&href.value);
+        }
     }
 
     /// Adds a link target, once, up to the maximum.
-    fn push(&mut self, href: Option<String>) {
-        if let Some(href) = href
-            && self.hrefs.len() < self.max
-            && !self.seen.contains(&href)
-        {
-            self.seen.insert(href.clone());
-            self.hrefs.push(href);
+    fn push(&mut self, href: &str) {
+        if self.hrefs.len() < self.max && !self.seen.contains(href) {
+            self.seen.insert(href.to_owned());
+            self.hrefs.push(href.to_owned());
         }
     }
 }

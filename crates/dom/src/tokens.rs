@@ -166,6 +166,9 @@ struct TagState {
     in_attr: bool,
     /// Whether this tag keeps every attribute (a formatting element's start tag).
     all_attrs: bool,
+    /// Whether this is a `<meta>` start tag: its `http-equiv` and `content` are kept (a
+    /// refresh is a link).
+    meta: bool,
     /// The names in `attrs`, once there are too many to scan (hostile pages write 200k).
     names: FnvHashSet<LocalName>,
     /// Whether the arena labels elements with their class tokens: the first `class` value of
@@ -194,8 +197,7 @@ impl TagState {
                 || (self.classes
                     && self.attr_name == b"name"
                     && crate::paths::is_field(&self.name))
-                || (self.name == b"meta"
-                    && (self.attr_name == b"http-equiv" || self.attr_name == b"content")))
+                || (self.meta && (self.attr_name == b"http-equiv" || self.attr_name == b"content")))
     }
 
     /// Whether the current attribute is the first `class` of a start tag whose element gets
@@ -637,6 +639,7 @@ impl Emitter for Bridge<'_, '_> {
         self.tag.names.clear();
         self.tag.in_attr = false;
         self.tag.all_attrs = false;
+        self.tag.meta = false;
         self.tag.class.clear();
         self.tag.has_class = false;
         self.tag.role_seen = false;
@@ -752,6 +755,7 @@ impl Emitter for Bridge<'_, '_> {
         self.finish_attribute();
         // The tag's name is complete once attributes start.
         self.tag.all_attrs = FORMATTING.contains(&self.tag.name.as_slice());
+        self.tag.meta = self.tag.name == b"meta";
         self.tag.in_attr = true;
         self.tag.attr_name.clear();
         self.tag.attr_value.clear();
