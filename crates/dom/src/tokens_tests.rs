@@ -22,10 +22,11 @@ fn dump(arena: &TreeArena) -> String {
     fn node(arena: &TreeArena, id: NodeId, depth: usize, out: &mut String) {
         let Some(n) = arena.node(id) else { return };
         if n.kind == Kind::Element {
-            let label = arena
-                .labels
-                .get(id as usize)
-                .map_or(String::new(), |l| format!(" .{l:016x}"));
+            let label = if arena.labels.is_empty() {
+                String::new()
+            } else {
+                format!(" .{:016x}", arena.label(id))
+            };
             out.push_str(&format!(
                 "{}{:?}:{}{label}\n",
                 "  ".repeat(depth),

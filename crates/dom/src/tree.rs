@@ -17,6 +17,8 @@ pub(crate) type NodeId = u32;
 pub(crate) const NONE: NodeId = u32::MAX;
 /// The document node.
 pub(crate) const DOCUMENT: NodeId = 0;
+/// The label slot of an element whose label is made on demand ([`TreeArena::label`]).
+const DEFERRED: u64 = u64::MAX;
 /// The one node that stands for every comment and processing instruction: never linked.
 pub(crate) const IGNORED: NodeId = 1;
 
@@ -150,8 +152,15 @@ pub(crate) struct TreeArena {
     /// form field, when labelling: `(element, start, end)` into [`class_text`](Self::class_text), in creation
     /// order, for the labels a list's items share (`items.rs`).
     pub(crate) classes: Vec<(NodeId, u32, u32)>,
-    /// The class values [`classes`](Self::classes) points into.
+    /// The class values [`classes`](Self::classes) and [`deferred`](Self::deferred) point
+    /// into.
     pub(crate) class_text: String,
+    /// The `class` of each classed inline element (`paths::is_phrasing`), when labelling:
+    /// `(element, start, end)` into [`class_text`](Self::class_text), in creation order. Its
+    /// label is made when the walk asks for it ([`label`](Self::label)): most inline
+    /// elements are in a main content or a paragraph, where they add no path (a
+    /// highlighter's spans), and hashing their classes was a fifth of a page's labelling.
+    deferred: Vec<(NodeId, u32, u32)>,
     /// The `href` of each link (`<a>`, `<area>`), when labelling: `(start, end)` into
     /// [`link_text`](Self::link_text), for the tokens a page links to (`items.rs`).
     pub(crate) links: Vec<(u32, u32)>,
@@ -231,6 +240,7 @@ impl TreeArena {
             header_texts: Vec::new(),
             classes: Vec::new(),
             class_text: String::new(),
+            deferred: Vec::new(),
             links: Vec::new(),
             link_text: String::new(),
             hidden_fields: Vec::new(),
@@ -292,6 +302,7 @@ impl TreeArena {
         self.created += 1;
         let mut root_tokens = None;
         let mut item_class = None;
+        let mut deferred = None;
         let label = self.labelled.then(|| {
             let pending = class.is_none() && self.pending_class.matches(&name);
             let class = class.or_else(|| pending.then_some(self.pending_class.class.as_str()));
@@ -303,18 +314,27 @@ impl TreeArena {
                 }
                 crate::paths::label(&name, None)
             } else {
-                if ns == Ns::Html
-                    && field.is_none()
-                    && !crate::paths::is_phrasing(&name)
-                    && let Some(class) =
-                        class.filter(|c| c.bytes().any(|b| !b.is_ascii_whitespace()))
-                {
-                    let start = u32::try_from(self.class_text.len()).unwrap_or(u32::MAX);
-                    self.class_text.push_str(class);
-                    let end = u32::try_from(self.class_text.len()).unwrap_or(u32::MAX);
-                    item_class = Some((start, end));
+                // A classed HTML element other than a form field keeps its class: a block's
+                // for the labels a list's items share, an inline element's to be labelled
+                // on demand.
+                let kept = class.filter(|c| {
+                    ns == Ns::Html && field.is_none() && c.bytes().any(|b| !b.is_ascii_whitespace())
+                });
+                match kept {
+                    Some(class) => {
+                        let start = u32::try_from(self.class_text.len()).unwrap_or(u32::MAX);
+                        self.class_text.push_str(class);
+                        let end = u32::try_from(self.class_text.len()).unwrap_or(u32::MAX);
+                        if crate::paths::is_phrasing(&name) {
+                            deferred = Some((start, end));
+                            DEFERRED
+                        } else {
+                            item_class = Some((start, end));
+                            crate::paths::label(&name, Some(class))
+                        }
+                    }
+                    None => crate::paths::label(&name, class),
                 }
-                crate::paths::label(&name, class)
             };
             let label = match field {
                 Some(f) => crate::paths::field_label(label, f.name, f.kind),
@@ -344,6 +364,9 @@ impl TreeArena {
         if let Some((start, end)) = item_class {
             self.classes.push((id, start, end));
         }
+        if let Some((start, end)) = deferred {
+            self.deferred.push((id, start, end));
+        }
         if let Some(label) = label
             && let Some(slot) = self.labels.get_mut(id as usize)
         {
@@ -355,6 +378,25 @@ impl TreeArena {
             self.push(contents);
         }
         id
+    }
+
+    /// Element `id`'s label: its tag name and class tokens (`paths::label`), made now for
+    /// a classed inline element ([`deferred`](Self::deferred)); 0 when not labelling.
+    pub(crate) fn label(&self, id: NodeId) -> u64 {
+        let label = self.labels.get(id as usize).copied().unwrap_or_default();
+        if label != DEFERRED {
+            return label;
+        }
+        match self.deferred.binary_search_by_key(&id, |d| d.0) {
+            Ok(at) => {
+                let (_, start, end) = self.deferred[at];
+                let class = self.class_text.get(start as usize..end as usize);
+                self.node(id)
+                    .map_or(label, |n| crate::paths::label(&n.name, class))
+            }
+            // A label that happens to equal the mark.
+            Err(_) => label,
+        }
     }
 
     /// Notes a link's `href`, when labelling, if it can name a token: one with a path of

@@ -220,7 +220,7 @@ fn step_name(
 
 /// The label the arena gave element `id`: its tag name and class tokens.
 fn arena_label(arena: &TreeArena, id: NodeId) -> u64 {
-    arena.labels.get(id as usize).copied().unwrap_or_default()
+    arena.label(id)
 }
 
 /// Whether [`element_label`] reads an element's classes.
