@@ -675,6 +675,36 @@ mod tests {
         assert_eq!(children(&t, a), vec![]);
     }
 
+    /// (namespace, tag, class) → the label the arena gives, made at once or on demand, is
+    /// `paths::label`'s (a field's label reads its name and type: not here).
+    #[test]
+    fn labels_made_on_demand_are_the_labels() {
+        let mut t = TreeArena::new(8, true);
+        for (ns, name, class) in [
+            (Ns::Html, "span", Some("n")),
+            (
+                Ns::Html,
+                "code",
+                Some("xref py py-func docutils literal notranslate"),
+            ),
+            (Ns::Html, "a", Some("reference  internal")),
+            (Ns::Html, "a", Some("   ")),
+            (Ns::Html, "em", None),
+            (Ns::Html, "div", Some("section x-1")),
+            (Ns::Svg, "a", Some("icon")),
+        ] {
+            let id = t.create_element(ns, LocalName::from(name), false, class, None);
+            assert_eq!(
+                t.label(id),
+                crate::paths::label(name, class),
+                "{name} {class:?}"
+            );
+        }
+        // A label that equals the mark is returned as it is.
+        t.labels.push(DEFERRED);
+        assert_eq!(t.label(t.labels.len() as NodeId - 1), DEFERRED);
+    }
+
     #[test]
     fn template_contents_follow_their_element() {
         let mut t = TreeArena::new(4, false);
