@@ -20,8 +20,8 @@ pub struct PathName {
     /// Its steps from `<html>`, `/`-separated: each element's tag name and, where its label
     /// reads them, its class tokens normalised (`html/body/div.nav/ul/li`); below a flow of
     /// prose, the flow's own path stands for the steps between. What a label holds beside
-    /// (a table's column headers, a field's name and type, an inline element's classes) is
-    /// marked `[columns]`, `[field]` or `[classes]`; a class of `<html>` or `<body>`, a path
+    /// (a table's column headers, a field's name and type, the classes of an SVG or MathML
+    /// element) is marked `[columns]`, `[field]` or `[classes]`; a class of `<html>` or `<body>`, a path
     /// of its own, is `(a class)`. An element some of whose tokens its label leaves out (a
     /// list item's data, a token the page names or links to) shows them all, marked
     /// `[item]`.

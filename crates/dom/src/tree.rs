@@ -387,16 +387,20 @@ impl TreeArena {
         if label != DEFERRED {
             return label;
         }
-        match self.deferred.binary_search_by_key(&id, |d| d.0) {
-            Ok(at) => {
-                let (_, start, end) = self.deferred[at];
-                let class = self.class_text.get(start as usize..end as usize);
-                self.node(id)
-                    .map_or(label, |n| crate::paths::label(&n.name, class))
-            }
+        match self.inline_class(id) {
+            Some(class) => self
+                .node(id)
+                .map_or(label, |n| crate::paths::label(&n.name, Some(class))),
             // A label that happens to equal the mark.
-            Err(_) => label,
+            None => label,
         }
+    }
+
+    /// The `class` of classed inline element `id`, as written ([`deferred`](Self::deferred)).
+    pub(crate) fn inline_class(&self, id: NodeId) -> Option<&str> {
+        let at = self.deferred.binary_search_by_key(&id, |d| d.0).ok()?;
+        let (_, start, end) = self.deferred[at];
+        self.class_text.get(start as usize..end as usize)
     }
 
     /// Notes a link's `href`, when labelling, if it can name a token: one with a path of

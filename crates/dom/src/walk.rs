@@ -200,11 +200,14 @@ fn step_name(
                     step.push_str("[item]");
                 }
             }
-            // An inline element's classes are in its label, not kept as text.
-            None if arena_label(arena, id) != tag_label(&node.name) && !is_root(&node.name) => {
-                step.push_str("[classes]");
+            // An inline element's classes, kept for its label.
+            None => {
+                if let Some(class) = arena.inline_class(id) {
+                    step.push_str(&crate::paths::class_names(class));
+                } else if arena_label(arena, id) != tag_label(&node.name) && !is_root(&node.name) {
+                    step.push_str("[classes]");
+                }
             }
-            None => {}
         }
     }
     if field {

@@ -878,7 +878,7 @@ fn explain_names_every_path() {
             "2 0 html/body",
             "3 0 html/body/(a class)",
             "3 0 html/body/div.nav.x0",
-            "4 0 html/body/div.nav.x0/a[classes]",
+            "4 0 html/body/div.nav.x0/a.k",
             "3 0 html/body/main",
             "6 1 html/body/main/p",
             "1 1 html/body/main/p.n",
