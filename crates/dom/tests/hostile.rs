@@ -134,12 +134,18 @@ fn deep_nesting_ends_on_the_depth_guard() {
 /// the adoption agency) and paragraphs parse to the end, one element each.
 #[test]
 fn many_siblings_parse_to_the_end() {
-    let cases: [(&str, Vec<u8>, u64); 4] = [
+    let cases: [(&str, Vec<u8>, u64); 5] = [
         // A <table> inside a table closes it: siblings, each with no implied tbody.
         ("table x 300k", repeat("<table>", 300_000), 300_000),
         ("a x 300k", repeat("<a>x", 300_000), 300_000),
         ("p x 300k", repeat("<p>x", 300_000), 300_000),
         ("br x 300k", repeat("<br>", 300_000), 300_000),
+        // Refreshes that name no URL: each is read (its attributes kept), none is one.
+        (
+            "meta refresh x 300k",
+            repeat("<meta http-equiv=refresh content='5 ;'>", 300_000),
+            300_000,
+        ),
     ];
     for (name, input, n) in &cases {
         // html, head, body and the siblings.
