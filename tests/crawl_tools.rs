@@ -161,6 +161,79 @@ fn replay_reproduces_the_crawl_and_shows_what_other_settings_change() {
     );
 }
 
+/// `replay --why URL` says what the crawl compared a page with: a near-duplicate names the
+/// kept page whose cluster it joined, with a similarity at least min-similarity; a kept page
+/// names none it joined; a URL the crawl did not judge is one clear error.
+#[test]
+fn replay_why_names_what_a_page_was_compared_with() {
+    let server = Server::start(|port| move |target: &str| dedup_site(port, target));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let run = crawl(dir.path(), &config("", ""), &[&server.url("/")]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let records = jsonl(&dir.path().join("state/decisions.jsonl"));
+    let field = |r: &serde_json::Value, k: &str| r[k].as_str().map(str::to_owned);
+    let near = records
+        .iter()
+        .find(|r| field(r, "decision").as_deref() == Some("near-duplicate"))
+        .expect("a near-duplicate");
+    let (url, of) = (
+        field(near, "url").expect("url"),
+        field(near, "duplicate_of").expect("duplicate_of"),
+    );
+    let why = |url: &str| {
+        run_in(
+            dir.path(),
+            &["--config", "c.toml", "replay", "state", "--why", url],
+            b"",
+        )
+    };
+    let out = why(&url);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("the crawl's own settings")
+            && out
+                .stdout
+                .contains(&format!("{url}: near-duplicate (recorded: near-duplicate)")),
+        "{}",
+        out.stdout
+    );
+    let joined = out
+        .stdout
+        .lines()
+        .find(|l| l.ends_with("<- its cluster"))
+        .unwrap_or_else(|| panic!("no cluster named: {}", out.stdout));
+    assert!(
+        joined.contains(&of) && joined.contains(">= 0.7"),
+        "{joined}"
+    );
+
+    let kept = records
+        .iter()
+        .rev()
+        .filter(|r| field(r, "decision").as_deref() == Some("kept"))
+        .find_map(|r| field(r, "url"))
+        .expect("a kept page");
+    let out = why(&kept);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains(&format!("{kept}: kept (recorded: kept)"))
+            && !out.stdout.contains("<- its cluster"),
+        "{}",
+        out.stdout
+    );
+
+    let missing = why(&server.url("/no-such-page"));
+    assert_eq!(missing.code, 2);
+    assert!(
+        missing
+            .stderr
+            .contains("no page judged by this crawl has that URL"),
+        "{}",
+        missing.stderr
+    );
+}
+
 #[test]
 fn output_to_stdout_matches_the_file_output() {
     let server = Server::start(|port| move |target: &str| dedup_site(port, target));

@@ -196,6 +196,12 @@ pub enum Command {
         #[arg(long)]
         from_scratch: bool,
 
+        /// Say why the crawl kept or dropped the page at URL (as recorded): every kept page
+        /// within the threshold when it was judged, how alike the two were and which paths
+        /// were compared. With other settings, the page as a new crawl at them would judge it.
+        #[arg(long, value_name = "URL")]
+        why: Option<String>,
+
         #[command(flatten)]
         policy: PolicyFlags,
     },

@@ -1,5 +1,7 @@
 //! `silhouette replay`: a crawl's pages judged again with other settings.
 
+use std::io::Write as _;
+
 use anyhow::{Result, bail};
 use silhouette_crawl::{OpenedState, Recorded, ReplaySetting, replay};
 use silhouette_frontier::DedupConfig;
@@ -89,12 +91,13 @@ impl ContentFlags {
 
 /// `silhouette replay`: the crawl's pages judged again with other settings (`decay`,
 /// `threshold`, `min_similarity`, the content policy); what changes is printed. Walked from
-/// the crawl's threshold and min-similarity, unless `from_scratch`.
+/// the crawl's threshold and min-similarity, unless `from_scratch`. With `why`, only why the
+/// page at that URL was judged as it was (`silhouette_crawl::replay_why`).
 pub fn command(
     config: Option<&std::path::Path>,
     state: Option<std::path::PathBuf>,
     (decay, threshold, min_similarity): (Option<f64>, Option<i64>, Option<f64>),
-    from_scratch: bool,
+    (from_scratch, why): (bool, Option<&str>),
     policy: crate::args::PolicyFlags,
 ) -> Result<std::process::ExitCode> {
     let config = Config::find(config)?;
@@ -113,6 +116,30 @@ pub fn command(
         64
     };
     ContentFlags::from(policy).apply(&mut dedup, bits)?;
+    if let Some(url) = why {
+        let own = recorded.decay.is_none_or(|d| d == decay)
+            && recorded
+                .threshold
+                .is_none_or(|k| k == i64::from(dedup.threshold))
+            && recorded.min_similarity == dedup.min_similarity;
+        let mut out = std::io::stdout().lock();
+        writeln!(
+            out,
+            "decay={decay}, threshold={}{}: {}",
+            dedup.threshold,
+            dedup
+                .min_similarity
+                .map(|m| format!(", min-similarity={m}"))
+                .unwrap_or_default(),
+            if own {
+                "the crawl's own settings"
+            } else {
+                "other settings than the crawl's: every page judged again at them alone"
+            }
+        )?;
+        silhouette_crawl::replay_why(store, decay, dedup, url, &mut out)?;
+        return Ok(std::process::ExitCode::SUCCESS);
+    }
     let start = if from_scratch {
         None
     } else {

@@ -163,24 +163,24 @@ impl Recorded {
 
 /// A judged page as the crawl recorded it, with what judging it again needs.
 #[derive(Debug)]
-struct Stored {
-    id: u64,
-    url: String,
-    host: String,
-    decision: Decision,
+pub(crate) struct Stored {
+    pub(crate) id: u64,
+    pub(crate) url: String,
+    pub(crate) host: String,
+    pub(crate) decision: Decision,
     cluster: u64,
-    hash: u128,
-    profile: Option<Profile>,
+    pub(crate) hash: u128,
+    pub(crate) profile: Option<Profile>,
     /// The profile's structure summary ([`silhouette_dom::PathSet::summary`]), made once.
-    summary: Option<Vec<u32>>,
-    elements: u64,
-    content: PageContent,
+    pub(crate) summary: Option<Vec<u32>>,
+    pub(crate) elements: u64,
+    pub(crate) content: PageContent,
 }
 
 /// The judged pages of a crawl state, read once and judged again at any settings.
 #[derive(Debug)]
 pub struct Judged {
-    pages: Vec<Stored>,
+    pub(crate) pages: Vec<Stored>,
     /// Pages whose structure profile could not be read (judged on their bytes only).
     unreadable: u64,
 }

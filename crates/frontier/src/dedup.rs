@@ -99,6 +99,62 @@ named!(
     Keep = "keep"
 );
 
+/// A kept representative within the threshold of a page, and how the confirmation compared
+/// the two ([`Dedup::candidates`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Candidate {
+    /// The representative's page id.
+    pub id: u64,
+    /// Bits between the two fingerprints.
+    pub distance: u32,
+    /// The similarity the confirmation read (`None`: their forms differ, no candidate).
+    pub similarity: Option<f64>,
+    /// Which paths it read.
+    pub compared: Compared,
+}
+
+/// Which paths of two pages the confirmation compares ([`Candidate`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Compared {
+    /// All their paths.
+    Whole,
+    /// All but the paths the host has learned to vary (`varying-after`).
+    WithoutVarying,
+    /// Both pages are mostly the host's frame: their own parts, without the frame and the
+    /// varying paths.
+    OwnParts,
+    /// Both mostly frame, with too few own paths left: all but the frame.
+    WithoutFrame,
+    /// Their own forms ask for other fields: never joined.
+    FormsDiffer,
+}
+
+impl Compared {
+    /// How `replay --why` names it.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Whole => "all paths",
+            Self::WithoutVarying => "without the paths the host learned to vary",
+            Self::OwnParts => "both mostly the host's frame: their own parts only",
+            Self::WithoutFrame => "both mostly frame, few own paths: without the frame",
+            Self::FormsDiffer => "their forms ask for other fields",
+        }
+    }
+}
+
+/// What the host has learned that bears on comparing one page with its candidates.
+struct Seen<'a> {
+    after: u32,
+    varying: Option<&'a Varying>,
+    flags: Option<Vec<bool>>,
+    frame: Option<&'a Frame>,
+    host_frame: Option<&'a Frame>,
+    fields: Vec<u32>,
+}
+
 /// The dedup settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DedupConfig {
@@ -673,62 +729,121 @@ impl Dedup {
         summary: &[u32],
         min: f64,
     ) -> Result<Fingerprint, (Match, f64)> {
-        let k = self.config.threshold;
-        let candidates = match &self.global {
-            Some(index) => index.within(fp),
-            None => self
-                .per_host
-                .get(host)
-                .map(|h| h.within(fp, k))
-                .unwrap_or_default(),
-        };
-        let scope = self.config.scope.of(host);
-        let after = self.config.varying_after;
-        let varying = self.varying.get(scope);
-        // The page's own paths are looked up once, not once per candidate.
-        let flags = varying.and_then(|v| v.flags(summary, after));
-        // Where both pages are mostly the host's frame, their own parts decide (`frame.rs`).
-        let host_frame = self.frames.get(scope);
-        let frame = host_frame.filter(|f| f.mostly_frame(summary));
-        // Two pages with different forms of their own are two kinds (`forms.rs`), until the
-        // host has kept `MAX_FORMS` pages with a form.
-        let forms = self.forms.get(scope).copied().unwrap_or(0);
-        let fields = if forms < crate::forms::MAX_FORMS {
-            crate::forms::own_fields(summary, host_frame)
-        } else {
-            Vec::new()
-        };
+        let seen = self.seen_by(host, summary);
         // Candidates come nearest first: a strictly greater similarity is needed to move on.
         let mut best: Option<(f64, Match)> = None;
-        for m in candidates {
-            let Some(theirs) = self.summaries.get(&m.id) else {
+        for m in self.within(host, fp) {
+            let Some((similarity, _)) = self.compare(&seen, summary, m.id) else {
                 continue;
-            };
-            if crate::forms::different_forms(&fields, theirs, host_frame) {
-                continue;
-            }
-            let similarity = match (varying, &flags, frame) {
-                (_, _, Some(f)) if f.mostly_frame(theirs) => {
-                    let (both, union) =
-                        silhouette_simhash::overlap_without(summary, theirs, |id| {
-                            f.is_frame(id) || varying.is_some_and(|v| v.is_varying(id, after))
-                        });
-                    if union >= MIN_COMPARED {
-                        both as f64 / union as f64
-                    } else {
-                        // Too few paths left to tell two kinds apart: those learned to vary
-                        // come back (`frame.rs`).
-                        silhouette_simhash::jaccard_without(summary, theirs, |id| f.is_frame(id))
-                    }
-                }
-                (Some(v), Some(flags), _) => v.similarity_flagged(summary, flags, theirs, after),
-                _ => silhouette_simhash::jaccard(summary, theirs),
             };
             if similarity >= min && best.is_none_or(|(b, _)| similarity > b) {
                 best = Some((similarity, m));
             }
         }
         best.map_or(Ok(fp), |(similarity, m)| Err((m, similarity)))
+    }
+
+    /// Every kept representative within the threshold of `page` (nearest first) and how the
+    /// confirmation compares the two, against the state as it is (nothing changes): why the
+    /// page joins the one [`judge_page`](Self::judge_page) names, or none. Empty without a
+    /// fingerprint, a structure summary or `min-similarity`, or under `min-elements`.
+    #[must_use]
+    pub fn candidates(&self, page: &PageSignals<'_>) -> Vec<Candidate> {
+        let (Some(fp), Some(summary), Some(_)) =
+            (page.fingerprint, page.summary, self.config.min_similarity)
+        else {
+            return Vec::new();
+        };
+        if page.elements < self.config.min_elements {
+            return Vec::new();
+        }
+        let seen = self.seen_by(page.host, summary);
+        self.within(page.host, fp)
+            .into_iter()
+            .map(|m| {
+                let (similarity, compared) = self
+                    .compare(&seen, summary, m.id)
+                    .map_or((None, Compared::FormsDiffer), |(s, c)| (Some(s), c));
+                Candidate {
+                    id: m.id,
+                    distance: m.distance,
+                    similarity,
+                    compared,
+                }
+            })
+            .collect()
+    }
+
+    /// The kept representatives within the threshold of `fp`, nearest first.
+    fn within(&self, host: &str, fp: Fingerprint) -> Vec<Match> {
+        match &self.global {
+            Some(index) => index.within(fp),
+            None => self
+                .per_host
+                .get(host)
+                .map(|h| h.within(fp, self.config.threshold))
+                .unwrap_or_default(),
+        }
+    }
+
+    /// What the host has learned that bears on comparing `summary` with its candidates.
+    fn seen_by<'a>(&'a self, host: &str, summary: &[u32]) -> Seen<'a> {
+        let scope = self.config.scope.of(host);
+        let after = self.config.varying_after;
+        let varying = self.varying.get(scope);
+        // Where both pages are mostly the host's frame, their own parts decide (`frame.rs`).
+        let host_frame = self.frames.get(scope);
+        // Two pages with different forms of their own are two kinds (`forms.rs`), until the
+        // host has kept `MAX_FORMS` pages with a form.
+        let forms = self.forms.get(scope).copied().unwrap_or(0);
+        Seen {
+            after,
+            varying,
+            // The page's own paths are looked up once, not once per candidate.
+            flags: varying.and_then(|v| v.flags(summary, after)),
+            frame: host_frame.filter(|f| f.mostly_frame(summary)),
+            host_frame,
+            fields: if forms < crate::forms::MAX_FORMS {
+                crate::forms::own_fields(summary, host_frame)
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// How alike `summary` and representative `id`'s are, and how they were compared; `None`
+    /// when their forms ask for other fields (or `id` has no summary).
+    fn compare(&self, seen: &Seen<'_>, summary: &[u32], id: u64) -> Option<(f64, Compared)> {
+        let theirs = self.summaries.get(&id)?;
+        if crate::forms::different_forms(&seen.fields, theirs, seen.host_frame) {
+            return None;
+        }
+        let (varying, after) = (seen.varying, seen.after);
+        Some(match (varying, &seen.flags, seen.frame) {
+            (_, _, Some(f)) if f.mostly_frame(theirs) => {
+                let (both, union) = silhouette_simhash::overlap_without(summary, theirs, |id| {
+                    f.is_frame(id) || varying.is_some_and(|v| v.is_varying(id, after))
+                });
+                if union >= MIN_COMPARED {
+                    (both as f64 / union as f64, Compared::OwnParts)
+                } else {
+                    // Too few paths left to tell two kinds apart: those learned to vary
+                    // come back (`frame.rs`).
+                    (
+                        silhouette_simhash::jaccard_without(summary, theirs, |id| f.is_frame(id)),
+                        Compared::WithoutFrame,
+                    )
+                }
+            }
+            (Some(v), Some(flags), _) => (
+                v.similarity_flagged(summary, flags, theirs, after),
+                Compared::WithoutVarying,
+            ),
+            _ => (
+                silhouette_simhash::jaccard(summary, theirs),
+                Compared::Whole,
+            ),
+        })
     }
 
     /// The structure similarity behind the last verdict, when summaries confirmed a near match.

@@ -252,6 +252,78 @@ fn summaries_confirm_near_matches() {
     );
 }
 
+/// `candidates` names every representative within the threshold, nearest first, with the
+/// similarity the confirmation reads and how, and changes nothing.
+#[test]
+fn candidates_say_how_a_page_is_compared() {
+    let mut d = confirming();
+    // Ids with their two low bits clear: no prose, no form field.
+    let set = |ids: std::ops::Range<u32>| ids.map(|i| i * 4).collect::<Vec<u32>>();
+    d.judge(1, "h", 1, fp(BASE), 50, Some(&set(0..10)));
+    d.judge(3, "h", 3, fp(BASE ^ 2), 50, Some(&set(5..15)));
+    let summary = set(5..14);
+    let page = PageSignals {
+        id: 4,
+        host: "h",
+        body_hash: 4,
+        fingerprint: fp(BASE ^ 1),
+        elements: 50,
+        summary: Some(&summary),
+        content: &PageContent::default(),
+    };
+    let notes = |d: &Dedup| -> Vec<(u64, u32, Option<String>, Compared)> {
+        d.candidates(&page)
+            .iter()
+            .map(|c| {
+                (
+                    c.id,
+                    c.distance,
+                    c.similarity.map(|s| format!("{s:.3}")),
+                    c.compared,
+                )
+            })
+            .collect()
+    };
+    let expected = [
+        (1, 1, Some("0.357".into()), Compared::Whole),
+        (3, 2, Some("0.900".into()), Compared::Whole),
+    ];
+    assert_eq!(notes(&d), expected);
+    assert_eq!(notes(&d), expected);
+    assert_eq!(
+        d.judge_page(&page),
+        Verdict::NearDuplicate { of: 3, distance: 2 }
+    );
+    // Two own forms with other fields: no candidate, and said so.
+    let form = [1u32 << 20 | 2, 2u32 << 20 | 2];
+    d.judge(5, "h", 5, fp(!BASE), 50, Some(&form));
+    let other = [3u32 << 20 | 2, 4u32 << 20 | 2];
+    let asks = PageSignals {
+        id: 6,
+        body_hash: 6,
+        fingerprint: fp(!BASE ^ 1),
+        summary: Some(&other),
+        ..page
+    };
+    let got: Vec<(u64, Option<f64>, Compared)> = d
+        .candidates(&asks)
+        .iter()
+        .map(|c| (c.id, c.similarity, c.compared))
+        .collect();
+    assert_eq!(got, [(5, None, Compared::FormsDiffer)]);
+    // Under min-elements, or without a summary: none.
+    let few = PageSignals {
+        elements: 3,
+        ..page
+    };
+    assert!(d.candidates(&few).is_empty());
+    let bare = PageSignals {
+        summary: None,
+        ..page
+    };
+    assert!(d.candidates(&bare).is_empty());
+}
+
 #[test]
 fn paths_that_vary_within_clusters_stop_counting() {
     use Verdict::*;

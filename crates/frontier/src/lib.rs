@@ -125,7 +125,10 @@ pub use canon::{
 };
 pub use content::{ContentBits, DropWhen, PageContent};
 pub use decision::{Decision, UnknownDecision};
-pub use dedup::{Dedup, DedupConfig, DedupError, DedupScope, OnDuplicate, PageSignals, Verdict};
+pub use dedup::{
+    Candidate, Compared, Dedup, DedupConfig, DedupError, DedupScope, OnDuplicate, PageSignals,
+    Verdict,
+};
 pub use forms::forms_differ;
 pub use frontier::{
     Completed, Fetched, Frontier, FrontierConfig, FrontierError, HtmlPage, Job, SeedError,
