@@ -21,7 +21,7 @@ pub const MAX_REFRESH_DELAY: u64 = 100;
 /// Where a page reached at `final_url` redirects by its `<meta http-equiv=refresh>`
 /// (`delay` in seconds, `url` as written; `base`: its `<base href>`): the target
 /// resolved, if the delay is at most [`MAX_REFRESH_DELAY`] and the target is another
-/// address than the page's own (a refresh of the page itself, with or without a fragment,
+/// `http`/`https` address than the page's own (a refresh of the page itself, with or without a fragment,
 /// reloads a live page and is none). [`HtmlPage::redirect`] for a fetched page.
 #[must_use]
 pub fn refresh_target(delay: u64, url: &str, base: Option<&str>, final_url: &Url) -> Option<Url> {
@@ -32,6 +32,10 @@ pub fn refresh_target(delay: u64, url: &str, base: Option<&str>, final_url: &Url
         .and_then(|b| final_url.join(b.trim()).ok())
         .unwrap_or_else(|| final_url.clone());
     let mut target = base.join(url).ok()?;
+    // A crawler follows the web: `javascript:`, `mailto:` and the like are no redirect.
+    if !matches!(target.scheme(), "http" | "https") {
+        return None;
+    }
     target.set_fragment(None);
     let mut own = final_url.clone();
     own.set_fragment(None);
@@ -233,5 +237,7 @@ mod tests {
         target(0, "p?x=1", None, None);
         target(0, "#here", None, None);
         target(0, "http://[bad", None, None);
+        target(0, "javascript:go()", None, None);
+        target(0, "mailto:a@b", None, None);
     }
 }
