@@ -177,6 +177,24 @@ pub(crate) struct Stored {
     pub(crate) content: PageContent,
 }
 
+impl Stored {
+    /// What the dedup judges of the page, with its `fingerprint` at the replay's decay.
+    pub(crate) fn signals(
+        &self,
+        fingerprint: Option<silhouette_simhash::Fingerprint>,
+    ) -> PageSignals<'_> {
+        PageSignals {
+            id: self.id,
+            host: &self.host,
+            body_hash: self.hash,
+            fingerprint,
+            elements: self.elements,
+            summary: self.summary.as_deref(),
+            content: &self.content,
+        }
+    }
+}
+
 /// The judged pages of a crawl state, read once and judged again at any settings.
 #[derive(Debug)]
 pub struct Judged {
@@ -268,15 +286,7 @@ impl Judged {
                 if !among(i) {
                     return None;
                 }
-                let v = dedup.judge_page(&PageSignals {
-                    id: s.id,
-                    host: &s.host,
-                    body_hash: s.hash,
-                    fingerprint,
-                    elements: s.elements,
-                    summary: s.summary.as_deref(),
-                    content: &s.content,
-                });
+                let v = dedup.judge_page(&s.signals(fingerprint));
                 Some(Outcome {
                     id: s.id,
                     decision: v.decision(),

@@ -6,13 +6,12 @@
 use std::collections::HashMap;
 use std::io::Write;
 
-use silhouette_frontier::{Dedup, DedupConfig, PageSignals, Store, Verdict};
+use silhouette_frontier::{Dedup, DedupConfig, Store, Verdict};
 
 use crate::error::{Error, Result, refuse};
 use crate::replay::Judged;
 
-/// Writes to `out` why the page at `url` (as recorded, or its path on the crawl's only
-/// host) was kept or dropped at `decay` and `config` (the crawl's own settings: what the
+/// Writes to `out` why the page at `url` (as recorded) was kept or dropped at `decay` and `config` (the crawl's own settings: what the
 /// crawl decided, as `replay` at them says).
 ///
 /// # Errors
@@ -40,15 +39,7 @@ pub fn why(
         .collect();
     for (i, p) in judged.pages.iter().enumerate().take(at + 1) {
         let fingerprint = p.profile.as_ref().map(|pr| pr.fingerprint(decay));
-        let signals = PageSignals {
-            id: p.id,
-            host: &p.host,
-            body_hash: p.hash,
-            fingerprint,
-            elements: p.elements,
-            summary: p.summary.as_deref(),
-            content: &p.content,
-        };
+        let signals = p.signals(fingerprint);
         if i < at {
             dedup.judge_page(&signals);
             continue;

@@ -10,8 +10,8 @@ use silhouette_dom::StructureHasher;
 use silhouette_fetch::Fetcher;
 use silhouette_frontier::{
     Decision, Explore, Fetched, HtmlPage, Job, JudgedPage, OnDuplicate, PageRecord, Scope,
-    SharedDedup, SharedVerdict, StoredRecord, TrapGuard, Verdict, canonicalize, explored_links,
-    host_port, page_record, parse_canonical, resolve_link, shape_key,
+    SharedDedup, SharedVerdict, StoredRecord, TrapGuard, Verdict, base_url, canonicalize,
+    explored_links, host_port, page_record, parse_canonical, resolve_link, shape_key,
 };
 use silhouette_redis::{Lease, Requeued, Shapes, SharedCrawl, SharedError, SharedStats};
 use silhouette_text::ContentHasher;
@@ -730,11 +730,7 @@ impl Worker {
         seeds: &[Url],
         first: u64,
     ) -> Vec<silhouette_redis::Link> {
-        let base = page
-            .base
-            .as_deref()
-            .and_then(|b| page_url.join(b.trim()).ok())
-            .unwrap_or_else(|| page_url.clone());
+        let base = base_url(page.base.as_deref(), page_url);
         page.links
             .iter()
             .zip(first..)

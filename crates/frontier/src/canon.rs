@@ -178,6 +178,14 @@ pub fn canonicalize(url: &Url, config: &CanonConfig) -> Result<Url, CanonError> 
     Ok(out)
 }
 
+/// The URL a page's links resolve against: its `<base href>` (as written, `base`) resolved
+/// against the page's own URL, or that URL when it has none or it does not resolve.
+#[must_use]
+pub fn base_url(base: Option<&str>, page_url: &Url) -> Url {
+    base.and_then(|b| page_url.join(b.trim()).ok())
+        .unwrap_or_else(|| page_url.clone())
+}
+
 /// The absolute URL a link in a page at `base` points to, fragment dropped;
 /// `None` for what a crawler does not follow.
 ///

@@ -724,11 +724,7 @@ impl Frontier {
         } else {
             String::new()
         };
-        let base = page
-            .base
-            .as_deref()
-            .and_then(|b| page_url.join(b.trim()).ok())
-            .unwrap_or_else(|| page_url.clone());
+        let base = crate::base_url(page.base.as_deref(), page_url);
         let depth = job.depth + 1;
         let mut queued = 0;
         for href in &page.links {

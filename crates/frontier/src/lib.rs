@@ -120,8 +120,8 @@ mod traps;
 mod varying;
 
 pub use canon::{
-    CanonConfig, CanonConfigError, CanonError, DEFAULT_STRIP_PARAMS, canonicalize, parse_canonical,
-    resolve_link,
+    CanonConfig, CanonConfigError, CanonError, DEFAULT_STRIP_PARAMS, base_url, canonicalize,
+    parse_canonical, resolve_link,
 };
 pub use content::{ContentBits, DropWhen, PageContent};
 pub use decision::{Decision, UnknownDecision};

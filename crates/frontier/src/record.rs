@@ -3,6 +3,7 @@
 
 use url::Url;
 
+use crate::canon::{base_url, resolve_link};
 use crate::decision::Decision;
 use crate::dedup::{OnDuplicate, Verdict};
 use crate::frontier::{Fetched, HtmlPage, unix_ms};
@@ -19,24 +20,17 @@ pub type Judgement = (Verdict, Option<Option<u64>>);
 pub const MAX_REFRESH_DELAY: u64 = 100;
 
 /// Where a page reached at `final_url` redirects by its `<meta http-equiv=refresh>`
-/// (`delay` in seconds, `url` as written; `base`: its `<base href>`): the target
-/// resolved, if the delay is at most [`MAX_REFRESH_DELAY`] and the target is another
-/// `http`/`https` address than the page's own (a refresh of the page itself, with or without a fragment,
-/// reloads a live page and is none). [`HtmlPage::redirect`] for a fetched page.
+/// (`delay` in seconds, `url` as written; `base`: its `<base href>`): the target, resolved as
+/// a link is ([`resolve_link`]: `http`/`https` only, without its fragment), if the delay is
+/// at most [`MAX_REFRESH_DELAY`] and the target is another address than the page's own (a
+/// refresh of the page itself reloads a live page and is none). [`HtmlPage::redirect`] for
+/// a fetched page.
 #[must_use]
 pub fn refresh_target(delay: u64, url: &str, base: Option<&str>, final_url: &Url) -> Option<Url> {
     if delay > MAX_REFRESH_DELAY {
         return None;
     }
-    let base = base
-        .and_then(|b| final_url.join(b.trim()).ok())
-        .unwrap_or_else(|| final_url.clone());
-    let mut target = base.join(url).ok()?;
-    // A crawler follows the web: `javascript:`, `mailto:` and the like are no redirect.
-    if !matches!(target.scheme(), "http" | "https") {
-        return None;
-    }
-    target.set_fragment(None);
+    let target = resolve_link(&base_url(base, final_url), url)?;
     let mut own = final_url.clone();
     own.set_fragment(None);
     (target != own).then_some(target)
