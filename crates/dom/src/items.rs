@@ -30,12 +30,21 @@
 //!   blog's archive pages are one kind. A link's query is not read here: MediaWiki's
 //!   `action-history` beside `?action=history` names a kind of page.
 //!
+//! - **Tokens that name a page the rows link to** (`named_pages`): a token that two or more
+//!   siblings carry, anywhere below the root, whose tail after a prefix is the name of a
+//!   page a link inside one of them leads to (Doxygen's `pub_methods_classEigen_1_1Rotation
+//!   Base` on the rows a class inherits, each linking to `classEigen_1_1RotationBase.html`)
+//!   names what the rows come from, not their kind: it is left out of every label, so two
+//!   classes with other bases are one layout. Only where every token of that prefix among
+//!   siblings names such a page, and only names of six bytes or more (`code`, `type` and
+//!   `block` are words a class uses of its own).
+//!
 //! Only the tokens a label holds count (the first 16 in normalised order). Deterministic in
 //! the page's bytes alone, as every label is: nothing is learned across pages.
 
 use crate::paths::{
-    MAX_CLASS_TOKENS, class_token_labels, class_tokens, label_of_tokens, link_token_labels,
-    linkable_tokens,
+    MAX_CLASS_TOKENS, MIN_NAME_BYTES, class_token_labels, class_tokens, label_of_tokens,
+    link_name_label, link_token_labels, linkable_tokens, token_label, token_tails,
 };
 use crate::tree::{Kind, NONE, NodeId, TreeArena};
 use crate::walk::main_content;
@@ -65,8 +74,9 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena) {
         .collect();
     page.sort_unstable();
     drop_linked_root_tokens(arena);
+    let named = named_pages(arena);
     let main = main_content(arena);
-    if arena.classes.is_empty() || (page.is_empty() && main.is_none()) {
+    if arena.classes.is_empty() || (page.is_empty() && main.is_none() && named.is_empty()) {
         return;
     }
     // Whether a node is the main content or inside it, found by walking up from it and
@@ -105,7 +115,7 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena) {
             continue;
         }
         let in_list = in_main(arena, parent);
-        if !in_list && page.is_empty() {
+        if !in_list && page.is_empty() && named.is_empty() {
             continue;
         }
         let class = arena
@@ -142,6 +152,7 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena) {
         for (item, shared) in group.iter().zip(shared) {
             let keep = |t: &u64| {
                 page.binary_search(t).is_err()
+                    && named.binary_search(t).is_err()
                     && (parent == NONE || linked.binary_search(t).is_err())
                     && shared.as_ref().is_none_or(|s| s.binary_search(t).is_ok())
             };
@@ -176,6 +187,154 @@ fn drop_linked_root_tokens(arena: &mut TreeArena) {
     }
 }
 
+/// The class tokens that name a page the page links to (`pub_methods_classEigen_1_1Rotation
+/// Base` on Doxygen's rows of what a class inherits, each row or its list holding a link to
+/// `classEigen_1_1RotationBase.html`):
+/// - two or more siblings of one tag carry the token (not a root: a site's wrapper
+///   `tpl_dokuwiki` is no page's name, even where a page links to a page `dokuwiki`);
+/// - its tail after a prefix (`paths::token_tails`) is the name of a page
+///   (`paths::link_name_label`) that a link inside one of those siblings leads to (Sphinx's
+///   `dt.sig-object` is no page's name, even on a page that links to `object.html`);
+/// - and so is the tail of every other such token with that prefix: MediaWiki's API help
+///   marks its blocks `apihelp-block`, `apihelp-flags`, `apihelp-examples`, and the block
+///   about its module `block` links to that module's page (a name under six bytes as well,
+///   `paths::link_name_label`).
+///
+/// Sorted and distinct; none without such a token.
+fn named_pages(arena: &TreeArena) -> Vec<u64> {
+    /// The most ancestors of a link looked at for a sibling that carries the token.
+    const MAX_UP: usize = 32;
+    let mut named = Vec::new();
+    if arena.links.is_empty() {
+        return named;
+    }
+    // The classed elements whose class has a separator, by parent: only siblings matter.
+    let mut elements: Vec<(NodeId, NodeId, &str)> = arena
+        .classes
+        .iter()
+        .filter_map(|&(id, s, e)| {
+            let class = arena.class_text.get(s as usize..e as usize)?;
+            class
+                .bytes()
+                .any(|b| b == b'_' || b == b'-')
+                .then(|| (arena.parent(id), id, class))
+        })
+        .collect();
+    elements.sort_unstable_by_key(|e| (e.0, e.1));
+    // Each token with a tail that two or more siblings could carry, with the element that
+    // carries it: (the token's bytes hashed, parent, tag, element, the token as written).
+    // A tail that names no page still speaks for its prefix.
+    let mut carried: Vec<(u64, NodeId, u64, NodeId, &str)> = Vec::new();
+    for siblings in elements.chunk_by(|a, b| a.0 == b.0) {
+        if siblings.len() < 2 {
+            continue;
+        }
+        for &(parent, id, class) in siblings {
+            let tag = arena.node(id).map_or(0, |n| n.name.get_hash());
+            for token in class.split_ascii_whitespace().take(MAX_CLASS_TOKENS) {
+                let bytes = token.as_bytes();
+                if bytes.len() > 2
+                    && bytes[1..bytes.len() - 1]
+                        .iter()
+                        .any(|&b| b == b'_' || b == b'-')
+                {
+                    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+                        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+                    });
+                    carried.push((hash, parent, tag, id, token));
+                }
+            }
+        }
+    }
+    carried.sort_unstable_by_key(|c| (c.0, c.1, c.2, c.3));
+    // A token written twice in one class is carried once.
+    carried.dedup_by_key(|c| (c.0, c.3));
+    // The names of the pages that links inside each token's carriers lead to:
+    // (token, name), and each link's name once computed (most links are in no carrier).
+    let mut linked: Vec<(u64, u64)> = Vec::new();
+    let mut names: Vec<Option<Option<u64>>> = Vec::new();
+    let mut shared: Vec<&str> = Vec::new();
+    let mut buf = String::new();
+    // Links looked at, bounded: nested carriers see their links again.
+    let mut budget = 4 * arena.links.len() + 64;
+    for siblings in carried.chunk_by(|a, b| (a.0, a.1, a.2) == (b.0, b.1, b.2)) {
+        if siblings.len() < 2 {
+            continue;
+        }
+        let written = siblings[0].4;
+        shared.push(written);
+        // A token whose longest tail (after its first separator) is too short for a name
+        // (`toctree-l1`) only speaks for its prefix: its links are not read.
+        let first = written.bytes().skip(1).position(|b| b == b'_' || b == b'-');
+        if first.is_none_or(|at| written.len() < at + 2 + MIN_NAME_BYTES) {
+            continue;
+        }
+        let token = token_label(written);
+        if names.is_empty() {
+            names = vec![None; arena.links.len()];
+        }
+        for &(_, _, _, carrier, _) in siblings {
+            // Its descendants were created after it, up to its last descendant (a node the
+            // tree builder moved may lie outside: each link found is checked by its parents).
+            let mut end = carrier;
+            while let Some(n) = arena.node(end).filter(|n| n.last != NONE) {
+                end = n.last;
+            }
+            let from = arena.links.partition_point(|l| l.0 <= carrier);
+            for (k, &(link, s, e)) in arena.links[from..].iter().enumerate() {
+                if link > end || budget == 0 {
+                    break;
+                }
+                budget -= 1;
+                let mut up = arena.parent(link);
+                let mut steps = 0;
+                while up != carrier && up != NONE && steps < MAX_UP {
+                    up = arena.parent(up);
+                    steps += 1;
+                }
+                if up != carrier {
+                    continue;
+                }
+                let name = *names[from + k].get_or_insert_with(|| {
+                    let href = arena.link_text.get(s as usize..e as usize).unwrap_or("");
+                    link_name_label(href, &mut buf)
+                });
+                if let Some(name) = name {
+                    linked.push((token, name));
+                }
+            }
+        }
+    }
+    if shared.is_empty() || linked.is_empty() {
+        return named;
+    }
+    linked.sort_unstable();
+    linked.dedup();
+    shared.sort_unstable();
+    shared.dedup();
+    let mut tails: Vec<(u64, u64, u64)> = Vec::new();
+    for token in shared {
+        token_tails(token, &mut tails);
+    }
+    tails.sort_unstable();
+    tails.dedup();
+    let found: Vec<bool> = tails
+        .iter()
+        .map(|&(_, tail, token)| linked.binary_search(&(token, tail)).is_ok())
+        .collect();
+    let mut start = 0;
+    for group in tails.chunk_by(|a, b| a.0 == b.0) {
+        let end = start + group.len();
+        if found[start..end].iter().all(|&f| f) {
+            named.extend(group.iter().map(|&(_, _, token)| token));
+        }
+        start = end;
+    }
+    named.sort_unstable();
+    named.dedup();
+    named
+}
+
 /// Whether [`spelled_by_links`] reads a link's query parameters.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Query {
@@ -201,7 +360,7 @@ fn spelled_by_links(
         t.sort_unstable();
         t.dedup();
     }
-    for &(s, e) in &arena.links {
+    for &(_, s, e) in &arena.links {
         let href = arena.link_text.get(s as usize..e as usize).unwrap_or("");
         let href = match query {
             Query::Read => href,

@@ -147,7 +147,7 @@ pub(crate) fn class_token_labels(class: &str) -> Vec<u64> {
 }
 
 /// A class token's [`Token::root_label`], from the token as written.
-fn token_label(token: &str) -> u64 {
+pub(crate) fn token_label(token: &str) -> u64 {
     let mut h = fnv1(FNV_OFFSET, b".");
     normalised(token, |b| h = fnv1(h, &[b]));
     h
@@ -185,24 +185,11 @@ pub(crate) fn linkable_tokens(class: &str, labels: &mut Vec<u64>, prefixes: &mut
 /// and the ASCII characters a class name drops (all but letters, digits, `-` and `_`) are
 /// removed from each segment, as generators do when they write a slug into a class.
 pub(crate) fn link_token_labels(href: &str, tokens: &[u64], prefixes: &[u64], out: &mut Vec<u64>) {
-    let href = href.trim_ascii();
-    let href = href.split('#').next().unwrap_or("");
-    let (path, query) = href.split_once('?').unwrap_or((href, ""));
+    let (path, query) = split_link(href);
     if !path.contains('/') && !query.contains('=') {
         return;
     }
-    // Scheme and authority: `scheme://host/…` or `//host/…`.
-    let path = match path.find("//") {
-        Some(at)
-            if path[..at]
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"+-.:".contains(&b)) =>
-        {
-            let rest = &path[at + 2..];
-            rest.find('/').map_or("", |slash| &rest[slash..])
-        }
-        _ => path,
-    };
+    let path = link_path(path);
     let mut joined = String::new();
     let mut push = |a: &str, b: &str| {
         joined.clear();
@@ -245,6 +232,98 @@ pub(crate) fn link_token_labels(href: &str, tokens: &[u64], prefixes: &[u64], ou
         }
     }
 }
+
+/// `href` without its fragment, split at its query: `(path, query)`.
+fn split_link(href: &str) -> (&str, &str) {
+    let href = href.trim_ascii();
+    let href = href.split('#').next().unwrap_or("");
+    href.split_once('?').unwrap_or((href, ""))
+}
+
+/// The path of `path` (a link without its query and fragment): without a scheme and an
+/// authority (`scheme://host/…` or `//host/…`).
+fn link_path(path: &str) -> &str {
+    let authority = match path.strip_prefix("//") {
+        Some(rest) => rest,
+        None => match path.find(':') {
+            Some(colon)
+                if path[..colon]
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
+                    && path[colon + 1..].starts_with("//") =>
+            {
+                &path[colon + 3..]
+            }
+            _ => return path,
+        },
+    };
+    authority.find('/').map_or("", |slash| &authority[slash..])
+}
+
+/// The fewest bytes of a page's name, normalised as a class token, that a token's tail is
+/// matched against ([`link_name_label`]): shorter names (`code`, `type`, `block`) are words
+/// a class uses of its own (a held-out Erlang/OTP module `code` links to itself from its
+/// `bold_code` headings).
+pub(crate) const MIN_NAME_BYTES: usize = 6;
+
+/// The name of the page that link `href` leads to, as a class token's
+/// [`Token::root_label`]: the last segment of its path, without an extension of one to five
+/// letters or digits (`../classEigen_1_1RotationBase.html` → `classEigen_1_1RotationBase`,
+/// `/category/news/` → `news`), written as a slug ([`slug_into`]) into `buf` and normalised;
+/// `None` for a link without such a segment or with a name under [`MIN_NAME_BYTES`].
+pub(crate) fn link_name_label(href: &str, buf: &mut String) -> Option<u64> {
+    let (path, _) = split_link(href);
+    let path = link_path(path);
+    let segment = path.rsplit('/').find(|s| !s.is_empty())?;
+    // A slug is never longer than its segment.
+    if segment.len() < MIN_NAME_BYTES {
+        return None;
+    }
+    let name = match segment.rsplit_once('.') {
+        Some((stem, ext))
+            if !stem.is_empty()
+                && (1..=5).contains(&ext.len())
+                && ext.bytes().all(|b| b.is_ascii_alphanumeric()) =>
+        {
+            stem
+        }
+        _ => segment,
+    };
+    buf.clear();
+    slug_into(name, buf);
+    let token = Token::new(buf);
+    (token.len >= MIN_NAME_BYTES && token.as_bytes().iter().any(u8::is_ascii_alphabetic))
+        .then(|| token.root_label())
+}
+
+/// The tails of class token `token` that could name a page: what follows each `_` or `-`
+/// that is neither its first nor its last byte (`pub_methods_classEigen_1_1RotationBase` →
+/// `methods_classEigen_1_1RotationBase`, `classEigen_1_1RotationBase`, …), at most the first
+/// [`MAX_TAILS`], each pushed to `out` as `(prefix, tail, token)`: the labels
+/// ([`Token::root_label`]) of what comes before the tail (its separator included), of the
+/// tail and of the whole token.
+pub(crate) fn token_tails(token: &str, out: &mut Vec<(u64, u64, u64)>) {
+    let bytes = token.as_bytes();
+    let mut label = None;
+    let mut tails = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if (b == b'_' || b == b'-') && i > 0 && i + 1 < bytes.len() {
+            let whole = *label.get_or_insert_with(|| token_label(token));
+            out.push((
+                token_label(&token[..=i]),
+                token_label(&token[i + 1..]),
+                whole,
+            ));
+            tails += 1;
+            if tails == MAX_TAILS {
+                break;
+            }
+        }
+    }
+}
+
+/// The most tails of one class token read by [`token_tails`].
+const MAX_TAILS: usize = 8;
 
 /// The [`Token::root_label`] of `segment` as a slug ([`slug_into`]), computed without
 /// copying it where that is simple: `Some(None)` for an empty slug, `None` where the segment

@@ -99,6 +99,81 @@ fn labels() {
     assert_ne!(label("p", Some(&many)), label("p", Some(&first15)));
 }
 
+#[test]
+fn names_of_linked_pages() {
+    let check = |href: &str, expected: Option<&str>| {
+        let mut buf = String::new();
+        assert_eq!(
+            link_name_label(href, &mut buf),
+            expected.map(token_label),
+            "{href:?}"
+        );
+    };
+    for (href, name) in [
+        (
+            "classEigen_1_1RotationBase.html",
+            Some("classEigen_1_1RotationBase"),
+        ),
+        (
+            "../d1/d75/structSDL__AudioSpec.html#a1",
+            Some("structSDL__AudioSpec"),
+        ),
+        (
+            "https://blog.example/category/news-views/",
+            Some("news-views"),
+        ),
+        (
+            "//blog.example/wiki/Main_Page?action=edit",
+            Some("Main_Page"),
+        ),
+        // As a slug: without escapes and the characters a class drops.
+        ("/wiki/Caf%C3%A9_au_lait", Some("Caf_au_lait")),
+        ("  releases.tar.gz ", Some("releasestar")),
+        // Shorter than six bytes, or no letter: no page's name.
+        ("code.html", None),
+        ("/type/", None),
+        ("/2024/05/", None),
+        ("/archive/2024-05-17/", None),
+        ("#top", None),
+        ("?page=2", None),
+        ("https://blog.example/", None),
+        ("", None),
+    ] {
+        check(href, name);
+    }
+}
+
+#[test]
+fn tails_of_a_token() {
+    let check = |token: &str, expected: &[(&str, &str)]| {
+        let mut got = Vec::new();
+        token_tails(token, &mut got);
+        let expected: Vec<(u64, u64, u64)> = expected
+            .iter()
+            .map(|(prefix, tail)| (token_label(prefix), token_label(tail), token_label(token)))
+            .collect();
+        assert_eq!(got, expected, "{token:?}");
+    };
+    check(
+        "pub_methods_classA_1_1B",
+        &[
+            ("pub_", "methods_classA_1_1B"),
+            ("pub_methods_", "classA_1_1B"),
+            ("pub_methods_classA_", "1_1B"),
+            ("pub_methods_classA_1_", "1B"),
+        ],
+    );
+    check("category-news", &[("category-", "news")]);
+    // A separator that starts or ends the token starts no tail.
+    check("-x_", &[]);
+    check("plain", &[]);
+    // At most eight.
+    let long = "a-b-c-d-e-f-g-h-i-j-k";
+    let mut got = Vec::new();
+    token_tails(long, &mut got);
+    assert_eq!(got.len(), MAX_TAILS);
+}
+
 proptest::proptest! {
     /// What follows an inner colon of a class token never changes a label.
     #[test]

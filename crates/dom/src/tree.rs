@@ -161,9 +161,9 @@ pub(crate) struct TreeArena {
     /// elements are in a main content or a paragraph, where they add no path (a
     /// highlighter's spans), and hashing their classes was a fifth of a page's labelling.
     deferred: Vec<(NodeId, u32, u32)>,
-    /// The `href` of each link (`<a>`, `<area>`), when labelling: `(start, end)` into
-    /// [`link_text`](Self::link_text), for the tokens a page links to (`items.rs`).
-    pub(crate) links: Vec<(u32, u32)>,
+    /// The `href` of each link (`<a>`, `<area>`), when labelling: `(element, start, end)`
+    /// into [`link_text`](Self::link_text), for the tokens a page links to (`items.rs`).
+    pub(crate) links: Vec<(NodeId, u32, u32)>,
     /// The hrefs [`links`](Self::links) points into.
     pub(crate) link_text: String,
     /// The form fields with `type=hidden`, when labelling, in creation order (so increasing):
@@ -403,14 +403,21 @@ impl TreeArena {
         self.class_text.get(start as usize..end as usize)
     }
 
-    /// Notes a link's `href`, when labelling, if it can name a token: one with a path of
-    /// segments or a query parameter (`paths::link_token_labels`).
+    /// Notes the `href` of the link element created next, when labelling, if it can name a
+    /// token: one with a path of segments or a query parameter (`paths::link_token_labels`),
+    /// or a page's name (`paths::link_name_label`).
     pub(crate) fn add_link(&mut self, href: &str) {
-        if self.labelled && href.bytes().any(|b| b == b'/' || b == b'=') {
+        // A link within the page (`#…`) names nothing.
+        if self.labelled
+            && !href.trim_ascii_start().starts_with('#')
+            && href.bytes().any(|b| b == b'/' || b == b'=' || b == b'.')
+        {
+            // `create_element` gives the element the next id.
+            let id = NodeId::try_from(self.nodes.len()).unwrap_or(NONE);
             let start = u32::try_from(self.link_text.len()).unwrap_or(u32::MAX);
             self.link_text.push_str(href);
             let end = u32::try_from(self.link_text.len()).unwrap_or(u32::MAX);
-            self.links.push((start, end));
+            self.links.push((id, start, end));
         }
     }
 

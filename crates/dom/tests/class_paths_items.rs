@@ -466,3 +466,85 @@ fn to_letters(mut i: usize) -> String {
         }
     }
 }
+
+/// A Doxygen class page's member table: its own rows, then the rows it inherits from
+/// `base`, each of those carrying `inherit pub_methods_{base}` (`rows` of them).
+fn inherits(base: &str, rows: usize) -> String {
+    let inherited: String = (0..rows)
+        .map(|i| {
+            format!(
+                "<tr class=\"memitem:a{i}f inherit pub_methods_{base}\"><td class=memItemLeft>int\
+                 </td><td class=memItemRight><a class=el href=\"{base}.html#a{i}f\">g</a></td>\
+                 </tr><tr class=\"separator:a{i}f inherit pub_methods_{base}\">\
+                 <td class=memSeparator></td></tr>"
+            )
+        })
+        .collect();
+    format!(
+        "<body><div class=header><div class=title>C</div></div><div class=contents>\
+         <table class=memberdecls><tr class=heading><td><h2>Public Member Functions</h2></td>\
+         </tr><tr class=\"memitem:a0e\"><td class=memItemLeft>void</td><td class=memItemRight>\
+         <a href=\"#a0e\">f</a></td></tr><tr class=\"inherit_header pub_methods_{base}\">\
+         <td>inherited from <a class=el href=\"{base}.html\">B</a></td></tr>{inherited}\
+         </table></div></body>"
+    )
+}
+
+#[test]
+fn a_token_that_names_a_page_its_element_links_to_is_data() {
+    // Two classes that inherit from two bases: one layout.
+    check(
+        &inherits("classEigen_1_1RotationBase", 2),
+        &inherits("classEigen_1_1MatrixBase", 2),
+        true,
+    );
+    check(
+        &inherits("structSDL__AudioSpec", 1),
+        &inherits("classFoo", 1),
+        true,
+    );
+    // Without a link to the base inside the rows, the name is the rows' own.
+    let unlinked = |base: &str| inherits(base, 1).replace(&format!("{base}.html"), "other.html");
+    check(
+        &unlinked("classEigen_1_1RotationBase"),
+        &unlinked("classEigen_1_1MatrixBase"),
+        false,
+    );
+    // What stays: the token of one element (a site's wrapper), a token whose element holds
+    // no link to the page (a signature's kind on a page that links to `object.html`),
+    // a prefix with another tail that names no page, and a short name.
+    for (named, plain) in [
+        (
+            "<div class=\"site tpl_dokuwiki\"><a href=/doku.php/wiki/dokuwiki>d</a></div>",
+            "<div class=\"site\"><a href=/doku.php/wiki/dokuwiki>d</a></div>",
+        ),
+        (
+            "<dl><dt class=\"sig sig-object\">a</dt><dt class=\"sig sig-object\">b</dt></dl>\
+             <p><a href=object.html#x>o</a></p>",
+            "<dl><dt class=\"sig\">a</dt><dt class=\"sig\">b</dt></dl>\
+             <p><a href=object.html#x>o</a></p>",
+        ),
+        (
+            "<div class=apihelp-modules><a href=/wiki/Special:ApiHelp/modules>m</a></div>\
+             <div class=apihelp-modules></div><div class=apihelp-flags></div>\
+             <div class=apihelp-flags></div>",
+            "<div><a href=/wiki/Special:ApiHelp/modules>m</a></div>\
+             <div></div><div class=apihelp-flags></div><div class=apihelp-flags></div>",
+        ),
+        (
+            "<h3 class=bold_code><a href=code.html#f>f</a></h3>\
+             <h3 class=bold_code><a href=code.html#g>g</a></h3>",
+            "<h3><a href=code.html#f>f</a></h3><h3><a href=code.html#g>g</a></h3>",
+        ),
+    ] {
+        check(named, plain, false);
+    }
+    // Where it holds, the name adds nothing: the rows are labelled as without it.
+    check(
+        "<ul><li class=\"item ref-module_one\"><a href=/ref/module_one>a</a></li>\
+         <li class=\"item ref-module_one\"><a href=/ref/module_one#x>b</a></li></ul>",
+        "<ul><li class=\"item\"><a href=/ref/module_one>a</a></li>\
+         <li class=\"item\"><a href=/ref/module_one#x>b</a></li></ul>",
+        true,
+    );
+}
