@@ -276,9 +276,17 @@ fn named_pages(arena: &TreeArena) -> Vec<u64> {
         for &(_, _, _, carrier, _) in siblings {
             // Its descendants were created after it, up to its last descendant (a node the
             // tree builder moved may lie outside: each link found is checked by its parents).
+            // Deeper than a link's parents are read, the rest of the page is looked at,
+            // within the budget: a deep nest of such siblings costs no walk per sibling.
             let mut end = carrier;
-            while let Some(n) = arena.node(end).filter(|n| n.last != NONE) {
-                end = n.last;
+            for _ in 0..MAX_UP {
+                match arena.node(end) {
+                    Some(n) if n.last != NONE => end = n.last,
+                    _ => break,
+                }
+            }
+            if arena.node(end).is_some_and(|n| n.last != NONE) {
+                end = NodeId::MAX;
             }
             let from = arena.links.partition_point(|l| l.0 <= carrier);
             for (k, &(link, s, e)) in arena.links[from..].iter().enumerate() {

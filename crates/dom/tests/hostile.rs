@@ -93,8 +93,17 @@ fn deep_nesting_ends_on_the_depth_guard() {
         Some(Truncation::Depth { limit }) => limit,
         other => panic!("expected a depth truncation, got {other:?}"),
     };
-    let cases: [(&str, Vec<u8>); 8] = [
+    let cases: [(&str, Vec<u8>); 9] = [
         ("div x 300k", repeat("<div>", 300_000)),
+        // Two siblings at every level whose token names the page their links lead to
+        // (`items.rs`): each level's links are looked for once, not once per level below.
+        (
+            "named siblings nested x 150k",
+            repeat(
+                "<div class=\"a-bcdefgh\"><a href=bcdefgh.html>x</a></div><div class=\"a-bcdefgh\">",
+                150_000,
+            ),
+        ),
         ("b x 300k", repeat("<b>", 300_000)),
         ("nested tables x 100k", repeat("<table><tr><td>", 100_000)),
         ("span with text x 300k", repeat("<span>t", 300_000)),
@@ -134,7 +143,17 @@ fn deep_nesting_ends_on_the_depth_guard() {
 /// the adoption agency) and paragraphs parse to the end, one element each.
 #[test]
 fn many_siblings_parse_to_the_end() {
-    let cases: [(&str, Vec<u8>, u64); 5] = [
+    let cases: [(&str, Vec<u8>, u64); 6] = [
+        // Siblings whose token names the page their link leads to (`items.rs`): each link
+        // is read once.
+        (
+            "named siblings x 100k",
+            repeat(
+                "<div class=\"a-bcdefgh\"><a href=bcdefgh.html>x</a></div>",
+                100_000,
+            ),
+            200_000,
+        ),
         // A <table> inside a table closes it: siblings, each with no implied tbody.
         ("table x 300k", repeat("<table>", 300_000), 300_000),
         ("a x 300k", repeat("<a>x", 300_000), 300_000),
