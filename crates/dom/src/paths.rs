@@ -274,6 +274,18 @@ pub(crate) const MIN_NAME_BYTES: usize = 6;
 pub(crate) fn link_name_label(href: &str, buf: &mut String) -> Option<u64> {
     let (path, _) = split_link(href);
     let path = link_path(path);
+    // A scheme left (`mailto:`, `javascript:`, `tel:`) leads to no page.
+    if let Some(colon) = path.find(':')
+        && path[..colon]
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_alphabetic())
+        && path[..colon]
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
+    {
+        return None;
+    }
     let segment = path.rsplit('/').find(|s| !s.is_empty())?;
     // A slug is never longer than its segment.
     if segment.len() < MIN_NAME_BYTES {

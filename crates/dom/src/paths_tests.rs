@@ -129,6 +129,12 @@ fn names_of_linked_pages() {
         // As a slug: without escapes and the characters a class drops.
         ("/wiki/Caf%C3%A9_au_lait", Some("Caf_au_lait")),
         ("  releases.tar.gz ", Some("releasestar")),
+        // Two slashes inside a relative path are no authority.
+        ("docs//guide/install-notes.html", Some("install-notes")),
+        // A link with no page: another scheme.
+        ("mailto:someone@example.org", None),
+        ("javascript:openAllFlips()", None),
+        ("Special:Search", None),
         // Shorter than six bytes, or no letter: no page's name.
         ("code.html", None),
         ("/type/", None),
