@@ -203,9 +203,18 @@ fn replay_why_names_what_a_page_was_compared_with() {
         .find(|l| l.ends_with("<- its cluster"))
         .unwrap_or_else(|| panic!("no cluster named: {}", out.stdout));
     assert!(
-        joined.contains(&of) && joined.contains(">= 0.7"),
+        joined.contains(&of) && joined.contains(">= 0.7") && joined.contains(" paths)"),
         "{joined}"
     );
+    // And on how many of the two pages' paths: "on N of M paths", N at most M.
+    let (read, all) = joined
+        .split_once(", on ")
+        .and_then(|(_, rest)| rest.split_once(" paths)"))
+        .and_then(|(counts, _)| counts.split_once(" of "))
+        .map(|(r, a)| (r.parse::<usize>(), a.parse::<usize>()))
+        .unwrap_or_else(|| panic!("no path counts: {joined}"));
+    let (read, all) = (read.expect("a count"), all.expect("a count"));
+    assert!(0 < read && read <= all, "{joined}");
 
     let kept = records
         .iter()

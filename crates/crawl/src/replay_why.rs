@@ -102,9 +102,13 @@ pub fn why(
                     } else {
                         ""
                     };
+                    let on = c
+                        .paths
+                        .map(|(read, all)| format!(", on {read} of {all} paths"))
+                        .unwrap_or_default();
                     writeln!(
                         out,
-                        "    {} bits  {}  {said} ({}){mark}",
+                        "    {} bits  {}  {said} ({}{on}){mark}",
                         c.distance,
                         name(c.id),
                         c.compared.as_str(),

@@ -112,6 +112,9 @@ pub struct Candidate {
     pub similarity: Option<f64>,
     /// Which paths it read.
     pub compared: Compared,
+    /// How many paths the similarity was read on, of the two pages' paths together (`None`:
+    /// their forms differ): a similarity read on 6 of 140 paths says little of the pages.
+    pub paths: Option<(usize, usize)>,
 }
 
 /// Which paths of two pages the confirmation compares ([`Candidate`]).
@@ -769,9 +772,37 @@ impl Dedup {
                     distance: m.distance,
                     similarity,
                     compared,
+                    paths: self.compared_paths(&seen, summary, m.id, compared),
                 }
             })
             .collect()
+    }
+
+    /// How many paths of `summary` and representative `id`'s together a comparison of
+    /// kind `compared` reads, and how many there are ([`Candidate::paths`]).
+    fn compared_paths(
+        &self,
+        seen: &Seen<'_>,
+        summary: &[u32],
+        id: u64,
+        compared: Compared,
+    ) -> Option<(usize, usize)> {
+        let theirs = self.summaries.get(&id)?;
+        let (_, all) = silhouette_simhash::overlap_without(summary, theirs, |_| false);
+        let varying = |p: u32| seen.varying.is_some_and(|v| v.is_varying(p, seen.after));
+        let frame = |p: u32| seen.frame.is_some_and(|f| f.is_frame(p));
+        let (_, read) = match compared {
+            Compared::Whole => (0, all),
+            Compared::WithoutVarying => {
+                silhouette_simhash::overlap_without(summary, theirs, varying)
+            }
+            Compared::OwnParts => {
+                silhouette_simhash::overlap_without(summary, theirs, |p| frame(p) || varying(p))
+            }
+            Compared::WithoutFrame => silhouette_simhash::overlap_without(summary, theirs, frame),
+            Compared::FormsDiffer => return None,
+        };
+        Some((read, all))
     }
 
     /// The kept representatives within the threshold of `fp`, nearest first.

@@ -271,8 +271,9 @@ fn candidates_say_how_a_page_is_compared() {
         summary: Some(&summary),
         content: &PageContent::default(),
     };
-    let notes = |d: &Dedup| -> Vec<(u64, u32, Option<String>, Compared)> {
-        d.candidates(&page)
+    type Note = (u64, u32, Option<String>, Compared, Option<(usize, usize)>);
+    let notes = |d: &Dedup, page: &PageSignals<'_>| -> Vec<Note> {
+        d.candidates(page)
             .iter()
             .map(|c| {
                 (
@@ -280,16 +281,18 @@ fn candidates_say_how_a_page_is_compared() {
                     c.distance,
                     c.similarity.map(|s| format!("{s:.3}")),
                     c.compared,
+                    c.paths,
                 )
             })
             .collect()
     };
+    // Read on all paths of the two: 5 of 14 shared, 9 of 10.
     let expected = [
-        (1, 1, Some("0.357".into()), Compared::Whole),
-        (3, 2, Some("0.900".into()), Compared::Whole),
+        (1, 1, Some("0.357".into()), Compared::Whole, Some((14, 14))),
+        (3, 2, Some("0.900".into()), Compared::Whole, Some((10, 10))),
     ];
-    assert_eq!(notes(&d), expected);
-    assert_eq!(notes(&d), expected);
+    assert_eq!(notes(&d, &page), expected);
+    assert_eq!(notes(&d, &page), expected);
     assert_eq!(
         d.judge_page(&page),
         Verdict::NearDuplicate { of: 3, distance: 2 }
@@ -305,12 +308,10 @@ fn candidates_say_how_a_page_is_compared() {
         summary: Some(&other),
         ..page
     };
-    let got: Vec<(u64, Option<f64>, Compared)> = d
-        .candidates(&asks)
-        .iter()
-        .map(|c| (c.id, c.similarity, c.compared))
-        .collect();
-    assert_eq!(got, [(5, None, Compared::FormsDiffer)]);
+    assert_eq!(
+        notes(&d, &asks),
+        [(5, 1, None, Compared::FormsDiffer, None)]
+    );
     // Under min-elements, or without a summary: none.
     let few = PageSignals {
         elements: 3,
