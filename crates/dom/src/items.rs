@@ -43,8 +43,8 @@
 //! the page's bytes alone, as every label is: nothing is learned across pages.
 
 use crate::paths::{
-    MAX_CLASS_TOKENS, MIN_NAME_BYTES, class_token_labels, class_tokens, label_of_tokens,
-    link_name_label, link_token_labels, linkable_tokens, token_label, token_tails,
+    MAX_CLASS_TOKENS, MIN_NAME_BYTES, bytes_hash, class_token_labels, class_tokens,
+    label_of_tokens, link_name_label, link_token_labels, linkable_tokens, token_label, token_tails,
 };
 use crate::tree::{Kind, NONE, NodeId, TreeArena};
 use crate::walk::main_content;
@@ -238,10 +238,7 @@ fn named_pages(arena: &TreeArena) -> Vec<u64> {
                         .iter()
                         .any(|&b| b == b'_' || b == b'-')
                 {
-                    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
-                        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-                    });
-                    carried.push((hash, parent, tag, id, token));
+                    carried.push((bytes_hash(bytes), parent, tag, id, token));
                 }
             }
         }

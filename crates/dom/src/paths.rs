@@ -85,6 +85,11 @@ pub(crate) const fn mix(mut k: u64) -> u64 {
     k
 }
 
+/// The FNV-1 hash of `bytes` as they are (no normalising), for grouping equal strings.
+pub(crate) fn bytes_hash(bytes: &[u8]) -> u64 {
+    fnv1(FNV_OFFSET, bytes)
+}
+
 fn fnv1(mut h: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
         h = h.wrapping_mul(FNV_PRIME);
@@ -240,20 +245,25 @@ fn split_link(href: &str) -> (&str, &str) {
     href.split_once('?').unwrap_or((href, ""))
 }
 
+/// Where the scheme of link `path` ends, if it has one: the index of the colon after a
+/// letter and letters, digits, `+`, `-` or `.` (`https:`, `mailto:`).
+fn scheme_end(path: &str) -> Option<usize> {
+    let colon = path.find(':')?;
+    let scheme = &path.as_bytes()[..colon];
+    (scheme.first().is_some_and(u8::is_ascii_alphabetic)
+        && scheme
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b"+-.".contains(&b)))
+    .then_some(colon)
+}
+
 /// The path of `path` (a link without its query and fragment): without a scheme and an
 /// authority (`scheme://host/…` or `//host/…`).
 fn link_path(path: &str) -> &str {
     let authority = match path.strip_prefix("//") {
         Some(rest) => rest,
-        None => match path.find(':') {
-            Some(colon)
-                if path[..colon]
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
-                    && path[colon + 1..].starts_with("//") =>
-            {
-                &path[colon + 3..]
-            }
+        None => match scheme_end(path) {
+            Some(colon) if path[colon + 1..].starts_with("//") => &path[colon + 3..],
             _ => return path,
         },
     };
@@ -275,15 +285,7 @@ pub(crate) fn link_name_label(href: &str, buf: &mut String) -> Option<u64> {
     let (path, _) = split_link(href);
     let path = link_path(path);
     // A scheme left (`mailto:`, `javascript:`, `tel:`) leads to no page.
-    if let Some(colon) = path.find(':')
-        && path[..colon]
-            .bytes()
-            .next()
-            .is_some_and(|b| b.is_ascii_alphabetic())
-        && path[..colon]
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
-    {
+    if scheme_end(path).is_some() {
         return None;
     }
     let segment = path.rsplit('/').find(|s| !s.is_empty())?;

@@ -736,9 +736,10 @@ impl Dedup {
         // Candidates come nearest first: a strictly greater similarity is needed to move on.
         let mut best: Option<(f64, Match)> = None;
         for m in self.within(host, fp) {
-            let Some((similarity, _)) = self.compare(&seen, summary, m.id) else {
+            let Some((overlap, _)) = self.compare(&seen, summary, m.id) else {
                 continue;
             };
+            let similarity = crate::varying::share(overlap);
             if similarity >= min && best.is_none_or(|(b, _)| similarity > b) {
                 best = Some((similarity, m));
             }
@@ -764,45 +765,20 @@ impl Dedup {
         self.within(page.host, fp)
             .into_iter()
             .map(|m| {
-                let (similarity, compared) = self
-                    .compare(&seen, summary, m.id)
-                    .map_or((None, Compared::FormsDiffer), |(s, c)| (Some(s), c));
+                let compared = self.compare(&seen, summary, m.id);
+                // All the paths of the two, beside those the similarity was read on.
+                let all = self.summaries.get(&m.id).map_or(0, |theirs| {
+                    silhouette_simhash::overlap_without(summary, theirs, |_| false).1
+                });
                 Candidate {
                     id: m.id,
                     distance: m.distance,
-                    similarity,
-                    compared,
-                    paths: self.compared_paths(&seen, summary, m.id, compared),
+                    similarity: compared.map(|(overlap, _)| crate::varying::share(overlap)),
+                    compared: compared.map_or(Compared::FormsDiffer, |(_, c)| c),
+                    paths: compared.map(|((_, read), _)| (read, all)),
                 }
             })
             .collect()
-    }
-
-    /// How many paths of `summary` and representative `id`'s together a comparison of
-    /// kind `compared` reads, and how many there are ([`Candidate::paths`]).
-    fn compared_paths(
-        &self,
-        seen: &Seen<'_>,
-        summary: &[u32],
-        id: u64,
-        compared: Compared,
-    ) -> Option<(usize, usize)> {
-        let theirs = self.summaries.get(&id)?;
-        let (_, all) = silhouette_simhash::overlap_without(summary, theirs, |_| false);
-        let varying = |p: u32| seen.varying.is_some_and(|v| v.is_varying(p, seen.after));
-        let frame = |p: u32| seen.frame.is_some_and(|f| f.is_frame(p));
-        let (_, read) = match compared {
-            Compared::Whole => (0, all),
-            Compared::WithoutVarying => {
-                silhouette_simhash::overlap_without(summary, theirs, varying)
-            }
-            Compared::OwnParts => {
-                silhouette_simhash::overlap_without(summary, theirs, |p| frame(p) || varying(p))
-            }
-            Compared::WithoutFrame => silhouette_simhash::overlap_without(summary, theirs, frame),
-            Compared::FormsDiffer => return None,
-        };
-        Some((read, all))
     }
 
     /// The kept representatives within the threshold of `fp`, nearest first.
@@ -842,9 +818,15 @@ impl Dedup {
         }
     }
 
-    /// How alike `summary` and representative `id`'s are, and how they were compared; `None`
-    /// when their forms ask for other fields (or `id` has no summary).
-    fn compare(&self, seen: &Seen<'_>, summary: &[u32], id: u64) -> Option<(f64, Compared)> {
+    /// How alike `summary` and representative `id`'s are: the paths the two share and the
+    /// paths they hold together, both counted on the paths compared, and how they were
+    /// compared; `None` when their forms ask for other fields (or `id` has no summary).
+    fn compare(
+        &self,
+        seen: &Seen<'_>,
+        summary: &[u32],
+        id: u64,
+    ) -> Option<((usize, usize), Compared)> {
         let theirs = self.summaries.get(&id)?;
         if crate::forms::different_forms(&seen.fields, theirs, seen.host_frame) {
             return None;
@@ -852,26 +834,26 @@ impl Dedup {
         let (varying, after) = (seen.varying, seen.after);
         Some(match (varying, &seen.flags, seen.frame) {
             (_, _, Some(f)) if f.mostly_frame(theirs) => {
-                let (both, union) = silhouette_simhash::overlap_without(summary, theirs, |id| {
+                let own = silhouette_simhash::overlap_without(summary, theirs, |id| {
                     f.is_frame(id) || varying.is_some_and(|v| v.is_varying(id, after))
                 });
-                if union >= MIN_COMPARED {
-                    (both as f64 / union as f64, Compared::OwnParts)
+                if own.1 >= MIN_COMPARED {
+                    (own, Compared::OwnParts)
                 } else {
                     // Too few paths left to tell two kinds apart: those learned to vary
                     // come back (`frame.rs`).
                     (
-                        silhouette_simhash::jaccard_without(summary, theirs, |id| f.is_frame(id)),
+                        silhouette_simhash::overlap_without(summary, theirs, |id| f.is_frame(id)),
                         Compared::WithoutFrame,
                     )
                 }
             }
             (Some(v), Some(flags), _) => (
-                v.similarity_flagged(summary, flags, theirs, after),
+                v.overlap_flagged(summary, flags, theirs, after),
                 Compared::WithoutVarying,
             ),
             _ => (
-                silhouette_simhash::jaccard(summary, theirs),
+                silhouette_simhash::overlap_without(summary, theirs, |_| false),
                 Compared::Whole,
             ),
         })

@@ -19,6 +19,19 @@
 
 use fnv::FnvHashMap;
 
+/// The Jaccard similarity of two path sets from `(|A ∩ B|, |A ∪ B|)` on the paths compared
+/// (`silhouette_simhash::overlap_without`, [`Varying::overlap_flagged`]): 1 when nothing is
+/// left of either, as `silhouette_simhash::jaccard_without`.
+pub(crate) fn share((both, union): (usize, usize)) -> f64 {
+    if union == 0 {
+        1.0
+    } else {
+        #[allow(clippy::cast_precision_loss, reason = "path counts far below 2^52")]
+        let value = both as f64 / union as f64;
+        value
+    }
+}
+
 /// Distinct paths counted per scope: past this many, new paths are no longer learned (the
 /// counts of those already met still grow), so memory stays bounded on any site.
 pub(crate) const MAX_LEARNED: usize = 1 << 16;
@@ -40,7 +53,7 @@ impl Varying {
 
     /// The confirmation's similarity of two summaries (sorted, distinct ids): Jaccard without
     /// the paths varying `after` times or more (the plain form; the crawl uses
-    /// [`similarity_flagged`](Self::similarity_flagged), which tests hold to this one).
+    /// [`overlap_flagged`](Self::overlap_flagged) and [`share`], which tests hold to this one).
     #[cfg(test)]
     pub(crate) fn similarity(&self, a: &[u32], b: &[u32], after: u32) -> f64 {
         if after == 0 || self.counts.is_empty() {
@@ -50,24 +63,24 @@ impl Varying {
     }
 
     /// Which paths of summary `a` vary `after` times or more, for
-    /// [`similarity_flagged`](Self::similarity_flagged): `None` when none can (nothing
+    /// [`overlap_flagged`](Self::overlap_flagged): `None` when none can (nothing
     /// learned yet, or learning off).
     pub(crate) fn flags(&self, a: &[u32], after: u32) -> Option<Vec<bool>> {
         (after > 0 && !self.counts.is_empty())
             .then(|| a.iter().map(|&id| self.is_varying(id, after)).collect())
     }
 
-    /// `similarity` of `a` and `b`, with `a`'s paths already looked up
+    /// `(|A ∩ B|, |A ∪ B|)` of `a` and `b` without the paths varying `after` times or more
+    /// (the counts behind `similarity`, [`share`]), with `a`'s paths already looked up
     /// (`flags`, from [`flags`](Self::flags)): a page is compared with every candidate of its
-    /// cluster, and only the paths of `b` that `a` lacks are looked up here. The same counts,
-    /// so the same value, as `similarity`.
-    pub(crate) fn similarity_flagged(
+    /// cluster, and only the paths of `b` that `a` lacks are looked up here.
+    pub(crate) fn overlap_flagged(
         &self,
         a: &[u32],
         flags: &[bool],
         b: &[u32],
         after: u32,
-    ) -> f64 {
+    ) -> (usize, usize) {
         let (mut i, mut j, mut both, mut union) = (0, 0, 0usize, 0usize);
         while i < a.len() || j < b.len() {
             let (skip, in_both) = match (a.get(i), b.get(j)) {
@@ -95,13 +108,7 @@ impl Varying {
                 both += usize::from(in_both);
             }
         }
-        if union == 0 {
-            1.0
-        } else {
-            #[allow(clippy::cast_precision_loss, reason = "path counts far below 2^52")]
-            let value = both as f64 / union as f64;
-            value
-        }
+        (both, union)
     }
 
     /// Learns from a confirmed match of summaries `a` and `b`: each path in exactly one of
@@ -201,7 +208,7 @@ mod tests {
                 for b in sets {
                     let plain = v.similarity(a, b, after);
                     let flagged = match v.flags(a, after) {
-                        Some(f) => v.similarity_flagged(a, &f, b, after),
+                        Some(f) => share(v.overlap_flagged(a, &f, b, after)),
                         None => silhouette_simhash::jaccard(a, b),
                     };
                     assert_eq!(
