@@ -201,3 +201,44 @@ fn compare_says_when_two_forms_ask_for_other_fields() {
     let r = run_in(dir.path(), &["compare", "a.html", "c.html"], b"");
     assert_eq!(r.code, 0, "{}", r.stdout);
 }
+
+/// Two pages alike but for the columns of the list they show are two kinds of page, as a
+/// crawl judges them: `compare` says why; a list with one column less is the same list.
+#[test]
+fn compare_says_when_two_tables_show_other_columns() {
+    let page = |columns: &[&str]| {
+        let head: String = columns.iter().map(|c| format!("<th>{c}</th>")).collect();
+        let nav: String = ('a'..='j')
+            .map(|i| format!("<li class=i{i}><a href=/x{i}>x</a></li>"))
+            .collect();
+        // A heavy frame: the two lists' pages are 0.778 alike, above min-similarity.
+        format!(
+            "<body><div class=nav><ul>{nav}</ul><a href=/>h</a></div><div class=side><h3>s</h3>\
+             <ul><li>a</li></ul></div><div id=content><h2>List</h2><table class=list><thead>\
+             <tr>{head}</tr></thead><tbody><tr><td>1</td></tr></tbody></table></div>\
+             <div class=footer><p class=f>f</p></div></body>"
+        )
+    };
+    let (a, b, c) = (
+        page(&["Forum", "Topics", "Messages", "Last message"]),
+        page(&["Subject", "Author", "Replies", "Last message"]),
+        page(&["Forum", "Topics", "Last message"]),
+    );
+    let dir = scratch(&[
+        ("a.html", a.as_bytes()),
+        ("b.html", b.as_bytes()),
+        ("c.html", c.as_bytes()),
+    ]);
+    let r = run_in(dir.path(), &["compare", "a.html", "b.html"], b"");
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stdout.contains("similarity: 0.778"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains(
+            "verdict: different structure (their tables are other tables: 1 of 7 named columns shared)"
+        ),
+        "{}",
+        r.stdout
+    );
+    let r = run_in(dir.path(), &["compare", "a.html", "c.html"], b"");
+    assert_eq!(r.code, 0, "{}", r.stdout);
+}

@@ -36,7 +36,7 @@ pub struct Judging {
 
 /// Prints the comparison of two pages to `out` (warnings to `err`); returns whether they
 /// have the same structure: distance within the threshold and, for `class-paths`, path sets
-/// at least `min_similarity` alike and no two different forms (as the crawl judges).
+/// at least `min_similarity` alike and no two different forms or tables (as the crawl judges).
 pub fn run(
     hasher: &StructureHasher,
     content: &ContentHasher,
@@ -84,16 +84,21 @@ pub fn run(
         writeln!(out, "similarity: {j:.3} (path sets, Jaccard)")?;
     }
     let summaries = [&sa, &sb].map(|s| s.profile.paths().map(silhouette_dom::PathSet::summary));
-    let forms = match &summaries {
-        [Some(a), Some(b)] => silhouette_frontier::forms_differ(a, b),
+    let apart = match &summaries {
+        [Some(a), Some(b)] => silhouette_frontier::forms_differ(a, b)
+            .map(|(shared, all)| {
+                format!("their forms ask for other fields: {shared} of {all} shared")
+            })
+            .or_else(|| {
+                silhouette_frontier::tables_differ(a, b).map(|(shared, all)| {
+                    format!("their tables are other tables: {shared} of {all} named columns shared")
+                })
+            }),
         _ => None,
     };
-    let (same, why) = match (similarity, forms) {
+    let (same, why) = match (similarity, apart) {
         _ if d > threshold => (false, format!("distance {d} > threshold {threshold}")),
-        (_, Some((shared, fields))) => (
-            false,
-            format!("their forms ask for other fields: {shared} of {fields} shared"),
-        ),
+        (_, Some(why)) => (false, why),
         (Some(j), None) if j < min_similarity => (
             false,
             format!("similarity {j:.3} < min-similarity {min_similarity}"),

@@ -66,7 +66,7 @@ impl Names {
             {
                 out.push(PathName {
                     id,
-                    level: level & !(PathSet::PROSE | PathSet::FIELD),
+                    level: level & !(PathSet::PROSE | PathSet::FIELD | PathSet::TABLE),
                     prose: level & PathSet::PROSE != 0,
                     name,
                 });

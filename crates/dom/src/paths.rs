@@ -614,6 +614,14 @@ pub(crate) fn table_label(label: u64, columns: impl IntoIterator<Item = Option<u
     h
 }
 
+/// The label of a header cell `th_label` (its tag alone: a sort class is no column's name)
+/// of a table whose label reads its column headers ([`table_label`]), with the cell's
+/// [`HeaderText`] `text`: the column's name, labelled under the table's parent, so that two
+/// tables of one kind share the columns they both show.
+pub(crate) fn column_label(th_label: u64, text: u64) -> u64 {
+    mix(fnv1(th_label, b"|column").wrapping_mul(PHI) ^ text)
+}
+
 /// Phrasing content (HTML's inline elements): what lies inside them is the text's markup.
 pub(crate) fn is_phrasing(name: &str) -> bool {
     matches!(
@@ -767,7 +775,8 @@ pub struct PathSet {
     /// Path ids, sorted, distinct.
     ids: Vec<u32>,
     /// The level of each path in `ids`: the exponent of its weight, with [`Self::PROSE`]
-    /// set for a path below a flow of prose and [`Self::FIELD`] for a visible form field.
+    /// set for a path below a flow of prose, [`Self::FIELD`] for a visible form field and
+    /// [`Self::TABLE`] for a table with column headers.
     levels: Vec<u8>,
 }
 
@@ -778,11 +787,21 @@ impl PathSet {
 
     /// The bit of a stored level that marks the path of a form field a user sees (any but
     /// `type=hidden`): what the crawl compares form by form (two pages whose own forms share
-    /// less than half their fields are two kinds of page). Levels stay below this bit.
+    /// less than half their fields are two kinds of page).
     pub const FIELD: u8 = 0x40;
 
+    /// The bit of a stored level that marks the path of a `<table>` outside the main content
+    /// whose header row names its columns (its own path reads its tag and classes, what lies
+    /// below it its columns too): what the crawl compares table by table (two pages whose own
+    /// tables are all other tables are two kinds of page). Levels stay below this bit (a
+    /// deeper path weighs as level 31).
+    pub const TABLE: u8 = 0x20;
+
+    /// Every mark a stored level may carry.
+    const MARKS: u8 = Self::PROSE | Self::FIELD | Self::TABLE;
+
     /// Builds a set from `(path id, level)` pairs in any order (the first level of a repeated
-    /// id wins); a level may carry [`Self::PROSE`] and [`Self::FIELD`].
+    /// id wins); a level may carry [`Self::PROSE`], [`Self::FIELD`] and [`Self::TABLE`].
     #[must_use]
     pub fn from_paths(seed: u32, mut paths: Vec<(u32, u8)>) -> Self {
         paths.sort_by_key(|&(id, _)| id);
@@ -818,30 +837,31 @@ impl PathSet {
 
     /// `(path id, level)` pairs, by increasing id.
     pub fn paths(&self) -> impl Iterator<Item = (u32, u8)> + '_ {
-        self.stored()
-            .map(|(id, level)| (id, level & !(Self::PROSE | Self::FIELD)))
+        self.stored().map(|(id, level)| (id, level & !Self::MARKS))
     }
 
-    /// `(path id, level)` pairs as stored: the level with [`Self::PROSE`] and
-    /// [`Self::FIELD`].
+    /// `(path id, level)` pairs as stored: the level with [`Self::PROSE`], [`Self::FIELD`]
+    /// and [`Self::TABLE`].
     pub(crate) fn stored(&self) -> impl Iterator<Item = (u32, u8)> + '_ {
         self.ids.iter().copied().zip(self.levels.iter().copied())
     }
 
     /// The page's structure summary as a crawl compares it: each path id with its lowest
-    /// bit replaced by whether the path is below a flow of prose (1) or not (0), and its next
-    /// bit by whether it is a visible form field (2) or not (0), increasing, distinct. A
-    /// scope's frame then tells a page's prose from its template, and the crawl a page's
-    /// forms from the rest (what two pages share is compared as [`Self::ids`] are, but for
-    /// one pair of ids in 2^30 that the bits merge).
+    /// bit replaced by whether the path is below a flow of prose (1) or not (0), its next bit
+    /// by whether it is a visible form field (2) or not (0), and the next by whether it is a
+    /// table with column headers (4) or not (0), increasing, distinct. A scope's frame then
+    /// tells a page's prose from its template, and the crawl a page's forms and tables from
+    /// the rest (what two pages share is compared as [`Self::ids`] are, but for one pair of
+    /// ids in 2^29 that the bits merge).
     #[must_use]
     pub fn summary(&self) -> Vec<u32> {
         let mut ids: Vec<u32> = self
             .stored()
             .map(|(id, level)| {
-                (id & !3)
+                (id & !7)
                     | u32::from(level & Self::PROSE != 0)
                     | (u32::from(level & Self::FIELD != 0) << 1)
+                    | (u32::from(level & Self::TABLE != 0) << 2)
             })
             .collect();
         ids.sort_unstable();
@@ -896,20 +916,21 @@ impl PathCollector {
         }
     }
 
-    /// Notes an element's path at `depth` (held to the depth limit), with its `level`,
-    /// whether it is below a flow of prose and whether it is a visible form field. A path
-    /// met again keeps the lowest level it was met at (in a flow of prose one path stands
-    /// for blocks at several depths), so the order of the blocks does not matter, and is
-    /// prose only if it always was (a field's label holds its type, so a path is a field's
-    /// every time or never).
-    pub(crate) fn add(&mut self, path: u64, depth: u32, level: u32, prose: bool, field: bool) {
+    /// Notes an element's path at `depth` (held to the depth limit), with its `level` and
+    /// its `marks`: [`PathSet::PROSE`] below a flow of prose, [`PathSet::FIELD`] for a
+    /// visible form field, [`PathSet::TABLE`] for a table with column headers. A path met
+    /// again keeps the lowest level it was met at (in a flow of prose one path stands for
+    /// blocks at several depths), so the order of the blocks does not matter, and is prose
+    /// only if it always was (a field's label holds its type, so a path is a field's every
+    /// time or never; a path is a headed table's if it ever was).
+    pub(crate) fn add(&mut self, path: u64, depth: u32, level: u32, marks: u8) {
         if depth > self.max_depth {
             return;
         }
         let id = (path >> 32) as u32;
-        let flags = PathSet::PROSE | PathSet::FIELD;
+        let flags = PathSet::MARKS;
         let level = u8::try_from(level).unwrap_or(u8::MAX).min(!flags);
-        let flag = if prose { PathSet::PROSE } else { 0 } | if field { PathSet::FIELD } else { 0 };
+        let flag = marks & flags;
         let next = self.paths.len();
         match self.seen.entry(id) {
             std::collections::hash_map::Entry::Occupied(at) => {
@@ -917,7 +938,7 @@ impl PathCollector {
                     let was = slot.1;
                     slot.1 = (was & !flags).min(level)
                         | (was & flag & PathSet::PROSE)
-                        | ((was | flag) & PathSet::FIELD);
+                        | ((was | flag) & (PathSet::FIELD | PathSet::TABLE));
                 }
             }
             std::collections::hash_map::Entry::Vacant(slot) if next < MAX_PATHS => {

@@ -75,6 +75,9 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         Default::default()
     };
     let main_prose = main_flow && main_id.is_some_and(|id| has_bare_paragraph(arena, id));
+    // The header rows of the tables met whose labels read their column headers, with the
+    // path of each table's parent: where their columns are.
+    let mut columns: fnv::FnvHashMap<NodeId, u64> = fnv::FnvHashMap::default();
     // The main content's children between its first and its last bare paragraph.
     let amid = match main_id {
         Some(id) if main_flow => amid_prose(arena, id),
@@ -113,11 +116,30 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         } else {
             Classes::Kept
         };
-        let label = element_label(arena, id, node, up.in_main, classes);
+        let (label, head) = labelled(arena, id, node, up.in_main, classes);
         // In a flow of prose, how the blocks nest (a list in a definition in a section) is
         // the author's: an element is labelled under the flow, whatever lies between.
         let parent = up.flow.unwrap_or(up.path);
         let path = child_path(parent, label);
+        // A header cell of a table whose column headers its label reads is a column of that
+        // name at the table's place, whatever the table's classes and other columns: two
+        // lists of one kind share their columns (one column more, a sort class), two kinds
+        // of list do not (the crawl compares pages' own columns, `tables.rs`).
+        let column = (node.name == html5ever::local_name!("th"))
+            .then(|| columns.get(&node.parent).copied())
+            .flatten()
+            .and_then(|at| Some((at, arena.header_text(id)?)));
+        let (path, table) = match column {
+            Some((at, text)) => (
+                child_path(at, crate::paths::column_label(tag_label(&node.name), text)),
+                crate::PathSet::TABLE,
+            ),
+            None => (path, 0),
+        };
+        // (Below a flow of prose a table is the article's: its cells stay under it.)
+        if let Some(row) = head.filter(|_| !prose) {
+            columns.insert(row, parent);
+        }
         // A flow's blocks are its content: lighter than the template's elements at their
         // depth (`FLOW_LEVELS`), so what a page's prose holds moves its fingerprint less.
         let level = if block {
@@ -129,10 +151,16 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         };
         let field =
             is_field(node.name.as_bytes()) && arena.hidden_fields.binary_search(&id).is_err();
-        out.add(path, depth, level, prose, field);
+        let marks = if prose { crate::PathSet::PROSE } else { 0 }
+            | if field { crate::PathSet::FIELD } else { 0 }
+            | table;
+        out.add(path, depth, level, marks);
         if let Some(names) = out.names.as_mut() {
             let step = step_name(arena, id, node, up.in_main, classes);
-            names.add(path, parent, &step);
+            match column {
+                Some((at, _)) => names.add(path, at, &format!("{step}[column]")),
+                None => names.add(path, parent, &step),
+            }
         }
         if let Some((_, tokens)) = is_root(&node.name)
             .then(|| arena.root_classes.iter().find(|(root, _)| *root == id))
@@ -140,7 +168,7 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         {
             // `<html>` and `<body>` classes: each token a path of its own under the element.
             for &token in tokens {
-                out.add(child_path(path, token), depth + 1, level + 1, false, false);
+                out.add(child_path(path, token), depth + 1, level + 1, 0);
                 if let Some(names) = out.names.as_mut() {
                     names.add(child_path(path, token), path, "(a class)");
                 }
@@ -246,14 +274,27 @@ fn element_label(
     in_main: bool,
     classes: Classes,
 ) -> u64 {
+    labelled(arena, id, node, in_main, classes).0
+}
+
+/// [`element_label`], and for a table whose column headers it reads, the header row.
+fn labelled(
+    arena: &TreeArena,
+    id: NodeId,
+    node: &crate::tree::Node,
+    in_main: bool,
+    classes: Classes,
+) -> (u64, Option<NodeId>) {
     let label = match classes {
         Classes::Kept => arena_label(arena, id),
         Classes::Left => tag_label(&node.name),
     };
     if !in_main && node.name == html5ever::local_name!("table") && node.ns == Ns::Html {
-        header_row(arena, id).map_or(label, |row| table_label(label, row))
+        header_row(arena, id).map_or((label, None), |(row, cells)| {
+            (table_label(label, cells), Some(row))
+        })
     } else {
-        label
+        (label, None)
     }
 }
 
@@ -509,7 +550,7 @@ fn count_descendants(arena: &TreeArena, id: NodeId) -> u64 {
 /// `None`): the first row of its `<thead>`, where a generator of data tables declares the
 /// row that names the columns; `None` without one, or unless that row's cells are all
 /// header cells, one of them with text.
-fn header_row(arena: &TreeArena, id: NodeId) -> Option<Vec<Option<u64>>> {
+fn header_row(arena: &TreeArena, id: NodeId) -> Option<(NodeId, Vec<Option<u64>>)> {
     let children = |id: NodeId| {
         std::iter::successors(
             arena.node(id).map(|n| n.first).filter(|&c| c != NONE),
@@ -538,5 +579,5 @@ fn header_row(arena: &TreeArena, id: NodeId) -> Option<Vec<Option<u64>>> {
             _ => {}
         }
     }
-    named.then_some(columns)
+    named.then_some((row, columns))
 }

@@ -46,7 +46,7 @@ fn reference_values() {
     );
     assert_eq!(
         hasher().params(),
-        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/main-flow=2/flow-level=+2/prose=tags/amid=prose/root-class=paths/hex-ids/colon-ids/fields=marked/table-heads/items/linked/root-linked/page-names/mix64/seed=0/decay=0.76"
+        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/main-flow=2/flow-level=+2/prose=tags/amid=prose/root-class=paths/hex-ids/colon-ids/fields=marked/table-heads/tables=marked/items/linked/root-linked/page-names/mix64/seed=0/decay=0.76"
     );
 }
 
@@ -808,6 +808,59 @@ fn a_tables_column_headers_name_its_kind() {
     check_differ(&listing(&["1", "-"], 1), &listing(&["tag", ""], 1));
 }
 
+/// The marked column ids of a page's summary (third bit, not below prose: `PathSet::TABLE`).
+fn columns(html: &str) -> Vec<u32> {
+    paths(&hash(html))
+        .summary()
+        .into_iter()
+        .filter(|id| id & 5 == 4)
+        .collect()
+}
+
+#[test]
+fn a_tables_named_columns_are_marked_where_the_table_is() {
+    let list = |class: &str, heads: &[&str]| {
+        let head: String = heads.iter().map(|h| format!("<th>{h}</th>")).collect();
+        format!(
+            "<div class=menu><a href=/>home</a></div><div class=main>\
+             <table class=\"{class}\"><thead><tr>{head}</tr></thead>\
+             <tbody><tr><td>1</td></tr></tbody></table></div>"
+        )
+    };
+    let tickets = columns(&list("listing", &["Ticket", "Summary", "Owner"]));
+    assert_eq!(tickets.len(), 3);
+    // One column less (a query that filters on it), a sort class on the table, other
+    // letter case: the same columns where both show them.
+    let fewer = columns(&list("listing sort-desc", &["ticket", "SUMMARY"]));
+    assert_eq!(fewer.len(), 2);
+    assert!(fewer.iter().all(|c| tickets.contains(c)));
+    // Another list at the same place: other columns, none shared.
+    let files = columns(&list("listing", &["Name", "Size", "Age"]));
+    assert!(files.iter().all(|c| !tickets.contains(c)));
+    // The same names elsewhere on the page are other columns.
+    let elsewhere = columns(&format!(
+        "<div class=side>{}</div>",
+        list("listing", &["Ticket", "Summary", "Owner"])
+    ));
+    assert!(elsewhere.iter().all(|c| !tickets.contains(c)));
+    // A header cell without letters, a table without a header row, a key-value table and an
+    // article's table in the main content name no columns.
+    assert_eq!(columns(&list("listing", &["1", "Ticket"])).len(), 1);
+    assert!(columns("<table><tr><th>name</th></tr><tr><td>1</td></tr></table>").is_empty());
+    assert!(columns("<table><thead><tr><th>hash</th><td>1</td></tr></thead></table>").is_empty());
+    assert!(
+        columns(
+            "<main><p>t</p><table><thead><tr><th>name</th><th>age</th></tr></thead></table></main>"
+        )
+        .is_empty()
+    );
+    // The mark is in the summary only: the fingerprint does not read it.
+    let s = hash(&list("listing", &["Ticket", "Summary"]));
+    let unmarked = PathSet::from_paths(paths(&s).seed(), paths(&s).paths().collect());
+    assert_eq!(unmarked.fingerprint(0.76), s.fingerprint);
+    assert_ne!(unmarked.summary(), paths(&s).summary());
+}
+
 #[test]
 fn header_text_goes_to_its_own_cell() {
     // A `<th>` the tree builder ignores (outside a table) leaves no text to an earlier one.
@@ -889,7 +942,7 @@ fn explain_names_every_path() {
             "3 0 html/body/table[columns]",
             "4 0 html/body/table[columns]/thead",
             "5 0 html/body/table[columns]/thead/tr",
-            "6 0 html/body/table[columns]/thead/tr/th",
+            "6 0 html/body/th[column]",
         ]
     );
     // Tokens a list's items do not share are left out of their label and shown, marked.

@@ -12,7 +12,8 @@
 //! within clusters of the scope (`varying.rs`); where the page and a candidate are both
 //! mostly the scope's frame (the paths on nearly every representative, `frame.rs`), it
 //! leaves the frame out too. A candidate whose form of its own asks for other fields than
-//! the page's is no candidate (`forms.rs`). A page that joins no cluster starts one and
+//! the page's is no candidate (`forms.rs`), nor one whose table of its own shows other
+//! columns (`tables.rs`). A page that joins no cluster starts one and
 //! is kept. A page closer to a later cluster than to the one it joined stays where it
 //! was judged: decisions are final, in crawl order.
 //!
@@ -108,12 +109,14 @@ pub struct Candidate {
     pub id: u64,
     /// Bits between the two fingerprints.
     pub distance: u32,
-    /// The similarity the confirmation read (`None`: their forms differ, no candidate).
+    /// The similarity the confirmation read (`None`: their forms or tables differ, no
+    /// candidate).
     pub similarity: Option<f64>,
     /// Which paths it read.
     pub compared: Compared,
     /// How many paths the similarity was read on, of the two pages' paths together (`None`:
-    /// their forms differ): a similarity read on 6 of 140 paths says little of the pages.
+    /// their forms or tables differ): a similarity read on 6 of 140 paths says little of the
+    /// pages.
     pub paths: Option<(usize, usize)>,
 }
 
@@ -132,6 +135,8 @@ pub enum Compared {
     WithoutFrame,
     /// Their own forms ask for other fields: never joined.
     FormsDiffer,
+    /// Their own tables are other tables: never joined.
+    TablesDiffer,
 }
 
 impl Compared {
@@ -144,6 +149,7 @@ impl Compared {
             Self::OwnParts => "both mostly the host's frame: their own parts only",
             Self::WithoutFrame => "both mostly frame, few own paths: without the frame",
             Self::FormsDiffer => "their forms ask for other fields",
+            Self::TablesDiffer => "their tables are other tables",
         }
     }
 }
@@ -156,6 +162,7 @@ struct Seen<'a> {
     frame: Option<&'a Frame>,
     host_frame: Option<&'a Frame>,
     fields: Vec<u32>,
+    tables: Vec<u32>,
 }
 
 /// The dedup settings.
@@ -355,6 +362,8 @@ pub struct Dedup {
     frames: HashMap<String, Frame>,
     /// Per host, the representatives with a form of their own (`forms.rs`, `MAX_FORMS`).
     forms: HashMap<String, u32>,
+    /// Per host, the representatives with a table of their own (`tables.rs`, `MAX_TABLES`).
+    tables: HashMap<String, u32>,
     /// The similarity of the last near match confirmed by summaries.
     last_similarity: Option<f64>,
     /// Whether the last verdict taught the scope varying paths (a duplicate that changed
@@ -498,6 +507,7 @@ impl Dedup {
             varying: HashMap::new(),
             frames: HashMap::new(),
             forms: HashMap::new(),
+            tables: HashMap::new(),
             last_similarity: None,
             last_learned: false,
             content: ContentIndex::default(),
@@ -720,6 +730,10 @@ impl Dedup {
             if crate::forms::own_fields(summary, Some(frame)).len() >= crate::forms::MIN_FIELDS {
                 *self.forms.entry(scope.to_owned()).or_insert(0) += 1;
             }
+            if crate::tables::own_columns(summary, Some(frame)).len() >= crate::tables::MIN_COLUMNS
+            {
+                *self.tables.entry(scope.to_owned()).or_insert(0) += 1;
+            }
             frame.learn(summary);
         }
     }
@@ -736,7 +750,7 @@ impl Dedup {
         // Candidates come nearest first: a strictly greater similarity is needed to move on.
         let mut best: Option<(f64, Match)> = None;
         for m in self.within(host, fp) {
-            let Some((overlap, _)) = self.compare(&seen, summary, m.id) else {
+            let Ok((overlap, _)) = self.compare(&seen, summary, m.id) else {
                 continue;
             };
             let similarity = crate::varying::share(overlap);
@@ -773,9 +787,11 @@ impl Dedup {
                 Candidate {
                     id: m.id,
                     distance: m.distance,
-                    similarity: compared.map(|(overlap, _)| crate::varying::share(overlap)),
-                    compared: compared.map_or(Compared::FormsDiffer, |(_, c)| c),
-                    paths: compared.map(|((_, read), _)| (read, all)),
+                    similarity: compared
+                        .ok()
+                        .map(|(overlap, _)| crate::varying::share(overlap)),
+                    compared: compared.map_or_else(|c| c, |(_, c)| c),
+                    paths: compared.ok().map(|((_, read), _)| (read, all)),
                 }
             })
             .collect()
@@ -815,24 +831,34 @@ impl Dedup {
             } else {
                 Vec::new()
             },
+            // And so are two pages whose own tables are all other tables (`tables.rs`).
+            tables: if self.tables.get(scope).copied().unwrap_or(0) < crate::tables::MAX_TABLES {
+                crate::tables::own_columns(summary, host_frame)
+            } else {
+                Vec::new()
+            },
         }
     }
 
     /// How alike `summary` and representative `id`'s are: the paths the two share and the
     /// paths they hold together, both counted on the paths compared, and how they were
-    /// compared; `None` when their forms ask for other fields (or `id` has no summary).
+    /// compared; `Err` saying why not when their forms ask for other fields (or `id` has no
+    /// summary) or their tables are other tables.
     fn compare(
         &self,
         seen: &Seen<'_>,
         summary: &[u32],
         id: u64,
-    ) -> Option<((usize, usize), Compared)> {
-        let theirs = self.summaries.get(&id)?;
+    ) -> Result<((usize, usize), Compared), Compared> {
+        let theirs = self.summaries.get(&id).ok_or(Compared::FormsDiffer)?;
         if crate::forms::different_forms(&seen.fields, theirs, seen.host_frame) {
-            return None;
+            return Err(Compared::FormsDiffer);
+        }
+        if crate::tables::different_tables(&seen.tables, theirs, seen.host_frame) {
+            return Err(Compared::TablesDiffer);
         }
         let (varying, after) = (seen.varying, seen.after);
-        Some(match (varying, &seen.flags, seen.frame) {
+        Ok(match (varying, &seen.flags, seen.frame) {
             (_, _, Some(f)) if f.mostly_frame(theirs) => {
                 let own = silhouette_simhash::overlap_without(summary, theirs, |id| {
                     f.is_frame(id) || varying.is_some_and(|v| v.is_varying(id, after))

@@ -257,8 +257,8 @@ fn summaries_confirm_near_matches() {
 #[test]
 fn candidates_say_how_a_page_is_compared() {
     let mut d = confirming();
-    // Ids with their two low bits clear: no prose, no form field.
-    let set = |ids: std::ops::Range<u32>| ids.map(|i| i * 4).collect::<Vec<u32>>();
+    // Ids with their three low bits clear: no prose, no form field, no table column.
+    let set = |ids: std::ops::Range<u32>| ids.map(|i| i * 8).collect::<Vec<u32>>();
     d.judge(1, "h", 1, fp(BASE), 50, Some(&set(0..10)));
     d.judge(3, "h", 3, fp(BASE ^ 2), 50, Some(&set(5..15)));
     let summary = set(5..14);
@@ -311,6 +311,21 @@ fn candidates_say_how_a_page_is_compared() {
     assert_eq!(
         notes(&d, &asks),
         [(5, 1, None, Compared::FormsDiffer, None)]
+    );
+    // Two own tables with other columns: no candidate either, and said so.
+    let table = [1u32 << 20 | 4, 2u32 << 20 | 4];
+    d.judge(7, "h", 7, fp(BASE ^ 0xffff_0000_0000), 50, Some(&table));
+    let columns = [3u32 << 20 | 4, 4u32 << 20 | 4];
+    let shows = PageSignals {
+        id: 8,
+        body_hash: 8,
+        fingerprint: fp(BASE ^ 0xffff_0000_0001),
+        summary: Some(&columns),
+        ..page
+    };
+    assert_eq!(
+        notes(&d, &shows),
+        [(7, 1, None, Compared::TablesDiffer, None)]
     );
     // Under min-elements, or without a summary: none.
     let few = PageSignals {

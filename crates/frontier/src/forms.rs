@@ -44,35 +44,53 @@ pub(crate) const fn is_field(id: u32) -> bool {
     id & 2 == 2
 }
 
-/// Whether `id` is a field of the page's own: a field, and not the host's frame.
-fn own(id: u32, frame: Option<&Frame>) -> bool {
-    is_field(id) && !frame.is_some_and(|f| f.is_frame(id))
+/// Whether `id` is a marked path of the page's own (`marked`: a field, a table's column), and
+/// not the host's frame.
+fn own(id: u32, marked: fn(u32) -> bool, frame: Option<&Frame>) -> bool {
+    marked(id) && !frame.is_some_and(|f| f.is_frame(id))
+}
+
+/// The paths marked by `marked` of a page with `summary` (sorted, distinct ids) that are its
+/// own, given its host's `frame`: increasing.
+pub(crate) fn own_marked(
+    summary: &[u32],
+    marked: fn(u32) -> bool,
+    frame: Option<&Frame>,
+) -> Vec<u32> {
+    summary
+        .iter()
+        .copied()
+        .filter(|&id| own(id, marked, frame))
+        .collect()
 }
 
 /// The visible fields of its own of a page with `summary` (sorted, distinct ids), given its
 /// host's `frame`: increasing.
 pub(crate) fn own_fields(summary: &[u32], frame: Option<&Frame>) -> Vec<u32> {
-    summary
-        .iter()
-        .copied()
-        .filter(|&id| own(id, frame))
-        .collect()
+    own_marked(summary, is_field, frame)
 }
 
 /// Whether a page whose own fields are `mine` ([`own_fields`]) and a page with summary
 /// `theirs` hold two different forms (see the module docs). Symmetric.
 pub(crate) fn different_forms(mine: &[u32], theirs: &[u32], frame: Option<&Frame>) -> bool {
-    forms_apart(mine, theirs, frame).is_some()
+    marked_apart(mine, theirs, (is_field, MIN_FIELDS), frame).is_some()
 }
 
-/// [`different_forms`], with the fields the two forms share and their union when they are
-/// different.
-fn forms_apart(mine: &[u32], theirs: &[u32], frame: Option<&Frame>) -> Option<(usize, usize)> {
-    if mine.len() < MIN_FIELDS {
+/// Whether a page whose own marked paths are `mine` ([`own_marked`]) and a page with
+/// summary `theirs` hold two different sets of them: each has at least `min` of its own and
+/// they share less than [`SHARED`] of them (Jaccard); then the marked paths the two share
+/// and their union.
+pub(crate) fn marked_apart(
+    mine: &[u32],
+    theirs: &[u32],
+    (marked, min): (fn(u32) -> bool, usize),
+    frame: Option<&Frame>,
+) -> Option<(usize, usize)> {
+    if mine.len() < min {
         return None;
     }
     let (mut count, mut both, mut i) = (0usize, 0usize, 0usize);
-    for &id in theirs.iter().filter(|&&id| own(id, frame)) {
+    for &id in theirs.iter().filter(|&&id| own(id, marked, frame)) {
         count += 1;
         while mine.get(i).is_some_and(|&m| m < id) {
             i += 1;
@@ -82,7 +100,7 @@ fn forms_apart(mine: &[u32], theirs: &[u32], frame: Option<&Frame>) -> Option<(u
             i += 1;
         }
     }
-    if count < MIN_FIELDS {
+    if count < min {
         return None;
     }
     let union = mine.len() + count - both;
@@ -98,7 +116,7 @@ fn forms_apart(mine: &[u32], theirs: &[u32], frame: Option<&Frame>) -> Option<(u
 /// fields and they share less than half of them; then a crawl never joins the two pages.
 #[must_use]
 pub fn forms_differ(a: &[u32], b: &[u32]) -> Option<(usize, usize)> {
-    forms_apart(&own_fields(a, None), b, None)
+    marked_apart(&own_fields(a, None), b, (is_field, MIN_FIELDS), None)
 }
 
 #[cfg(test)]

@@ -116,6 +116,7 @@ mod scope;
 mod seen;
 mod shape;
 mod store;
+mod tables;
 mod traps;
 mod varying;
 
@@ -147,4 +148,5 @@ pub use store::{
     Difference, HeldLink, PageRecord, QueuedUrl, StateError, Store, StoredRecord, WarcFile,
     WarcLocation,
 };
+pub use tables::tables_differ;
 pub use traps::{Trap, TrapConfig, TrapGuard};
