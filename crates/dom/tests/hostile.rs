@@ -143,7 +143,23 @@ fn deep_nesting_ends_on_the_depth_guard() {
 /// the adoption agency) and paragraphs parse to the end, one element each.
 #[test]
 fn many_siblings_parse_to_the_end() {
-    let cases: [(&str, Vec<u8>, u64); 6] = [
+    let cases: [(&str, Vec<u8>, u64); 8] = [
+        // Tables with a header row, each header cell a named column at the tables' place
+        // (`walk.rs`): each row looked up once per cell.
+        (
+            "headed tables x 60k",
+            repeat("<table><thead><tr><th>name<th>age</thead></table>", 60_000),
+            300_000,
+        ),
+        (
+            "header cells x 300k",
+            [
+                b"<table><thead><tr>".as_slice(),
+                &repeat("<th>column", 300_000),
+            ]
+            .concat(),
+            300_003,
+        ),
         // Siblings whose token names the page their link leads to (`items.rs`): each link
         // is read once.
         (
