@@ -234,7 +234,7 @@ fn compare_says_when_two_tables_show_other_columns() {
     assert!(r.stdout.contains("similarity: 0.778"), "{}", r.stdout);
     assert!(
         r.stdout.contains(
-            "verdict: different structure (their tables are other tables: 1 of 7 named columns shared)"
+            "verdict: different structure (their tables are other tables: 1 of 7 columns shared)"
         ),
         "{}",
         r.stdout

@@ -91,7 +91,7 @@ pub fn run(
             })
             .or_else(|| {
                 silhouette_frontier::tables_differ(a, b).map(|(shared, all)| {
-                    format!("their tables are other tables: {shared} of {all} named columns shared")
+                    format!("their tables are other tables: {shared} of {all} columns shared")
                 })
             }),
         _ => None,

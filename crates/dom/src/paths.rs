@@ -616,8 +616,8 @@ pub(crate) fn table_label(label: u64, columns: impl IntoIterator<Item = Option<u
 
 /// The label of a header cell `th_label` (its tag alone: a sort class is no column's name)
 /// of a table whose label reads its column headers ([`table_label`]), with the cell's
-/// [`HeaderText`] `text`: the column's name, labelled under the table's parent, so that two
-/// tables of one kind share the columns they both show.
+/// [`HeaderText`] `text` (0 without letters): the column's name, labelled under the table's
+/// parent, so that two tables of one kind share the columns they both show.
 pub(crate) fn column_label(th_label: u64, text: u64) -> u64 {
     mix(fnv1(th_label, b"|column").wrapping_mul(PHI) ^ text)
 }

@@ -122,13 +122,14 @@ pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
         let parent = up.flow.unwrap_or(up.path);
         let path = child_path(parent, label);
         // A header cell of a table whose column headers its label reads is a column of that
-        // name at the table's place, whatever the table's classes and other columns: two
-        // lists of one kind share their columns (one column more, a sort class), two kinds
-        // of list do not (the crawl compares pages' own columns, `tables.rs`).
+        // name at the table's place (a cell without letters, a column without a name),
+        // whatever the table's classes and other columns: two lists of one kind share their
+        // columns (one column more, a sort class), two kinds of list do not (the crawl
+        // compares pages' own columns, `tables.rs`).
         let column = (node.name == html5ever::local_name!("th"))
             .then(|| columns.get(&node.parent).copied())
             .flatten()
-            .and_then(|at| Some((at, arena.header_text(id)?)));
+            .map(|at| (at, arena.header_text(id).unwrap_or(0)));
         let (path, table) = match column {
             Some((at, text)) => (
                 child_path(at, crate::paths::column_label(tag_label(&node.name), text)),

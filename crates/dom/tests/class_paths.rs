@@ -843,9 +843,13 @@ fn a_tables_named_columns_are_marked_where_the_table_is() {
         list("listing", &["Ticket", "Summary", "Owner"])
     ));
     assert!(elsewhere.iter().all(|c| !tickets.contains(c)));
-    // A header cell without letters, a table without a header row, a key-value table and an
-    // article's table in the main content name no columns.
-    assert_eq!(columns(&list("listing", &["1", "Ticket"])).len(), 1);
+    // A header cell without letters is a column without a name: one such column at a place.
+    let unnamed = columns(&list("listing", &["1", "Ticket"]));
+    assert_eq!(unnamed.len(), 2);
+    assert_eq!(columns(&list("listing", &["", "Ticket"])), unnamed);
+    assert!(unnamed.iter().any(|c| tickets.contains(c)));
+    // A table without a header row, a key-value table and an article's table in the main
+    // content have no columns.
     assert!(columns("<table><tr><th>name</th></tr><tr><td>1</td></tr></table>").is_empty());
     assert!(columns("<table><thead><tr><th>hash</th><td>1</td></tr></thead></table>").is_empty());
     assert!(

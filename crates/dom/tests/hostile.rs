@@ -144,7 +144,7 @@ fn deep_nesting_ends_on_the_depth_guard() {
 #[test]
 fn many_siblings_parse_to_the_end() {
     let cases: [(&str, Vec<u8>, u64); 8] = [
-        // Tables with a header row, each header cell a named column at the tables' place
+        // Tables with a header row, each header cell a column at the tables' place
         // (`walk.rs`): each row looked up once per cell.
         (
             "headed tables x 60k",

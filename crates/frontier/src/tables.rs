@@ -7,9 +7,10 @@
 //! similarity can stay above `min-similarity`. The columns of a table outside the main
 //! content whose header row names them are marked in a page's summary (the id's third bit,
 //! [`silhouette_dom::PathSet::TABLE`]): each header cell is a column of its name at the
-//! table's place, whatever the table's classes (a sort class) and other columns.
+//! table's place (a cell without letters, one column without a name), whatever the table's
+//! classes (a sort class) and other columns.
 //!
-//! Two pages that each show at least [`MIN_COLUMNS`] named columns of their own (not the
+//! Two pages that each show at least [`MIN_COLUMNS`] columns of their own (not the
 //! host's frame, not below a flow of prose: an article's tables are its content) and share
 //! less than half of them (Jaccard, `forms.rs`'s [`SHARED`](crate::forms::SHARED)) show two
 //! different tables: they are two kinds of page, however alike the rest is, and the
@@ -28,12 +29,12 @@ use crate::frame::Frame;
 /// tables tell no more kinds apart (see the module docs); `forms.rs`'s bound.
 pub(crate) const MAX_TABLES: u32 = crate::forms::MAX_FORMS;
 
-/// Fewer named columns of its own than this, and a page's table decides nothing: one header
-/// cell names a table (a file's name above its lines), not its columns. Measured at 1 on a
+/// Fewer columns of its own than this, and a page's table decides nothing: one header cell
+/// names a table (a file's name above its lines), not its columns. Measured at 1 on a
 /// held-out Redmine, where every diff of a file was another table (7 kept, not 2).
 pub(crate) const MIN_COLUMNS: usize = 2;
 
-/// Whether summary id `id` is a named column of a table outside the main content and not
+/// Whether summary id `id` is a column of a table outside the main content and not
 /// below a flow of prose (its third bit and not its first, `silhouette_dom::PathSet::summary`).
 pub(crate) const fn is_column(id: u32) -> bool {
     id & 5 == 4
@@ -53,8 +54,8 @@ pub(crate) fn different_tables(mine: &[u32], theirs: &[u32], frame: Option<&Fram
 
 /// Whether two pages with structure summaries `a` and `b`
 /// (`silhouette_dom::PathSet::summary`) show two different tables, as a crawl judges them
-/// before it knows their host's frame: `Some((shared, columns))`, the named columns the two
-/// share and how many they have together, when each page has at least two and they share
+/// before it knows their host's frame: `Some((shared, columns))`, the columns the two share
+/// and how many they have together, when each page has at least two and they share
 /// less than half of them; then a crawl never joins the two pages.
 #[must_use]
 pub fn tables_differ(a: &[u32], b: &[u32]) -> Option<(usize, usize)> {
@@ -102,7 +103,7 @@ mod tests {
         // A list that shows one field more or less: one table.
         check((&[1, 2, 3, 4], &[]), (&[1, 2, 3], &[]), false);
         check((&[1, 2], &[]), (&[1, 2, 3, 4], &[]), false);
-        // One named column (a file's name above its lines) or none decides nothing.
+        // One column (a file's name above its lines) or none decides nothing.
         check((&[1], &[]), (&[5, 6, 7], &[]), false);
         check((&[], &[]), (&[5, 6, 7], &[]), false);
         // An article's tables (below a flow of prose) are its content, not a list.
