@@ -776,7 +776,7 @@ pub struct PathSet {
     ids: Vec<u32>,
     /// The level of each path in `ids`: the exponent of its weight, with [`Self::PROSE`]
     /// set for a path below a flow of prose, [`Self::FIELD`] for a visible form field and
-    /// [`Self::TABLE`] for a table with column headers.
+    /// [`Self::TABLE`] for a table's column.
     levels: Vec<u8>,
 }
 
@@ -790,11 +790,11 @@ impl PathSet {
     /// less than half their fields are two kinds of page).
     pub const FIELD: u8 = 0x40;
 
-    /// The bit of a stored level that marks the path of a `<table>` outside the main content
-    /// whose header row names its columns (its own path reads its tag and classes, what lies
-    /// below it its columns too): what the crawl compares table by table (two pages whose own
-    /// tables are all other tables are two kinds of page). Levels stay below this bit (a
-    /// deeper path weighs as level 31).
+    /// The bit of a stored level that marks a table's column: a header cell of a `<table>`
+    /// outside the main content whose header row names its columns, at the table's place
+    /// under its name: what the crawl compares table by table (two pages whose own tables
+    /// share less than half their columns are two kinds of page). Levels stay below this bit
+    /// (a deeper path weighs as level 31).
     pub const TABLE: u8 = 0x20;
 
     /// Every mark a stored level may carry.
@@ -849,7 +849,7 @@ impl PathSet {
     /// The page's structure summary as a crawl compares it: each path id with its lowest
     /// bit replaced by whether the path is below a flow of prose (1) or not (0), its next bit
     /// by whether it is a visible form field (2) or not (0), and the next by whether it is a
-    /// table with column headers (4) or not (0), increasing, distinct. A scope's frame then
+    /// table's column (4) or not (0), increasing, distinct. A scope's frame then
     /// tells a page's prose from its template, and the crawl a page's forms and tables from
     /// the rest (what two pages share is compared as [`Self::ids`] are, but for one pair of
     /// ids in 2^29 that the bits merge).
@@ -918,11 +918,11 @@ impl PathCollector {
 
     /// Notes an element's path at `depth` (held to the depth limit), with its `level` and
     /// its `marks`: [`PathSet::PROSE`] below a flow of prose, [`PathSet::FIELD`] for a
-    /// visible form field, [`PathSet::TABLE`] for a table with column headers. A path met
+    /// visible form field, [`PathSet::TABLE`] for a table's column. A path met
     /// again keeps the lowest level it was met at (in a flow of prose one path stands for
     /// blocks at several depths), so the order of the blocks does not matter, and is prose
     /// only if it always was (a field's label holds its type, so a path is a field's every
-    /// time or never; a path is a headed table's if it ever was).
+    /// time or never; a path is a column's if it ever was).
     pub(crate) fn add(&mut self, path: u64, depth: u32, level: u32, marks: u8) {
         if depth > self.max_depth {
             return;
