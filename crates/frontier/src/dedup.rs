@@ -831,7 +831,8 @@ impl Dedup {
             } else {
                 Vec::new()
             },
-            // And so are two pages whose own tables are all other tables (`tables.rs`).
+            // And so are two pages whose own tables share less than half their columns
+            // (`tables.rs`), until the host has kept `MAX_TABLES` pages with a table.
             tables: if self.tables.get(scope).copied().unwrap_or(0) < crate::tables::MAX_TABLES {
                 crate::tables::own_columns(summary, host_frame)
             } else {

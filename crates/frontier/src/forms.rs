@@ -21,6 +21,9 @@
 //! pages with a form of their own (counted as representatives are made, in judging order,
 //! so a resume, a replay and a shared crawl's replicas count the same): at most that many
 //! pages more than without it, per host.
+//!
+//! The comparison reads only a mark, not what it marks ([`own_marked`], [`marked_apart`]):
+//! `tables.rs` applies the same rule to a table's columns.
 
 use crate::frame::Frame;
 
