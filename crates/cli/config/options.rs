@@ -123,7 +123,8 @@ pub struct DedupOptions {
     pub min_similarity: Option<f64>,
     /// `structure`, `content`, `structure-and-content` or `structure-or-content`.
     pub drop_when: Option<String>,
-    /// Confirmed matches a path must have differed in before the similarity leaves it out.
+    /// Confirmed matches a path must have differed in before the similarity leaves it out
+    /// (a path only the page has: within its candidate's cluster, or within two clusters).
     pub varying_after: Option<i64>,
     /// In drop mode, links of near-duplicates with a URL shape new to the host followed,
     /// at most this many per host that keep no page (an explored page kept gives its fetch

@@ -158,7 +158,7 @@ impl Compared {
 struct Seen<'a> {
     after: u32,
     varying: Option<&'a Varying>,
-    flags: Option<Vec<bool>>,
+    flags: Option<Vec<crate::varying::Flag>>,
     frame: Option<&'a Frame>,
     host_frame: Option<&'a Frame>,
     fields: Vec<u32>,
@@ -186,7 +186,9 @@ pub struct DedupConfig {
     /// Largest Hamming distance between content fingerprints still called near (0..=16).
     pub content_threshold: u32,
     /// With summaries: a path that was in exactly one of the two summaries of this many
-    /// confirmed matches in the scope is left out of the similarity (`varying.rs`); 0 never.
+    /// confirmed matches in the scope is left out of the similarity; one the page has and
+    /// its candidate lacks, only when it did so within the candidate's cluster or within
+    /// two clusters (`varying.rs`); 0 never.
     pub varying_after: u32,
 }
 
@@ -639,10 +641,12 @@ impl Dedup {
             && let Some(theirs) = self.summaries.get(&from)
         {
             let scope = self.config.scope.of(host);
-            self.varying
-                .entry(scope.to_owned())
-                .or_default()
-                .learn(summary, theirs);
+            self.varying.entry(scope.to_owned()).or_default().learn(
+                from,
+                summary,
+                theirs,
+                self.config.varying_after,
+            );
             self.last_learned = true;
         }
         match verdict {
@@ -859,11 +863,14 @@ impl Dedup {
             return Err(Compared::TablesDiffer);
         }
         let (varying, after) = (seen.varying, seen.after);
-        Ok(match (varying, &seen.flags, seen.frame) {
-            (_, _, Some(f)) if f.mostly_frame(theirs) => {
-                let own = silhouette_simhash::overlap_without(summary, theirs, |id| {
-                    f.is_frame(id) || varying.is_some_and(|v| v.is_varying(id, after))
-                });
+        // The paths learned to vary, and those `skip` names, left out (`varying.rs`).
+        let without = |skip: &dyn Fn(u32) -> bool| match (varying, &seen.flags) {
+            (Some(v), Some(flags)) => v.overlap_flagged(summary, flags, theirs, id, after, skip),
+            _ => silhouette_simhash::overlap_without(summary, theirs, skip),
+        };
+        Ok(match seen.frame {
+            Some(f) if f.mostly_frame(theirs) => {
+                let own = without(&|id| f.is_frame(id));
                 if own.1 >= MIN_COMPARED {
                     (own, Compared::OwnParts)
                 } else {
@@ -875,10 +882,7 @@ impl Dedup {
                     )
                 }
             }
-            (Some(v), Some(flags), _) => (
-                v.overlap_flagged(summary, flags, theirs, after),
-                Compared::WithoutVarying,
-            ),
+            _ if seen.flags.is_some() => (without(&|_| false), Compared::WithoutVarying),
             _ => (
                 silhouette_simhash::overlap_without(summary, theirs, |_| false),
                 Compared::Whole,

@@ -405,6 +405,60 @@ fn paths_that_vary_within_clusters_stop_counting() {
 }
 
 #[test]
+fn blocks_that_varied_in_one_other_cluster_still_tell_a_page_kind_apart() {
+    use Verdict::*;
+    // Chrome 0..20 on every page; blocks 200..210 the page kind P brings.
+    let page = |own: &[u32]| -> Vec<u32> { (0..20).chain(own.iter().copied()).collect() };
+    let (a, b, c) = (BASE, BASE ^ 0xffff_ffff, BASE ^ 0xffff_ffff_0000_0000);
+    let run = |in_two_clusters: bool| -> Verdict {
+        let config = DedupConfig {
+            threshold: 8,
+            min_similarity: Some(0.7),
+            varying_after: 2,
+            ..DedupConfig::default()
+        };
+        let mut d = Dedup::new(config, "t").expect("valid");
+        let mut id = 0;
+        let mut judge = |d: &mut Dedup, bits: u64, summary: Vec<u32>| {
+            id += 1;
+            d.judge(id, "h", u128::from(id), fp(bits), 50, Some(&summary))
+        };
+        // Cluster of A (page 1): pages with half of P's blocks join it, twice each, so the
+        // blocks vary within it. With `in_two_clusters` they vary within C's cluster too.
+        let halves: [Vec<u32>; 2] = [(200..205).collect(), (205..210).collect()];
+        let mut clusters = vec![(a, 100)];
+        if in_two_clusters {
+            clusters.push((c, 400));
+        }
+        for (bits, mark) in clusters {
+            let first = judge(&mut d, bits, page(&[mark]));
+            assert!(matches!(first, Kept { .. }));
+            for half in &halves {
+                for _ in 0..2 {
+                    let joins = judge(&mut d, bits, page(&[&[mark][..], half].concat()));
+                    assert!(
+                        matches!(joins, NearDuplicate { distance: 0, .. }),
+                        "{joins:?}"
+                    );
+                }
+            }
+        }
+        // B, far from both; then P, at B's fingerprint: 20 of 31 paths shared with B when its
+        // blocks count.
+        assert!(matches!(judge(&mut d, b, page(&[300])), Kept { .. }));
+        judge(&mut d, b, page(&(200..210).collect::<Vec<_>>()))
+    };
+    // Learned within A's cluster only, P's blocks count against B: a kind of its own.
+    assert!(matches!(run(false), Kept { .. }), "{:?}", run(false));
+    // Varying within two clusters, they are content: P joins B (20 of 21).
+    assert!(
+        matches!(run(true), NearDuplicate { distance: 0, .. }),
+        "{:?}",
+        run(true)
+    );
+}
+
+#[test]
 fn settings() {
     assert_eq!(
         "follow-links".parse::<OnDuplicate>(),

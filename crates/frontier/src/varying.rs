@@ -8,11 +8,16 @@
 //! What tells content from template is what varies between pages *already confirmed* to be
 //! one kind: whenever a page joins a cluster, every path in exactly one of the two summaries
 //! (the page's and the representative's) is counted once for the scope (the host, or the
-//! whole crawl in global scope). A path counted `after` times or more is *varying*: the
-//! confirmation's similarity leaves it out of both sides
-//! ([`jaccard_without`](silhouette_simhash::jaccard_without)). Paths every page of a kind
-//! has (the chrome, the page kind's own blocks) never differ within a cluster and keep their
-//! full weight.
+//! whole crawl in global scope) and once for the cluster. A path counted `after` times or
+//! more is *varying*, and the confirmation's similarity leaves it out of both sides
+//! ([`Varying::overlap_flagged`]), on one condition: a path the page brings and its
+//! candidate lacks must vary within the candidate's own cluster, or within at least
+//! [`MIN_CLUSTERS`] clusters. A block seen to vary in one other cluster only is as likely the
+//! mark of a page kind that once joined that cluster: counted for the whole host, a
+//! wiki's file page (its file history, its media block) joined the articles, and a tracker's
+//! milestone its roadmap (ALGORITHM.md §3, "Session 45"). Paths every page of a kind has (the
+//! chrome, the page kind's own blocks) never differ within a cluster and keep their full
+//! weight.
 //!
 //! Deterministic in the order pages are judged (the crawl's order, which `replay` repeats);
 //! fingerprints never depend on it.
@@ -36,6 +41,27 @@ pub(crate) fn share((both, union): (usize, usize)) -> f64 {
 /// counts of those already met still grow), so memory stays bounded on any site.
 pub(crate) const MAX_LEARNED: usize = 1 << 16;
 
+/// Distinct (cluster, path) pairs counted per scope, bounded as [`MAX_LEARNED`] is: past
+/// this many, a cluster learns no new path (its pages are then compared more strictly, never
+/// less).
+pub(crate) const MAX_LEARNED_WITHIN: usize = 1 << 18;
+
+/// A path that the page brings and its candidate lacks is left out only when it varies
+/// within the candidate's own cluster or within at least this many clusters of the scope:
+/// a content block that comes and goes in two kinds of page is content, a block seen to
+/// vary in one other cluster only is as likely the mark of a page kind that once joined it
+/// (ALGORITHM.md §3, "Session 45").
+pub(crate) const MIN_CLUSTERS: u32 = 2;
+
+/// How one path of a page bears on the confirmation (from [`Varying::flags`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Flag {
+    /// It varies on the scope (`after` times or more, in any cluster).
+    on_host: bool,
+    /// It varies within at least [`MIN_CLUSTERS`] clusters.
+    in_clusters: bool,
+}
+
 /// The varying paths of one dedup scope.
 #[derive(Debug, Default)]
 pub(crate) struct Varying {
@@ -43,6 +69,10 @@ pub(crate) struct Varying {
     /// confirmation looks up every path of both summaries for every candidate; with SipHash
     /// that was an eighth of a python-docs crawl's CPU, in the crawl loop.)
     counts: FnvHashMap<u32, u32>,
+    /// The same count per cluster (its representative's id) and path.
+    within: FnvHashMap<(u64, u32), u32>,
+    /// In how many clusters each path varies (its count there reached `after`).
+    clusters: FnvHashMap<u32, u32>,
 }
 
 impl Varying {
@@ -51,59 +81,89 @@ impl Varying {
         after > 0 && self.counts.get(&id).is_some_and(|&n| n >= after)
     }
 
-    /// The confirmation's similarity of two summaries (sorted, distinct ids): Jaccard without
-    /// the paths varying `after` times or more (the plain form; the crawl uses
-    /// [`overlap_flagged`](Self::overlap_flagged) and [`share`], which tests hold to this one).
+    /// Whether `id` has varied at least `after` times within `cluster` (never, for 0).
+    fn varies_within(&self, cluster: u64, id: u32, after: u32) -> bool {
+        after > 0 && self.within.get(&(cluster, id)).is_some_and(|&n| n >= after)
+    }
+
+    /// Whether `id`, on a page and not on its candidate of `cluster`, is left out: it varies
+    /// within that cluster or within [`MIN_CLUSTERS`] clusters.
+    fn brought_varies(&self, flag: Flag, cluster: u64, id: u32, after: u32) -> bool {
+        flag.in_clusters || self.varies_within(cluster, id, after)
+    }
+
+    /// The confirmation's similarity of summary `a` (the page) with `b` (the representative
+    /// of `cluster`), in the plain form: the crawl uses [`flags`](Self::flags) and
+    /// [`overlap_flagged`](Self::overlap_flagged), which tests hold to this one.
     #[cfg(test)]
-    pub(crate) fn similarity(&self, a: &[u32], b: &[u32], after: u32) -> f64 {
-        if after == 0 || self.counts.is_empty() {
-            return silhouette_simhash::jaccard(a, b);
-        }
-        silhouette_simhash::jaccard_without(a, b, |id| self.is_varying(id, after))
+    pub(crate) fn similarity(&self, a: &[u32], b: &[u32], cluster: u64, after: u32) -> f64 {
+        let flags = self
+            .flags(a, after)
+            .unwrap_or_else(|| vec![Flag::default(); a.len()]);
+        share(self.overlap_flagged(a, &flags, b, cluster, after, |_| false))
     }
 
-    /// Which paths of summary `a` vary `after` times or more, for
-    /// [`overlap_flagged`](Self::overlap_flagged): `None` when none can (nothing
+    /// How each path of summary `a` bears on the confirmation, for
+    /// [`overlap_flagged`](Self::overlap_flagged): `None` when no path can vary (nothing
     /// learned yet, or learning off).
-    pub(crate) fn flags(&self, a: &[u32], after: u32) -> Option<Vec<bool>> {
-        (after > 0 && !self.counts.is_empty())
-            .then(|| a.iter().map(|&id| self.is_varying(id, after)).collect())
+    pub(crate) fn flags(&self, a: &[u32], after: u32) -> Option<Vec<Flag>> {
+        (after > 0 && !self.counts.is_empty()).then(|| {
+            a.iter()
+                .map(|&id| Flag {
+                    on_host: self.is_varying(id, after),
+                    in_clusters: self.clusters.get(&id).is_some_and(|&n| n >= MIN_CLUSTERS),
+                })
+                .collect()
+        })
     }
 
-    /// `(|A ∩ B|, |A ∪ B|)` of `a` and `b` without the paths varying `after` times or more
-    /// (the counts behind `similarity`, [`share`]), with `a`'s paths already looked up
-    /// (`flags`, from [`flags`](Self::flags)): a page is compared with every candidate of its
-    /// cluster, and only the paths of `b` that `a` lacks are looked up here.
+    /// `(|A ∩ B|, |A ∪ B|)` of page `a` (its paths looked up in `flags`, from
+    /// [`flags`](Self::flags)) and representative `b` of `cluster`, without the paths
+    /// `skip` names and without the paths that vary:
+    /// - a path of both, or of `b` only, when it varies on the scope (`after` times or more);
+    /// - a path of `a` only when it varies within `cluster` or within [`MIN_CLUSTERS`]
+    ///   clusters: a block the page brings counts against the match unless the
+    ///   representative's kind, or content in general, is seen to hold it or not.
     pub(crate) fn overlap_flagged(
         &self,
         a: &[u32],
-        flags: &[bool],
+        flags: &[Flag],
         b: &[u32],
+        cluster: u64,
         after: u32,
+        skip: impl Fn(u32) -> bool,
     ) -> (usize, usize) {
         let (mut i, mut j, mut both, mut union) = (0, 0, 0usize, 0usize);
         while i < a.len() || j < b.len() {
-            let (skip, in_both) = match (a.get(i), b.get(j)) {
+            let (id, left_out, in_both) = match (a.get(i), b.get(j)) {
                 (Some(&x), Some(&y)) if x == y => {
                     i += 1;
                     j += 1;
-                    (flags[i - 1], true)
+                    (x, flags[i - 1].on_host, true)
                 }
                 (Some(&x), Some(&y)) if x < y => {
                     i += 1;
-                    (flags[i - 1], false)
+                    (
+                        x,
+                        self.brought_varies(flags[i - 1], cluster, x, after),
+                        false,
+                    )
                 }
-                (Some(_), None) => {
+                (Some(&x), None) => {
                     i += 1;
-                    (flags[i - 1], false)
+                    (
+                        x,
+                        self.brought_varies(flags[i - 1], cluster, x, after),
+                        false,
+                    )
                 }
                 (_, Some(&y)) => {
                     j += 1;
-                    (self.is_varying(y, after), false)
+                    (y, self.is_varying(y, after), false)
                 }
                 (None, None) => break,
             };
-            if !skip {
+            if !left_out && !skip(id) {
                 union += 1;
                 both += usize::from(in_both);
             }
@@ -111,9 +171,9 @@ impl Varying {
         (both, union)
     }
 
-    /// Learns from a confirmed match of summaries `a` and `b`: each path in exactly one of
-    /// them is counted once.
-    pub(crate) fn learn(&mut self, a: &[u32], b: &[u32]) {
+    /// Learns from a confirmed match of summaries `a` and `b` within `cluster`: each path in
+    /// exactly one of them is counted once, for the scope and for the cluster.
+    pub(crate) fn learn(&mut self, cluster: u64, a: &[u32], b: &[u32], after: u32) {
         let (mut i, mut j) = (0, 0);
         while i < a.len() || j < b.len() {
             let id = match (a.get(i), b.get(j)) {
@@ -136,13 +196,10 @@ impl Varying {
                 }
                 (None, None) => break,
             };
-            let full = self.counts.len() >= MAX_LEARNED;
-            match self.counts.get_mut(&id) {
-                Some(n) => *n = n.saturating_add(1),
-                None if !full => {
-                    self.counts.insert(id, 1);
-                }
-                None => {}
+            count(&mut self.counts, id, MAX_LEARNED);
+            if count(&mut self.within, (cluster, id), MAX_LEARNED_WITHIN) == Some(after) {
+                // The path now varies within one more cluster.
+                count(&mut self.clusters, id, MAX_LEARNED);
             }
         }
     }
@@ -154,22 +211,47 @@ impl Varying {
     }
 }
 
+/// Counts `key` once in `counts`, which learns no new key past `max`: its new count, `None`
+/// when it was not counted.
+fn count<K: std::hash::Hash + Eq>(
+    counts: &mut FnvHashMap<K, u32>,
+    key: K,
+    max: usize,
+) -> Option<u32> {
+    let full = counts.len() >= max;
+    match counts.get_mut(&key) {
+        Some(n) => {
+            *n = n.saturating_add(1);
+            Some(*n)
+        }
+        None if !full => {
+            counts.insert(key, 1);
+            Some(1)
+        }
+        None => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
-    /// Learns every pair of `confirmed`, then checks the similarity of `a` and `b`.
-    fn check(confirmed: &[(&[u32], &[u32])], after: u32, a: &[u32], b: &[u32], expected: f64) {
+    /// A confirmed match: within cluster `.0`, summaries `.1` and `.2`.
+    type Match<'a> = (u64, &'a [u32], &'a [u32]);
+
+    /// Learns every match of `confirmed` (counting at `after`), then checks the similarity
+    /// of page `a` with representative `b` of cluster 1.
+    fn check(confirmed: &[Match<'_>], after: u32, a: &[u32], b: &[u32], expected: f64) {
         let mut v = Varying::default();
-        for (x, y) in confirmed {
-            v.learn(x, y);
+        for &(cluster, x, y) in confirmed {
+            v.learn(cluster, x, y, after);
         }
-        let got = v.similarity(a, b, after);
+        let got = v.similarity(a, b, 1, after);
         assert!(
             (got - expected).abs() < 1e-12,
             "{confirmed:?} after {after}: {a:?} ~ {b:?} = {got}, expected {expected}"
         );
-        assert!((v.similarity(b, a, after) - got).abs() < 1e-12, "symmetric");
     }
 
     #[test]
@@ -177,12 +259,13 @@ mod tests {
         let (a, b): (&[u32], &[u32]) = (&[1, 2, 3, 10, 11], &[1, 2, 3, 12, 13]);
         // Nothing learned: plain Jaccard.
         check(&[], 2, a, b, 3.0 / 7.0);
-        // 10..13 varied once: not yet varying at 2, varying at 1.
-        let once: &[(&[u32], &[u32])] = &[(&[1, 2, 10, 11], &[1, 2, 12, 13])];
+        // 10..13 varied once in the representative's cluster: not yet varying at 2, varying
+        // at 1.
+        let once: &[Match<'_>] = &[(1, &[1, 2, 10, 11], &[1, 2, 12, 13])];
         check(once, 2, a, b, 3.0 / 7.0);
         check(once, 1, a, b, 1.0);
         // Twice: varying at 2; 0 turns learning off.
-        let twice: &[(&[u32], &[u32])] = &[(&[1, 10, 11], &[1, 12, 13]), (&[10, 12], &[11, 13])];
+        let twice: &[Match<'_>] = &[(1, &[1, 10, 11], &[1, 12, 13]), (1, &[10, 12], &[11, 13])];
         check(twice, 2, a, b, 1.0);
         check(twice, 0, a, b, 3.0 / 7.0);
         // Paths shared by both sides of a match never vary: a page kind's own block (4) still
@@ -191,44 +274,94 @@ mod tests {
     }
 
     #[test]
-    fn flagged_similarity_is_the_similarity() {
-        let mut v = Varying::default();
-        v.learn(&[1, 4, 7, 9], &[1, 2, 9, 12]);
-        v.learn(&[2, 4, 30], &[1, 7, 12]);
-        let sets: [&[u32]; 6] = [
-            &[],
-            &[1],
-            &[1, 2, 3, 4],
-            &[2, 4, 7, 12, 30],
-            &[5, 6, 7, 8, 9, 30, 31],
-            &[1, 2, 4, 7, 9, 12],
-        ];
-        for after in 0..4 {
-            for a in sets {
-                for b in sets {
-                    let plain = v.similarity(a, b, after);
-                    let flagged = match v.flags(a, after) {
-                        Some(f) => share(v.overlap_flagged(a, &f, b, after)),
-                        None => silhouette_simhash::jaccard(a, b),
-                    };
-                    assert_eq!(
-                        plain.to_bits(),
-                        flagged.to_bits(),
-                        "{a:?} ~ {b:?} after {after}"
-                    );
-                }
+    fn a_block_the_page_brings_counts_unless_the_representatives_kind_varies_in_it() {
+        // Page 1, 2, 3 and its block 20, 21; the representative 1, 2, 3 and its block 12.
+        let (a, b): (&[u32], &[u32]) = (&[1, 2, 3, 20, 21], &[1, 2, 3, 12]);
+        // 12 varies on the host (in another cluster, 7): the representative's optional
+        // block is left out. 20 and 21 varied in cluster 7 only: they count.
+        let elsewhere: &[Match<'_>] = &[(7, &[1, 12, 20, 21], &[1]), (7, &[1], &[1, 12, 20, 21])];
+        check(elsewhere, 2, a, b, 3.0 / 5.0);
+        // Varying within the representative's cluster, they are left out.
+        let within: &[Match<'_>] = &[(1, &[1, 20, 21], &[1]), (1, &[1], &[1, 20, 21])];
+        check(&[elsewhere, within].concat(), 2, a, b, 1.0);
+        // So they are when they vary within two clusters, neither of them its own.
+        let two: &[Match<'_>] = &[(8, &[1, 20, 21], &[1]), (8, &[1], &[1, 20, 21])];
+        check(&[elsewhere, two].concat(), 2, a, b, 1.0);
+        // Turned round, the representative's 20 and 21 leave (they vary on the host) and the
+        // page's 12, varying in cluster 7 only, counts: 3 of 4.
+        check(elsewhere, 2, b, a, 3.0 / 4.0);
+    }
+
+    /// The similarity as the docs of `overlap_flagged` define it, on plain sets.
+    fn reference(v: &Varying, a: &[u32], b: &[u32], cluster: u64, after: u32) -> f64 {
+        use std::collections::BTreeSet;
+        let (sa, sb): (BTreeSet<u32>, BTreeSet<u32>) =
+            (a.iter().copied().collect(), b.iter().copied().collect());
+        let host = |id: u32| after > 0 && v.counts.get(&id).is_some_and(|&n| n >= after);
+        let within =
+            |id: u32| after > 0 && v.within.get(&(cluster, id)).is_some_and(|&n| n >= after);
+        let clusters = |id: u32| {
+            after > 0
+                && v.within
+                    .iter()
+                    .filter(|&(&(_, p), &n)| p == id && n >= after)
+                    .count()
+                    >= MIN_CLUSTERS as usize
+        };
+        let compared: BTreeSet<u32> = sa
+            .union(&sb)
+            .copied()
+            .filter(|&id| match (sa.contains(&id), sb.contains(&id)) {
+                (true, false) => !(within(id) || clusters(id)),
+                _ => !host(id),
+            })
+            .collect();
+        let both = compared
+            .iter()
+            .filter(|id| sa.contains(id) && sb.contains(id))
+            .count();
+        share((both, compared.len()))
+    }
+
+    /// Sorted, distinct path ids from a small alphabet (so that sets meet).
+    fn summary() -> impl Strategy<Value = Vec<u32>> {
+        proptest::collection::btree_set(0u32..24, 0..12).prop_map(|s| s.into_iter().collect())
+    }
+
+    proptest! {
+        #[test]
+        fn flagged_overlap_is_the_defined_similarity(
+            matches in proptest::collection::vec((0u64..4, summary(), summary()), 0..8),
+            a in summary(),
+            b in summary(),
+            cluster in 0u64..4,
+            after in 0u32..4,
+        ) {
+            let mut v = Varying::default();
+            for (c, x, y) in &matches {
+                v.learn(*c, x, y, after);
             }
+            let got = v.similarity(&a, &b, cluster, after);
+            prop_assert_eq!(got.to_bits(), reference(&v, &a, &b, cluster, after).to_bits());
         }
     }
 
     #[test]
     fn learning_is_bounded() {
         let mut v = Varying::default();
-        let many: Vec<u32> = (0..u32::try_from(MAX_LEARNED).expect("fits") + 100).collect();
-        v.learn(&many, &[]);
-        v.learn(&many, &[]);
+        let many: Vec<u32> = (0..u32::try_from(MAX_LEARNED_WITHIN).expect("fits") + 100).collect();
+        v.learn(1, &many, &[], 2);
+        v.learn(1, &many, &[], 2);
+        v.learn(2, &many, &[], 2);
         assert_eq!(v.len(), MAX_LEARNED);
+        assert_eq!(v.within.len(), MAX_LEARNED_WITHIN);
+        assert!(v.clusters.len() <= MAX_LEARNED);
         assert!(v.is_varying(0, 2));
         assert!(!v.is_varying(many[many.len() - 1], 1));
+        assert!(v.varies_within(1, 0, 2));
+        assert!(
+            !v.varies_within(2, 0, 1),
+            "the second cluster came after the bound"
+        );
     }
 }
