@@ -187,8 +187,8 @@ pub struct DedupConfig {
     pub content_threshold: u32,
     /// With summaries: a path that was in exactly one of the two summaries of this many
     /// confirmed matches in the scope is left out of the similarity; one the page has and
-    /// its candidate lacks, only when it did so within the candidate's cluster or within
-    /// two clusters (`varying.rs`); 0 never.
+    /// its candidate lacks, only when it did so within the candidate's cluster or has varied
+    /// within two clusters (`varying.rs`); 0 never.
     pub varying_after: u32,
 }
 
@@ -641,12 +641,10 @@ impl Dedup {
             && let Some(theirs) = self.summaries.get(&from)
         {
             let scope = self.config.scope.of(host);
-            self.varying.entry(scope.to_owned()).or_default().learn(
-                from,
-                summary,
-                theirs,
-                self.config.varying_after,
-            );
+            self.varying
+                .entry(scope.to_owned())
+                .or_default()
+                .learn(from, summary, theirs);
             self.last_learned = true;
         }
         match verdict {

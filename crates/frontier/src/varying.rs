@@ -11,13 +11,13 @@
 //! whole crawl in global scope) and once for the cluster. A path counted `after` times or
 //! more is *varying*, and the confirmation's similarity leaves it out of both sides
 //! ([`Varying::overlap_flagged`]), on one condition: a path the page brings and its
-//! candidate lacks must vary within the candidate's own cluster, or within at least
-//! [`MIN_CLUSTERS`] clusters. A block seen to vary in one other cluster only is as likely the
-//! mark of a page kind that once joined that cluster: counted for the whole host, a
-//! wiki's file page (its file history, its media block) joined the articles, and a tracker's
-//! milestone its roadmap (ALGORITHM.md §3, "Session 45"). Paths every page of a kind has (the
-//! chrome, the page kind's own blocks) never differ within a cluster and keep their full
-//! weight.
+//! candidate lacks must vary within the candidate's own cluster (`after` times), or have
+//! varied within at least [`MIN_CLUSTERS`] clusters (once is enough in each). A block seen to
+//! vary in one other cluster only is as likely the mark of a page kind that once joined that
+//! cluster: counted for the whole host, a tracker's attachment page and a wiki page's old
+//! version joined pages of other kinds (ALGORITHM.md §3, "Session 45"). Paths every page of a
+//! kind has (the chrome, the page kind's own blocks) never differ within a cluster and keep
+//! their full weight.
 //!
 //! Deterministic in the order pages are judged (the crawl's order, which `replay` repeats);
 //! fingerprints never depend on it.
@@ -47,10 +47,10 @@ pub(crate) const MAX_LEARNED: usize = 1 << 16;
 pub(crate) const MAX_LEARNED_WITHIN: usize = 1 << 18;
 
 /// A path that the page brings and its candidate lacks is left out only when it varies
-/// within the candidate's own cluster or within at least this many clusters of the scope:
-/// a content block that comes and goes in two kinds of page is content, a block seen to
-/// vary in one other cluster only is as likely the mark of a page kind that once joined it
-/// (ALGORITHM.md §3, "Session 45").
+/// within the candidate's own cluster or has varied (once is enough) within at least this
+/// many clusters of the scope: a content block that comes and goes in two kinds of page is
+/// content, a block seen to vary in one other cluster only is as likely the mark of a page
+/// kind that once joined it (ALGORITHM.md §3, "Session 45").
 pub(crate) const MIN_CLUSTERS: u32 = 2;
 
 /// How one path of a page bears on the confirmation (from [`Varying::flags`]).
@@ -58,7 +58,7 @@ pub(crate) const MIN_CLUSTERS: u32 = 2;
 pub(crate) struct Flag {
     /// It varies on the scope (`after` times or more, in any cluster).
     on_host: bool,
-    /// It varies within at least [`MIN_CLUSTERS`] clusters.
+    /// It has varied within at least [`MIN_CLUSTERS`] clusters.
     in_clusters: bool,
 }
 
@@ -71,7 +71,7 @@ pub(crate) struct Varying {
     counts: FnvHashMap<u32, u32>,
     /// The same count per cluster (its representative's id) and path.
     within: FnvHashMap<(u64, u32), u32>,
-    /// In how many clusters each path varies (its count there reached `after`).
+    /// Within how many clusters each path has varied (at least once).
     clusters: FnvHashMap<u32, u32>,
 }
 
@@ -87,7 +87,7 @@ impl Varying {
     }
 
     /// Whether `id`, on a page and not on its candidate of `cluster`, is left out: it varies
-    /// within that cluster or within [`MIN_CLUSTERS`] clusters.
+    /// within that cluster or has varied within [`MIN_CLUSTERS`] clusters.
     fn brought_varies(&self, flag: Flag, cluster: u64, id: u32, after: u32) -> bool {
         flag.in_clusters || self.varies_within(cluster, id, after)
     }
@@ -121,9 +121,9 @@ impl Varying {
     /// [`flags`](Self::flags)) and representative `b` of `cluster`, without the paths
     /// `skip` names and without the paths that vary:
     /// - a path of both, or of `b` only, when it varies on the scope (`after` times or more);
-    /// - a path of `a` only when it varies within `cluster` or within [`MIN_CLUSTERS`]
-    ///   clusters: a block the page brings counts against the match unless the
-    ///   representative's kind, or content in general, is seen to hold it or not.
+    /// - a path of `a` only when it varies within `cluster` or has varied within
+    ///   [`MIN_CLUSTERS`] clusters: a block the page brings counts against the match unless
+    ///   the representative's kind, or content in general, is seen to hold it or not.
     pub(crate) fn overlap_flagged(
         &self,
         a: &[u32],
@@ -172,8 +172,9 @@ impl Varying {
     }
 
     /// Learns from a confirmed match of summaries `a` and `b` within `cluster`: each path in
-    /// exactly one of them is counted once, for the scope and for the cluster.
-    pub(crate) fn learn(&mut self, cluster: u64, a: &[u32], b: &[u32], after: u32) {
+    /// exactly one of them is counted once, for the scope and for the cluster (and, the first
+    /// time within this cluster, as varying within one cluster more).
+    pub(crate) fn learn(&mut self, cluster: u64, a: &[u32], b: &[u32]) {
         let (mut i, mut j) = (0, 0);
         while i < a.len() || j < b.len() {
             let id = match (a.get(i), b.get(j)) {
@@ -197,8 +198,8 @@ impl Varying {
                 (None, None) => break,
             };
             count(&mut self.counts, id, MAX_LEARNED);
-            if count(&mut self.within, (cluster, id), MAX_LEARNED_WITHIN) == Some(after) {
-                // The path now varies within one more cluster.
+            if count(&mut self.within, (cluster, id), MAX_LEARNED_WITHIN) == Some(1) {
+                // The path has now varied within one more cluster.
                 count(&mut self.clusters, id, MAX_LEARNED);
             }
         }
@@ -240,12 +241,12 @@ mod tests {
     /// A confirmed match: within cluster `.0`, summaries `.1` and `.2`.
     type Match<'a> = (u64, &'a [u32], &'a [u32]);
 
-    /// Learns every match of `confirmed` (counting at `after`), then checks the similarity
-    /// of page `a` with representative `b` of cluster 1.
+    /// Learns every match of `confirmed`, then checks the similarity at `after` of page `a`
+    /// with representative `b` of cluster 1.
     fn check(confirmed: &[Match<'_>], after: u32, a: &[u32], b: &[u32], expected: f64) {
         let mut v = Varying::default();
         for &(cluster, x, y) in confirmed {
-            v.learn(cluster, x, y, after);
+            v.learn(cluster, x, y);
         }
         let got = v.similarity(a, b, 1, after);
         assert!(
@@ -284,8 +285,9 @@ mod tests {
         // Varying within the representative's cluster, they are left out.
         let within: &[Match<'_>] = &[(1, &[1, 20, 21], &[1]), (1, &[1], &[1, 20, 21])];
         check(&[elsewhere, within].concat(), 2, a, b, 1.0);
-        // So they are when they vary within two clusters, neither of them its own.
-        let two: &[Match<'_>] = &[(8, &[1, 20, 21], &[1]), (8, &[1], &[1, 20, 21])];
+        // So they are when they have varied within two clusters, neither of them its own:
+        // once in the second is enough.
+        let two: &[Match<'_>] = &[(8, &[1, 20, 21], &[1])];
         check(&[elsewhere, two].concat(), 2, a, b, 1.0);
         // Turned round, the representative's 20 and 21 leave (they vary on the host) and the
         // page's 12, varying in cluster 7 only, counts: 3 of 4.
@@ -302,11 +304,7 @@ mod tests {
             |id: u32| after > 0 && v.within.get(&(cluster, id)).is_some_and(|&n| n >= after);
         let clusters = |id: u32| {
             after > 0
-                && v.within
-                    .iter()
-                    .filter(|&(&(_, p), &n)| p == id && n >= after)
-                    .count()
-                    >= MIN_CLUSTERS as usize
+                && v.within.iter().filter(|&(&(_, p), _)| p == id).count() >= MIN_CLUSTERS as usize
         };
         let compared: BTreeSet<u32> = sa
             .union(&sb)
@@ -339,7 +337,7 @@ mod tests {
         ) {
             let mut v = Varying::default();
             for (c, x, y) in &matches {
-                v.learn(*c, x, y, after);
+                v.learn(*c, x, y);
             }
             let got = v.similarity(&a, &b, cluster, after);
             prop_assert_eq!(got.to_bits(), reference(&v, &a, &b, cluster, after).to_bits());
@@ -350,9 +348,9 @@ mod tests {
     fn learning_is_bounded() {
         let mut v = Varying::default();
         let many: Vec<u32> = (0..u32::try_from(MAX_LEARNED_WITHIN).expect("fits") + 100).collect();
-        v.learn(1, &many, &[], 2);
-        v.learn(1, &many, &[], 2);
-        v.learn(2, &many, &[], 2);
+        v.learn(1, &many, &[]);
+        v.learn(1, &many, &[]);
+        v.learn(2, &many, &[]);
         assert_eq!(v.len(), MAX_LEARNED);
         assert_eq!(v.within.len(), MAX_LEARNED_WITHIN);
         assert!(v.clusters.len() <= MAX_LEARNED);
