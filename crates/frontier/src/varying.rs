@@ -58,7 +58,7 @@ pub(crate) const MIN_CLUSTERS: u32 = 2;
 pub(crate) struct Flag {
     /// It varies on the scope (`after` times or more, in any cluster).
     on_host: bool,
-    /// It has varied within at least [`MIN_CLUSTERS`] clusters.
+    /// It varies on the scope and has varied within at least [`MIN_CLUSTERS`] clusters.
     in_clusters: bool,
 }
 
@@ -109,9 +109,13 @@ impl Varying {
     pub(crate) fn flags(&self, a: &[u32], after: u32) -> Option<Vec<Flag>> {
         (after > 0 && !self.counts.is_empty()).then(|| {
             a.iter()
-                .map(|&id| Flag {
-                    on_host: self.is_varying(id, after),
-                    in_clusters: self.clusters.get(&id).is_some_and(|&n| n >= MIN_CLUSTERS),
+                .map(|&id| {
+                    let on_host = self.is_varying(id, after);
+                    Flag {
+                        on_host,
+                        in_clusters: on_host
+                            && self.clusters.get(&id).is_some_and(|&n| n >= MIN_CLUSTERS),
+                    }
                 })
                 .collect()
         })
@@ -121,9 +125,10 @@ impl Varying {
     /// [`flags`](Self::flags)) and representative `b` of `cluster`, without the paths
     /// `skip` names and without the paths that vary:
     /// - a path of both, or of `b` only, when it varies on the scope (`after` times or more);
-    /// - a path of `a` only when it varies within `cluster` or has varied within
-    ///   [`MIN_CLUSTERS`] clusters: a block the page brings counts against the match unless
-    ///   the representative's kind, or content in general, is seen to hold it or not.
+    /// - a path of `a` only when it varies within `cluster`, or varies on the scope and has
+    ///   varied within [`MIN_CLUSTERS`] clusters: a block the page brings counts against the
+    ///   match unless the representative's kind, or content in general, is seen to hold it
+    ///   or not. (Never a path the old rule, on the scope, kept in.)
     pub(crate) fn overlap_flagged(
         &self,
         a: &[u32],
@@ -289,6 +294,11 @@ mod tests {
         // once in the second is enough.
         let two: &[Match<'_>] = &[(8, &[1, 20, 21], &[1])];
         check(&[elsewhere, two].concat(), 2, a, b, 1.0);
+        // But never before they vary on the host (`after` times): once in each of two
+        // clusters is twice, content at 2 (12, once, counts: 3 of 4), not at 3 (3 of 6).
+        let once_each: &[Match<'_>] = &[(7, &[1, 12, 20, 21], &[1]), (8, &[1, 20, 21], &[1])];
+        check(once_each, 2, a, b, 3.0 / 4.0);
+        check(once_each, 3, a, b, 3.0 / 6.0);
         // Turned round, the representative's 20 and 21 leave (they vary on the host) and the
         // page's 12, varying in cluster 7 only, counts: 3 of 4.
         check(elsewhere, 2, b, a, 3.0 / 4.0);
@@ -303,7 +313,7 @@ mod tests {
         let within =
             |id: u32| after > 0 && v.within.get(&(cluster, id)).is_some_and(|&n| n >= after);
         let clusters = |id: u32| {
-            after > 0
+            host(id)
                 && v.within.iter().filter(|&(&(_, p), _)| p == id).count() >= MIN_CLUSTERS as usize
         };
         let compared: BTreeSet<u32> = sa
