@@ -880,10 +880,13 @@ impl Dedup {
                     )
                 }
             }
-            _ if seen.flags.is_some() => (without(&|_| false), Compared::WithoutVarying),
             _ => (
-                silhouette_simhash::overlap_without(summary, theirs, |_| false),
-                Compared::Whole,
+                without(&|_| false),
+                if seen.flags.is_some() {
+                    Compared::WithoutVarying
+                } else {
+                    Compared::Whole
+                },
             ),
         })
     }
