@@ -242,3 +242,59 @@ fn compare_says_when_two_tables_show_other_columns() {
     let r = run_in(dir.path(), &["compare", "a.html", "c.html"], b"");
     assert_eq!(r.code, 0, "{}", r.stdout);
 }
+
+/// Pages beyond the threshold, within `far-reach` × it, are the same structure only at
+/// `min-similarity` + `far-margin`, as the crawl judges them (ALGORITHM.md §3, 13.).
+#[test]
+fn compare_judges_pages_beyond_the_threshold_at_a_higher_similarity() {
+    // One chain of nested landmarks, and the same chain one or three elements shorter.
+    let page = |n: usize| {
+        let tags = [
+            "header", "section", "aside", "article", "nav", "footer", "figure", "address",
+        ];
+        let open: String = tags[..n].iter().map(|t| format!("<{t}>")).collect();
+        let close: String = tags[..n].iter().rev().map(|t| format!("</{t}>")).collect();
+        format!("<html><body>{open}x{close}</body></html>")
+    };
+    let (all, one_less, three_less) = (page(8), page(7), page(5));
+    let off = "[dedup]\nfar-reach = 1\n";
+    let dir = scratch(&[
+        ("a.html", all.as_bytes()),
+        ("b.html", one_less.as_bytes()),
+        ("c.html", three_less.as_bytes()),
+        ("off.toml", off.as_bytes()),
+    ]);
+    // (page B, extra arguments, exit code, verdict)
+    let cases: [(&str, &[&str], i32, &str); 3] = [
+        (
+            "b.html",
+            &[],
+            0,
+            "verdict: same structure (distance 3 > threshold 2, within far-reach (6): similarity 0.909 >= 0.80 (min-similarity + far-margin))",
+        ),
+        (
+            "c.html",
+            &[],
+            1,
+            "verdict: different structure (distance 3 > threshold 2, within far-reach (6): similarity 0.727 < 0.80 (min-similarity + far-margin))",
+        ),
+        (
+            "b.html",
+            &["--config", "off.toml"],
+            1,
+            "verdict: different structure (distance 3 > threshold 2)",
+        ),
+    ];
+    for (b, extra, code, verdict) in cases {
+        let mut args = vec!["compare", "--threshold", "2"];
+        args.extend_from_slice(extra);
+        args.extend(["a.html", b]);
+        let r = run_in(dir.path(), &args, b"");
+        assert_eq!(r.code, code, "{args:?}: {}{}", r.stdout, r.stderr);
+        assert!(
+            r.stdout.lines().any(|l| l == verdict),
+            "{args:?}: {}",
+            r.stdout
+        );
+    }
+}

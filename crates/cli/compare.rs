@@ -30,6 +30,11 @@ pub struct Judging {
     pub threshold: u32,
     /// The path-set similarity a near match needs (`class-paths`).
     pub min_similarity: f64,
+    /// Pages beyond the threshold, up to this many times it, are the same structure at
+    /// `min_similarity` + `far_margin` (`class-paths`; 1: never).
+    pub far_reach: u32,
+    /// What pages beyond the threshold need above `min_similarity`.
+    pub far_margin: f64,
     /// Whether to list the paths each page has and the other has not.
     pub paths: bool,
 }
@@ -48,6 +53,8 @@ pub fn run(
     let Judging {
         threshold,
         min_similarity,
+        far_reach,
+        far_margin,
         paths,
     } = judging;
     let mut hash = |page: &Page| -> Result<_> {
@@ -96,18 +103,34 @@ pub fn run(
             }),
         _ => None,
     };
+    // Beyond the threshold, within its far reach: the path sets decide at a higher bar.
+    let reach = threshold.saturating_mul(far_reach);
+    let far = d > threshold && d <= reach && similarity.is_some();
+    let (need, bar) = if far {
+        let need = (min_similarity + far_margin).min(1.0);
+        (need, format!("{need:.2} (min-similarity + far-margin)"))
+    } else {
+        (min_similarity, format!("min-similarity {min_similarity}"))
+    };
     let (same, why) = match (similarity, apart) {
-        _ if d > threshold => (false, format!("distance {d} > threshold {threshold}")),
+        _ if d > threshold && !far => (false, format!("distance {d} > threshold {threshold}")),
         (_, Some(why)) => (false, why),
-        (Some(j), None) if j < min_similarity => (
+        (Some(j), None) if far && j < need => (
             false,
-            format!("similarity {j:.3} < min-similarity {min_similarity}"),
+            format!(
+                "distance {d} > threshold {threshold}, within far-reach ({reach}): similarity {j:.3} < {bar}"
+            ),
         ),
-        (Some(j), None) => (
+        (Some(j), None) if far => (
             true,
             format!(
-                "distance {d} <= threshold {threshold}, similarity {j:.3} >= min-similarity {min_similarity}"
+                "distance {d} > threshold {threshold}, within far-reach ({reach}): similarity {j:.3} >= {bar}"
             ),
+        ),
+        (Some(j), None) if j < need => (false, format!("similarity {j:.3} < {bar}")),
+        (Some(j), None) => (
+            true,
+            format!("distance {d} <= threshold {threshold}, similarity {j:.3} >= {bar}"),
         ),
         (None, None) => (true, format!("distance {d} <= threshold {threshold}")),
     };
@@ -230,6 +253,8 @@ pub fn command(
         Judging {
             threshold: settings.threshold,
             min_similarity: settings.min_similarity,
+            far_reach: settings.far_reach,
+            far_margin: settings.far_margin,
             paths,
         },
         (&a, &b),

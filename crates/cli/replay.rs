@@ -50,6 +50,11 @@ pub fn settings(
     if let Some(after) = recorded.varying_after {
         dedup.varying_after = after;
     }
+    // A state written before `far-reach` existed compared no kept page beyond the threshold.
+    dedup.far_reach = recorded.far_reach.unwrap_or(1);
+    if let Some(margin) = recorded.far_margin {
+        dedup.far_margin = margin;
+    }
     dedup.min_similarity = match min_similarity {
         Some(v) if !(0.0..=1.0).contains(&v) => {
             bail!("--min-similarity {v}: must be a number from 0 to 1")

@@ -14,7 +14,7 @@ use silhouette_frontier::{
 
 use super::check::{Invalid, range};
 use super::content;
-use super::fingerprint::min_similarity;
+use super::fingerprint::{far, min_similarity};
 use super::options::{CrawlOptions, DedupOptions, FetchOptions, Options, key};
 
 /// `Name: value` → (name, value), or an error naming `fetch.headers`.
@@ -69,6 +69,7 @@ pub fn resolve(options: &Options, threshold: u32) -> Result<CrawlConfig> {
     // The defaults, stated once: the library's.
     let defaults = CrawlConfig::default();
 
+    let (far_reach, far_margin) = far(dedup)?;
     let dedup_config = DedupConfig {
         threshold,
         scope: match &dedup.dedup_scope {
@@ -100,6 +101,8 @@ pub fn resolve(options: &Options, threshold: u32) -> Result<CrawlConfig> {
             .map_or(Ok(defaults.frontier.dedup.varying_after), |v| {
                 range("dedup.varying-after", v, 0, 1_000_000)
             })?,
+        far_reach,
+        far_margin,
     };
 
     let mode = match crawl.scope.as_deref() {

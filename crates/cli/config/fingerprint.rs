@@ -18,9 +18,27 @@ pub struct Settings {
     pub threshold: u32,
     /// Path-set similarity a near match must also reach (`class-paths`), 0..=1.
     pub min_similarity: f64,
+    /// How many times the threshold kept pages beyond it are compared up to (1: none).
+    pub far_reach: u32,
+    /// What a kept page beyond the threshold needs above `min_similarity`, 0..=1.
+    pub far_margin: f64,
 }
 
 pub use silhouette_crawl::DEFAULT_MIN_SIMILARITY;
+
+/// `[dedup] far-reach` and `far-margin`, checked.
+pub fn far(dedup: &DedupOptions) -> Result<(u32, f64)> {
+    let reach = match dedup.far_reach {
+        None => silhouette_crawl::DEFAULT_FAR_REACH,
+        Some(v) => range("dedup.far-reach", v, 1, 8)?,
+    };
+    let margin = match dedup.far_margin {
+        None => silhouette_crawl::DEFAULT_FAR_MARGIN,
+        Some(v) if (0.0..=1.0).contains(&v) => v,
+        Some(v) => bail!("dedup.far-margin = {v}: must be a number from 0 to 1"),
+    };
+    Ok((reach, margin))
+}
 
 /// `[dedup] min-similarity`, checked.
 pub fn min_similarity(dedup: &DedupOptions) -> Result<f64> {
@@ -124,10 +142,13 @@ impl Settings {
         hasher
             .validate()
             .map_err(|e| Invalid::setting("fingerprint", &e))?;
+        let (far_reach, far_margin) = far(dedup)?;
         Ok(Self {
             hasher,
             threshold,
             min_similarity: min_similarity(dedup)?,
+            far_reach,
+            far_margin,
         })
     }
 }
@@ -173,6 +194,21 @@ mod tests {
         check("[fingerprint]\nfeatures = \"tag-pairs\"", Ok("TagPairs"));
         check("[fingerprint]\ntime-limit = false", Ok("time_budget: None"));
         check("[dedup]\nthreshold = 0", Ok("threshold: 0"));
+        check("", Ok("far_reach: 3, far_margin: 0.1"));
+        check("[dedup]\nfar-reach = 1", Ok("far_reach: 1,"));
+        check("[dedup]\nfar-margin = 0.2", Ok("far_margin: 0.2"));
+        check(
+            "[dedup]\nfar-reach = 0",
+            Err("dedup.far-reach = 0: must be a whole number from 1 to 8"),
+        );
+        check(
+            "[dedup]\nfar-reach = 9",
+            Err("dedup.far-reach = 9: must be a whole number from 1 to 8"),
+        );
+        check(
+            "[dedup]\nfar-margin = -0.1",
+            Err("dedup.far-margin = -0.1: must be a number from 0 to 1"),
+        );
         check(
             "[fingerprint]\ndecay = 1.5\n",
             Err(

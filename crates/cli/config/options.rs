@@ -126,6 +126,12 @@ pub struct DedupOptions {
     /// Confirmed matches a path must have differed in before the similarity leaves it out
     /// (a path only the page has: within its candidate's cluster, or within two clusters).
     pub varying_after: Option<i64>,
+    /// When no kept page within the threshold is confirmed, the nearest ones up to this
+    /// many times the threshold are compared too, 1 to 8 (1: none; default 3).
+    pub far_reach: Option<i64>,
+    /// What a kept page beyond the threshold needs above `min-similarity`, 0 to 1
+    /// (default 0.1).
+    pub far_margin: Option<f64>,
     /// In drop mode, links of near-duplicates with a URL shape new to the host followed,
     /// at most this many per host that keep no page (an explored page kept gives its fetch
     /// back); within half of it, every unseen link of a near-duplicate whose similarity

@@ -26,6 +26,14 @@ pub struct CrawlConfig {
 /// least this share of their structure (ALGORITHM.md §3).
 pub const DEFAULT_MIN_SIMILARITY: f64 = 0.7;
 
+/// The default `dedup.far-reach`: when no kept page within the threshold is confirmed, those
+/// up to three times as far are compared too (ALGORITHM.md §3, "Session 46").
+pub const DEFAULT_FAR_REACH: u32 = 3;
+
+/// The default `dedup.far-margin`: what a kept page beyond the threshold needs above
+/// `min-similarity` (0.8 at the default 0.7; ALGORITHM.md §3, "Session 46").
+pub const DEFAULT_FAR_MARGIN: f64 = 0.1;
+
 /// The default `dedup.explore`: in drop mode, up to this many links per host of
 /// near-duplicate pages whose URL shape the host's pages never linked to are followed that
 /// keep no page (ALGORITHM.md §3, "Session 29" and "Session 37").
@@ -54,6 +62,9 @@ impl Default for CrawlConfig {
                     min_similarity: Some(DEFAULT_MIN_SIMILARITY),
                     // ALGORITHM.md §3, "Paths that vary within a cluster".
                     varying_after: 2,
+                    // ALGORITHM.md §3, "Session 46".
+                    far_reach: DEFAULT_FAR_REACH,
+                    far_margin: DEFAULT_FAR_MARGIN,
                     ..DedupConfig::default()
                 },
                 per_host_in_flight: fetch.per_host_concurrency,

@@ -136,6 +136,8 @@ pub fn state_params(
         ),
         ("content.threshold", d.content_threshold.to_string()),
         ("dedup.varying-after", d.varying_after.to_string()),
+        ("dedup.far-reach", d.far_reach.to_string()),
+        ("dedup.far-margin", d.far_margin.to_string()),
         ("crawl.scope", f.scope.mode.to_string()),
         ("crawl.include", list(&f.scope.include)),
         ("crawl.exclude", list(&f.scope.exclude)),

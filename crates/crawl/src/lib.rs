@@ -50,8 +50,8 @@ mod worker_robots;
 mod worker_warc;
 
 pub use config::{
-    ClusterConfig, CrawlConfig, DEFAULT_EXPLORE, DEFAULT_MIN_SIMILARITY, DEFAULT_WARC_MAX_BYTES,
-    WarcConfig, WarcRecords,
+    ClusterConfig, CrawlConfig, DEFAULT_EXPLORE, DEFAULT_FAR_MARGIN, DEFAULT_FAR_REACH,
+    DEFAULT_MIN_SIMILARITY, DEFAULT_WARC_MAX_BYTES, WarcConfig, WarcRecords,
 };
 pub use dedup::{
     Archived, Candidate as WarcResponse, DedupJob, Item as WarcItem, Position as WarcPosition,

@@ -133,12 +133,17 @@ pub struct Recorded {
     /// After how many confirmed matches a differing path stopped counting (states written
     /// before the setting existed have none: the configuration's, or the default, applies).
     pub varying_after: Option<u32>,
+    /// How far beyond the threshold kept pages were compared (states written before the
+    /// setting existed have none: they compared none, `far-reach = 1`).
+    pub far_reach: Option<u32>,
+    /// What a kept page beyond the threshold needed above the min-similarity.
+    pub far_margin: Option<f64>,
 }
 
 impl Recorded {
     /// Reads them from the state's records: `fingerprint` (`structure/MODEL/.../decay=D`),
-    /// `dedup.threshold`, `dedup.dedup-scope`, `dedup.min-similarity` and
-    /// `dedup.varying-after`.
+    /// `dedup.threshold`, `dedup.dedup-scope`, `dedup.min-similarity`,
+    /// `dedup.varying-after`, `dedup.far-reach` and `dedup.far-margin`.
     pub fn of(store: &Store) -> Result<Self> {
         let fingerprint = store.meta("fingerprint")?.unwrap_or_default();
         let parsed = |key: &str| -> Result<Option<String>> { Ok(store.meta(key)?) };
@@ -157,6 +162,8 @@ impl Recorded {
             drop_when: parsed("dedup.drop-when")?.and_then(|v| v.parse().ok()),
             content_threshold: parsed("content.threshold")?.and_then(|v| v.parse().ok()),
             varying_after: parsed("dedup.varying-after")?.and_then(|v| v.parse().ok()),
+            far_reach: parsed("dedup.far-reach")?.and_then(|v| v.parse().ok()),
+            far_margin: parsed("dedup.far-margin")?.and_then(|v| v.parse().ok()),
         })
     }
 }

@@ -83,19 +83,33 @@ pub fn why(
                 "  no structure fingerprint (its profile is unreadable)"
             )?,
             (Some(fp), Some(min), Some(_)) => {
+                let reach = config.threshold.saturating_mul(config.far_reach);
+                let far_min = (min + config.far_margin).min(1.0);
+                let beyond = if reach > config.threshold {
+                    format!(
+                        "; none confirmed: up to {reach} bits, the nearest 8 (min-similarity {far_min:.2})"
+                    )
+                } else {
+                    String::new()
+                };
                 writeln!(
                     out,
-                    "  fingerprint {fp}; kept pages of its scope within {} bits, nearest first (min-similarity {min}):",
+                    "  fingerprint {fp}; kept pages of its scope within {} bits, nearest first (min-similarity {min}){beyond}:",
                     config.threshold
                 )?;
                 if candidates.is_empty() {
                     writeln!(out, "    none")?;
                 }
                 for c in &candidates {
+                    let (need, shown) = if c.far {
+                        (far_min, format!("{far_min:.2}, beyond the threshold"))
+                    } else {
+                        (min, min.to_string())
+                    };
                     let said = match c.similarity {
                         None => "no candidate".to_owned(),
-                        Some(s) if s >= min => format!("similarity {s:.3} >= {min}"),
-                        Some(s) => format!("similarity {s:.3} < {min}"),
+                        Some(s) if s >= need => format!("similarity {s:.3} >= {shown}"),
+                        Some(s) => format!("similarity {s:.3} < {shown}"),
                     };
                     let mark = if joined == Some(c.id) {
                         "  <- its cluster"

@@ -13,7 +13,9 @@
 //! mostly the scope's frame (the paths on nearly every representative, `frame.rs`), it
 //! leaves the frame out too. A candidate whose form of its own asks for other fields than
 //! the page's is no candidate (`forms.rs`), nor one whose table of its own shows other
-//! columns (`tables.rs`). A page that joins no cluster starts one and
+//! columns (`tables.rs`). When no candidate is confirmed, the nearest representatives up to
+//! [`DedupConfig::far_reach`] × `threshold` bits are candidates too, at `min_similarity` +
+//! [`DedupConfig::far_margin`] (`far.rs`). A page that joins no cluster starts one and
 //! is kept. A page closer to a later cluster than to the one it joined stays where it
 //! was judged: decisions are final, in crawl order.
 //!
@@ -21,84 +23,15 @@
 //! [`DropWhen`] defines: [`Dedup::judge_page`] is the one place where both signals decide.
 
 use std::collections::HashMap;
-use std::fmt;
-use std::str::FromStr;
 
 use silhouette_simhash::{Fingerprint, IndexError, MAX_K128, Match, NearIndex};
 
 use crate::content::ContentIndex;
+pub use crate::dedup_config::{DedupConfig, DedupError, DedupScope, OnDuplicate};
+use crate::far::Far;
 use crate::frame::{Frame, MIN_COMPARED};
 use crate::varying::Varying;
 use crate::{DropWhen, PageContent};
-
-/// Which pages a page is compared with.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum DedupScope {
-    /// Every page kept so far, on any host.
-    Global,
-    /// The pages kept so far on the same host (the default: two sites' pages never merge).
-    #[default]
-    Host,
-}
-
-impl DedupScope {
-    /// The scope a page on `host` is judged in: its host, or `""` in global scope.
-    #[must_use]
-    pub const fn of(self, host: &str) -> &str {
-        match self {
-            Self::Global => "",
-            Self::Host => host,
-        }
-    }
-}
-
-/// What happens to a duplicate page.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum OnDuplicate {
-    /// Not emitted, links not followed.
-    #[default]
-    Drop,
-    /// Not emitted, links followed (every page is fetched, as other crawlers do).
-    FollowLinks,
-    /// Emitted with its decision, links followed.
-    Keep,
-}
-
-macro_rules! named {
-    ($ty:ident, $key:literal, $($variant:ident = $name:literal),+) => {
-        impl $ty {
-            /// The name used in `config.toml`.
-            #[must_use]
-            pub const fn name(self) -> &'static str {
-                match self { $(Self::$variant => $name),+ }
-            }
-        }
-        impl fmt::Display for $ty {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.name())
-            }
-        }
-        impl FromStr for $ty {
-            type Err = DedupError;
-            fn from_str(s: &str) -> Result<Self, DedupError> {
-                match s {
-                    $($name => Ok(Self::$variant),)+
-                    _ => Err(DedupError::Name { key: $key, value: s.to_owned(), allowed: &[$($name),+] }),
-                }
-            }
-        }
-    };
-}
-named!(DedupScope, "dedup-scope", Global = "global", Host = "host");
-named!(
-    OnDuplicate,
-    "on-duplicate",
-    Drop = "drop",
-    FollowLinks = "follow-links",
-    Keep = "keep"
-);
 
 /// A kept representative within the threshold of a page, and how the confirmation compared
 /// the two ([`Dedup::candidates`]).
@@ -118,6 +51,10 @@ pub struct Candidate {
     /// their forms or tables differ): a similarity read on 6 of 140 paths says little of the
     /// pages.
     pub paths: Option<(usize, usize)>,
+    /// Whether it lies beyond the threshold (within `far-reach` × the threshold): it needs
+    /// `min-similarity` + `far-margin`, and is compared only when none within the
+    /// threshold is confirmed (`far.rs`).
+    pub far: bool,
 }
 
 /// Which paths of two pages the confirmation compares ([`Candidate`]).
@@ -163,94 +100,6 @@ struct Seen<'a> {
     host_frame: Option<&'a Frame>,
     fields: Vec<u32>,
     tables: Vec<u32>,
-}
-
-/// The dedup settings.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DedupConfig {
-    /// Largest Hamming distance still called a near-duplicate (0..=8).
-    pub threshold: u32,
-    /// Which pages a page is compared with.
-    pub scope: DedupScope,
-    /// Pages kept per structure cluster (at least 1).
-    pub cluster_budget: u32,
-    /// Pages with fewer elements are never judged by structure (too little signal).
-    pub min_elements: u64,
-    /// What happens to duplicates.
-    pub on_duplicate: OnDuplicate,
-    /// With structure summaries: the Jaccard similarity (0..=1) a near match must also reach
-    /// to count. `None` (or a page without a summary): the fingerprint decides alone.
-    pub min_similarity: Option<f64>,
-    /// Which signal drops a page ([`DropWhen`] defines each mode).
-    pub drop_when: DropWhen,
-    /// Largest Hamming distance between content fingerprints still called near (0..=16).
-    pub content_threshold: u32,
-    /// With summaries: a path that was in exactly one of the two summaries of this many
-    /// confirmed matches in the scope is left out of the similarity; one the page has and
-    /// its candidate lacks, only when it did so within the candidate's cluster or has varied
-    /// within two clusters (`varying.rs`); 0 never.
-    pub varying_after: u32,
-}
-
-impl Default for DedupConfig {
-    fn default() -> Self {
-        Self {
-            threshold: 5,
-            scope: DedupScope::Host,
-            cluster_budget: 1,
-            min_elements: 10,
-            on_duplicate: OnDuplicate::Drop,
-            min_similarity: None,
-            drop_when: DropWhen::Structure,
-            content_threshold: 3,
-            varying_after: 0,
-        }
-    }
-}
-
-/// A dedup setting that cannot be used.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum DedupError {
-    /// An unknown name for an enumerated setting.
-    #[error("{key} = {value:?}: must be one of {}", quoted(allowed))]
-    Name {
-        /// The setting.
-        key: &'static str,
-        /// The rejected value.
-        value: String,
-        /// The names allowed.
-        allowed: &'static [&'static str],
-    },
-    /// The threshold is outside what the index supports.
-    #[error("threshold = {value}: must be a whole number from 0 to 8")]
-    Threshold {
-        /// The rejected value.
-        value: u32,
-    },
-    /// A cluster budget of 0 would drop every page.
-    #[error("cluster-budget = 0: must be at least 1")]
-    ClusterBudget,
-    /// The content threshold is outside what the content index supports.
-    #[error("content threshold = {value}: must be a whole number from 0 to {MAX_K128}")]
-    ContentThreshold {
-        /// The rejected value.
-        value: u32,
-    },
-    /// A similarity outside [0, 1].
-    #[error("min-similarity = {value}: must be a number from 0 to 1")]
-    Similarity {
-        /// The rejected value.
-        value: f64,
-    },
-}
-
-fn quoted(names: &[&str]) -> String {
-    names
-        .iter()
-        .map(|n| format!("{n:?}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// The verdict on one page.
@@ -355,6 +204,8 @@ pub struct Dedup {
     exact: HashMap<u128, u64>,
     global: Option<NearIndex>,
     per_host: HashMap<String, HostIndex>,
+    /// The representatives of each scope, for the comparison beyond the threshold (`far.rs`).
+    far: Far,
     kept_in_cluster: HashMap<u64, u32>,
     /// The structure summaries of the representatives that have one.
     summaries: HashMap<u64, Box<[u32]>>,
@@ -490,6 +341,16 @@ impl Dedup {
         {
             return Err(DedupError::Similarity { value });
         }
+        if !(1..=8).contains(&config.far_reach) {
+            return Err(DedupError::FarReach {
+                value: config.far_reach,
+            });
+        }
+        if !(0.0..=1.0).contains(&config.far_margin) {
+            return Err(DedupError::FarMargin {
+                value: config.far_margin,
+            });
+        }
         if config.content_threshold > MAX_K128 {
             return Err(DedupError::ContentThreshold {
                 value: config.content_threshold,
@@ -504,6 +365,7 @@ impl Dedup {
             exact: HashMap::new(),
             global,
             per_host: HashMap::new(),
+            far: Far::default(),
             kept_in_cluster: HashMap::new(),
             summaries: HashMap::new(),
             varying: HashMap::new(),
@@ -728,6 +590,9 @@ impl Dedup {
         if let (Some(_), Some(summary)) = (self.config.min_similarity, summary) {
             self.summaries.insert(id, summary.into());
             let scope = self.config.scope.of(host);
+            if self.config.far_reach > 1 {
+                self.far.insert(scope, fp, id);
+            }
             let frame = self.frames.entry(scope.to_owned()).or_default();
             if crate::forms::own_fields(summary, Some(frame)).len() >= crate::forms::MIN_FIELDS {
                 *self.forms.entry(scope.to_owned()).or_insert(0) += 1;
@@ -749,27 +614,26 @@ impl Dedup {
         min: f64,
     ) -> Result<Fingerprint, (Match, f64)> {
         let seen = self.seen_by(host, summary);
-        // Candidates come nearest first: a strictly greater similarity is needed to move on.
-        let mut best: Option<(f64, Match)> = None;
-        for m in self.within(host, fp) {
-            let Ok((overlap, _)) = self.compare(&seen, summary, m.id) else {
-                continue;
-            };
-            let similarity = crate::varying::share(overlap);
-            if similarity >= min && best.is_none_or(|(b, _)| similarity > b) {
-                best = Some((similarity, m));
-            }
-        }
+        // None within the threshold confirmed: those beyond it, at a higher similarity
+        // (`far.rs`).
+        let best = self
+            .best_of(&seen, summary, self.within(host, fp), min)
+            .or_else(|| {
+                let needed = (min + self.config.far_margin).min(1.0);
+                self.best_of(&seen, summary, self.beyond(host, fp), needed)
+            });
         best.map_or(Ok(fp), |(similarity, m)| Err((m, similarity)))
     }
 
-    /// Every kept representative within the threshold of `page` (nearest first) and how the
-    /// confirmation compares the two, against the state as it is (nothing changes): why the
-    /// page joins the one [`judge_page`](Self::judge_page) names, or none. Empty without a
+    /// Every kept representative within the threshold of `page` (nearest first), then, when
+    /// none of them is confirmed, those beyond it that the confirmation reads too
+    /// ([`Candidate::far`]), and how the confirmation compares each with the page, against
+    /// the state as it is (nothing changes): why the page joins the one
+    /// [`judge_page`](Self::judge_page) names, or none. Empty without a
     /// fingerprint, a structure summary or `min-similarity`, or under `min-elements`.
     #[must_use]
     pub fn candidates(&self, page: &PageSignals<'_>) -> Vec<Candidate> {
-        let (Some(fp), Some(summary), Some(_)) =
+        let (Some(fp), Some(summary), Some(min)) =
             (page.fingerprint, page.summary, self.config.min_similarity)
         else {
             return Vec::new();
@@ -778,25 +642,70 @@ impl Dedup {
             return Vec::new();
         }
         let seen = self.seen_by(page.host, summary);
-        self.within(page.host, fp)
+        let judge = |m: Match, far: bool| {
+            let compared = self.compare(&seen, summary, m.id);
+            // All the paths of the two, beside those the similarity was read on.
+            let all = self.summaries.get(&m.id).map_or(0, |theirs| {
+                silhouette_simhash::overlap_without(summary, theirs, |_| false).1
+            });
+            Candidate {
+                id: m.id,
+                distance: m.distance,
+                similarity: compared
+                    .ok()
+                    .map(|(overlap, _)| crate::varying::share(overlap)),
+                compared: compared.map_or_else(|c| c, |(_, c)| c),
+                paths: compared.ok().map(|((_, read), _)| (read, all)),
+                far,
+            }
+        };
+        let mut found: Vec<Candidate> = self
+            .within(page.host, fp)
             .into_iter()
-            .map(|m| {
-                let compared = self.compare(&seen, summary, m.id);
-                // All the paths of the two, beside those the similarity was read on.
-                let all = self.summaries.get(&m.id).map_or(0, |theirs| {
-                    silhouette_simhash::overlap_without(summary, theirs, |_| false).1
-                });
-                Candidate {
-                    id: m.id,
-                    distance: m.distance,
-                    similarity: compared
-                        .ok()
-                        .map(|(overlap, _)| crate::varying::share(overlap)),
-                    compared: compared.map_or_else(|c| c, |(_, c)| c),
-                    paths: compared.ok().map(|((_, read), _)| (read, all)),
-                }
-            })
-            .collect()
+            .map(|m| judge(m, false))
+            .collect();
+        // Those beyond the threshold are compared only when none within it is confirmed.
+        if found.iter().all(|c| c.similarity.is_none_or(|s| s < min)) {
+            found.extend(
+                self.beyond(page.host, fp)
+                    .into_iter()
+                    .map(|m| judge(m, true)),
+            );
+        }
+        found
+    }
+
+    /// The most similar of `candidates` (nearest first) at `needed` or more, and its
+    /// similarity: a strictly greater similarity is needed to move on to a farther one.
+    fn best_of(
+        &self,
+        seen: &Seen<'_>,
+        summary: &[u32],
+        candidates: Vec<Match>,
+        needed: f64,
+    ) -> Option<(f64, Match)> {
+        let mut best: Option<(f64, Match)> = None;
+        for m in candidates {
+            let Ok((overlap, _)) = self.compare(seen, summary, m.id) else {
+                continue;
+            };
+            let similarity = crate::varying::share(overlap);
+            if similarity >= needed && best.is_none_or(|(b, _)| similarity > b) {
+                best = Some((similarity, m));
+            }
+        }
+        best
+    }
+
+    /// The representatives beyond the threshold of `fp` the confirmation compares when none
+    /// within it is confirmed (`far.rs`): none when `far-reach` is 1.
+    fn beyond(&self, host: &str, fp: Fingerprint) -> Vec<Match> {
+        let near = self.config.threshold;
+        let reach = near.saturating_mul(self.config.far_reach);
+        if reach <= near {
+            return Vec::new();
+        }
+        self.far.beyond(self.config.scope.of(host), fp, near, reach)
     }
 
     /// The kept representatives within the threshold of `fp`, nearest first.

@@ -707,3 +707,111 @@ fn forms_that_name_their_item_split_a_host_at_most_max_forms_times() {
         .count();
     assert_eq!(kept, crate::forms::MAX_FORMS as usize);
 }
+
+/// Beyond the threshold, within `far-reach` × it, a kept page is a near match only at
+/// `min-similarity` + `far-margin`, and only when none within the threshold is confirmed
+/// (`far.rs`); `far-reach = 1` compares none.
+#[test]
+fn kept_pages_beyond_the_threshold_confirm_at_a_higher_similarity() {
+    use Verdict::*;
+    let set = |ids: std::ops::Range<u32>| ids.map(|i| i * 8).collect::<Vec<u32>>();
+    let config = |far_reach| DedupConfig {
+        threshold: 8,
+        min_similarity: Some(0.7),
+        far_reach,
+        far_margin: 0.1,
+        ..DedupConfig::default()
+    };
+    let ten = 0x3ff_u64; // 10 bits
+    // (fingerprint bits, summary) judged in order on one host; the verdicts.
+    let check = |far_reach: u32, pages: &[(u64, Vec<u32>)], expected: &[Verdict]| {
+        let mut d = Dedup::new(config(far_reach), "t").expect("valid");
+        let got: Vec<Verdict> = (1u64..)
+            .zip(pages)
+            .map(|(id, (bits, summary))| {
+                d.judge(id, "h", u128::from(id), fp(*bits), 50, Some(summary))
+            })
+            .collect();
+        assert_eq!(got, expected, "far-reach {far_reach}");
+    };
+    // 10 bits away, 18 of 20 paths: 0.9 >= 0.8, a duplicate; 15 of 20 (0.75): kept.
+    let pages = [
+        (BASE, set(0..20)),
+        (BASE ^ ten, set(0..18)),
+        (BASE ^ (ten << 20), set(0..15)),
+    ];
+    check(
+        3,
+        &pages,
+        &[
+            Kept { cluster: 1 },
+            NearDuplicate {
+                of: 1,
+                distance: 10,
+            },
+            Kept { cluster: 3 },
+        ],
+    );
+    // Off: the fingerprint proposes nothing beyond the threshold.
+    check(
+        1,
+        &pages,
+        &[
+            Kept { cluster: 1 },
+            Kept { cluster: 2 },
+            Kept { cluster: 3 },
+        ],
+    );
+    // 25 bits is beyond 3 × 8: kept, however alike.
+    check(
+        3,
+        &[(BASE, set(0..20)), (BASE ^ 0x1ff_ffff, set(0..20))],
+        &[Kept { cluster: 1 }, Kept { cluster: 2 }],
+    );
+    // A candidate within the threshold that is confirmed wins over a more similar one
+    // beyond it.
+    check(
+        3,
+        &[
+            (BASE, set(0..20)),
+            (BASE ^ (ten << 30), set(0..10)),
+            (BASE ^ (ten << 30) ^ 1, set(0..14)),
+        ],
+        &[
+            Kept { cluster: 1 },
+            Kept { cluster: 2 },
+            NearDuplicate { of: 2, distance: 1 },
+        ],
+    );
+    // `candidates` names the ones beyond the threshold it read.
+    let mut d = Dedup::new(config(3), "t").expect("valid");
+    d.judge(1, "h", 1, fp(BASE), 50, Some(&set(0..20)));
+    let summary = set(0..18);
+    let page = PageSignals {
+        id: 2,
+        host: "h",
+        body_hash: 2,
+        fingerprint: fp(BASE ^ ten),
+        elements: 50,
+        summary: Some(&summary),
+        content: &PageContent::default(),
+    };
+    let seen: Vec<(u64, u32, bool)> = d
+        .candidates(&page)
+        .iter()
+        .map(|c| (c.id, c.distance, c.far))
+        .collect();
+    assert_eq!(seen, [(1, 10, true)]);
+    // Settings out of range are refused.
+    for (reach, margin, err) in [
+        (0, 0.1, DedupError::FarReach { value: 0 }),
+        (9, 0.1, DedupError::FarReach { value: 9 }),
+        (3, 1.5, DedupError::FarMargin { value: 1.5 }),
+    ] {
+        let bad = DedupConfig {
+            far_margin: margin,
+            ..config(reach)
+        };
+        assert_eq!(Dedup::new(bad, "t").map(|_| ()), Err(err));
+    }
+}

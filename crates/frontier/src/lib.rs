@@ -105,6 +105,8 @@ mod canon;
 mod content;
 mod decision;
 mod dedup;
+mod dedup_config;
+mod far;
 mod forms;
 mod frame;
 mod frontier;
