@@ -62,6 +62,7 @@ mod explain;
 mod features;
 mod hasher;
 mod items;
+mod linked;
 mod paths;
 mod profile;
 mod refresh;

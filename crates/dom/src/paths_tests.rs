@@ -177,7 +177,7 @@ fn tails_of_a_token() {
     let long = "a-b-c-d-e-f-g-h-i-j-k";
     let mut got = Vec::new();
     token_tails(long, &mut got);
-    assert_eq!(got.len(), MAX_TAILS);
+    assert_eq!(got.len(), crate::linked::MAX_TAILS);
 }
 
 proptest::proptest! {

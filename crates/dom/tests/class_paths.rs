@@ -4,14 +4,8 @@
 mod support;
 
 use proptest::prelude::*;
-use silhouette_dom::{
-    FeatureSet, HasherConfig, MAX_PATHS, PathSet, Profile, Structure, StructureHasher,
-};
-use support::{hash, hasher};
-
-fn paths(s: &Structure) -> &PathSet {
-    s.profile.paths().expect("a class-paths profile")
-}
+use silhouette_dom::{FeatureSet, HasherConfig, MAX_PATHS, Profile, StructureHasher};
+use support::{check_differ, check_same, hash, hasher, paths};
 
 /// A page's fingerprint, path count and element count.
 fn check(html: &str, expected_fp: &str, expected_paths: usize, expected_elements: u64) {
@@ -253,19 +247,6 @@ fn depth_limit() {
         .hash(b"<div><section><div>x</div></section></div>")
         .expect("parses");
     assert_eq!(paths(&s).len(), 5); // html, head, body, div, section
-}
-
-/// `a` and `b` have the same paths (and so the same fingerprint), with `elements` each.
-fn check_same(a: &str, b: &str, elements: (u64, u64)) {
-    let (x, y) = (hash(a), hash(b));
-    assert_eq!(paths(&x), paths(&y), "{a:?} vs {b:?}");
-    assert_eq!(x.fingerprint, y.fingerprint, "{a:?} vs {b:?}");
-    assert_eq!((x.elements, y.elements), elements, "{a:?} vs {b:?}");
-}
-
-/// `a` and `b` have different paths.
-fn check_differ(a: &str, b: &str) {
-    assert_ne!(paths(&hash(a)), paths(&hash(b)), "{a:?} vs {b:?}");
 }
 
 #[test]
@@ -729,178 +710,6 @@ proptest! {
             let (c, d) = (hash(&page(&classes[0], false)), hash(&page(&classes[1], false)));
             prop_assert_ne!(paths(&c).summary(), paths(&d).summary());
         }
-    }
-}
-
-/// A table of `rows` body rows under a `<thead>` row of header cells `heads`, in a page
-/// without a main content (an application's list page).
-fn listing(heads: &[&str], rows: usize) -> String {
-    let head: String = heads.iter().map(|h| format!("<th>{h}</th>")).collect();
-    let body: String = (0..rows)
-        .map(|i| format!("<tr class=entry><td><a href=\"/r/{i}\">r{i}</a></td></tr>"))
-        .collect();
-    format!(
-        "<div class=menu><a href=/>home</a></div><div class=main><h3>list</h3>\
-         <table class=big><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
-    )
-}
-
-#[test]
-fn a_tables_column_headers_name_its_kind() {
-    // Two lists of one markup under other column headers are two kinds of page: every
-    // path below the table differs.
-    let (tags, branches) = (
-        hash(&listing(&["tag", "node"], 3)),
-        hash(&listing(&["branch", "node"], 3)),
-    );
-    assert!(paths(&tags).jaccard(paths(&branches)) < 0.7);
-    // Only the headers' letters count: case, digits, punctuation, white space, entities.
-    check_same(
-        &listing(&["tag", "node"], 3),
-        &listing(&[" Tag&nbsp;(2)", "NO&#45;DE:"], 3),
-        (22, 22),
-    );
-    // A word with a digit is data (a revision, a date, a count): left out.
-    check_same(
-        &listing(&["1000:0418da4d0597", "1001:4c74e7820d50"], 1),
-        &listing(&["0:1f2e3d4c", "(1) a1"], 1),
-        (16, 16),
-    );
-    check_same(
-        &listing(&["Age (3 days)"], 1),
-        &listing(&["age days"], 1),
-        (15, 15),
-    );
-    check_differ(&listing(&["Age (3 days)"], 1), &listing(&["age"], 1));
-    // Letters of any script count, lowercased; a no-break space is white space.
-    check_same(
-        &listing(&["Étiquette"], 1),
-        &listing(&["é&nbsp;tiquette"], 1),
-        (15, 15),
-    );
-    check_differ(&listing(&["名称"], 1), &listing(&["类型"], 1));
-    // The rows are data: how many, and what they say, does not matter.
-    check_same(
-        &listing(&["tag", "node"], 1),
-        &listing(&["tag", "node"], 9),
-        (16, 40),
-    );
-    // The column order does.
-    check_differ(&listing(&["tag", "node"], 1), &listing(&["node", "tag"], 1));
-    // Only the first 32 letters of a header count.
-    check_same(
-        &listing(&[&"x".repeat(32), "node"], 1),
-        &listing(&[&format!("{}y", "x".repeat(32)), "node"], 1),
-        (16, 16),
-    );
-    // Inside the main content, an article's tables are its content.
-    let article = |h: &str| {
-        format!("<main><p>t</p><table><thead><tr><th>{h}</th></tr></thead></table></main>")
-    };
-    check_same(&article("name"), &article("expression"), (9, 9));
-    // No `<thead>` (a wiki's tables), or a row whose headers name rows: no column names.
-    let plain = |h: &str| format!("<table><tr><th>{h}</th></tr><tr><td>1</td></tr></table>");
-    check_same(&plain("name"), &plain("expression"), (9, 9));
-    let keys = |h: &str| format!("<table><thead><tr><th>{h}</th><td>1</td></tr></thead></table>");
-    check_same(&keys("hash"), &keys("date"), (8, 8));
-    // Header cells without letters name nothing either.
-    check_same(&listing(&["1", "-"], 1), &listing(&["", ""], 1), (16, 16));
-    check_differ(&listing(&["1", "-"], 1), &listing(&["tag", ""], 1));
-}
-
-/// The marked column ids of a page's summary (third bit, not below prose: `PathSet::TABLE`).
-fn columns(html: &str) -> Vec<u32> {
-    paths(&hash(html))
-        .summary()
-        .into_iter()
-        .filter(|id| id & 5 == 4)
-        .collect()
-}
-
-#[test]
-fn a_tables_named_columns_are_marked_where_the_table_is() {
-    let list = |class: &str, heads: &[&str]| {
-        let head: String = heads.iter().map(|h| format!("<th>{h}</th>")).collect();
-        format!(
-            "<div class=menu><a href=/>home</a></div><div class=main>\
-             <table class=\"{class}\"><thead><tr>{head}</tr></thead>\
-             <tbody><tr><td>1</td></tr></tbody></table></div>"
-        )
-    };
-    let tickets = columns(&list("listing", &["Ticket", "Summary", "Owner"]));
-    assert_eq!(tickets.len(), 3);
-    // One column less (a query that filters on it), a sort class on the table, other
-    // letter case: the same columns where both show them.
-    let fewer = columns(&list("listing sort-desc", &["ticket", "SUMMARY"]));
-    assert_eq!(fewer.len(), 2);
-    assert!(fewer.iter().all(|c| tickets.contains(c)));
-    // Another list at the same place: other columns, none shared.
-    let files = columns(&list("listing", &["Name", "Size", "Age"]));
-    assert!(files.iter().all(|c| !tickets.contains(c)));
-    // The same names elsewhere on the page are other columns.
-    let elsewhere = columns(&format!(
-        "<div class=side>{}</div>",
-        list("listing", &["Ticket", "Summary", "Owner"])
-    ));
-    assert!(elsewhere.iter().all(|c| !tickets.contains(c)));
-    // A header cell without letters is a column without a name: one such column at a place.
-    let unnamed = columns(&list("listing", &["1", "Ticket"]));
-    assert_eq!(unnamed.len(), 2);
-    assert_eq!(columns(&list("listing", &["", "Ticket"])), unnamed);
-    assert!(unnamed.iter().any(|c| tickets.contains(c)));
-    // A table without a header row, a key-value table and an article's table in the main
-    // content have no columns.
-    assert!(columns("<table><tr><th>name</th></tr><tr><td>1</td></tr></table>").is_empty());
-    assert!(columns("<table><thead><tr><th>hash</th><td>1</td></tr></thead></table>").is_empty());
-    assert!(
-        columns(
-            "<main><p>t</p><table><thead><tr><th>name</th><th>age</th></tr></thead></table></main>"
-        )
-        .is_empty()
-    );
-    // The mark is in the summary only: the fingerprint does not read it.
-    let s = hash(&list("listing", &["Ticket", "Summary"]));
-    let unmarked = PathSet::from_paths(paths(&s).seed(), paths(&s).paths().collect());
-    assert_eq!(unmarked.fingerprint(0.76), s.fingerprint);
-    assert_ne!(unmarked.summary(), paths(&s).summary());
-}
-
-#[test]
-fn header_text_goes_to_its_own_cell() {
-    // A `<th>` the tree builder ignores (outside a table) leaves no text to an earlier one.
-    check_same(
-        &format!("{}<th>stray</th>", listing(&["tag"], 1)),
-        &listing(&["tag"], 1),
-        (15, 15),
-    );
-    // A cell left open ends at the next cell, row or the table's end.
-    check_same(
-        "<table><thead><tr><th>tag<th>node</thead></table>",
-        "<table><thead><tr><th>tag</th><th>node</th></tr></thead></table>",
-        (8, 8),
-    );
-    check_differ(
-        "<table><thead><tr><th>tag<th>node</thead></table>",
-        "<table><thead><tr><th>tagnode</thead></table>",
-    );
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
-
-    /// Column headers that differ in their letters give tables of other paths; the rest of
-    /// their text (numbers, punctuation, white space, case) never matters.
-    #[test]
-    fn column_headers_are_their_letters(
-        a in "[a-z]{1,8}",
-        b in "[a-z]{1,8}",
-        noise in "[0-9 ():#-]{0,6}",
-    ) {
-        let x = hash(&listing(&[&a, "node"], 2));
-        let y = hash(&listing(&[&b, "node"], 2));
-        prop_assert_eq!(a == b, paths(&x) == paths(&y));
-        let z = hash(&listing(&[&format!("{noise} {} {noise}", a.to_uppercase()), "node"], 2));
-        prop_assert_eq!(paths(&x), paths(&z));
     }
 }
 

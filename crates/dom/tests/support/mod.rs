@@ -1,7 +1,9 @@
 //! What the `class_paths*` tests share: the default hasher without its clock, so results
-//! depend on the input only.
+//! depend on the input only, and checks on two pages' paths.
+// Each test crate that includes this module uses some of it.
+#![allow(dead_code)]
 
-use silhouette_dom::{HasherConfig, Limits, Structure, StructureHasher};
+use silhouette_dom::{HasherConfig, Limits, PathSet, Structure, StructureHasher};
 
 /// The default configuration (class-paths, decay 0.76) without the clock.
 pub fn hasher() -> StructureHasher {
@@ -20,4 +22,22 @@ pub fn hash(html: &str) -> Structure {
     hasher()
         .hash(html.as_bytes())
         .expect("no input is rejected")
+}
+
+/// A class-paths structure's path set.
+pub fn paths(s: &Structure) -> &PathSet {
+    s.profile.paths().expect("a class-paths profile")
+}
+
+/// `a` and `b` have the same paths (and so the same fingerprint), with `elements` each.
+pub fn check_same(a: &str, b: &str, elements: (u64, u64)) {
+    let (x, y) = (hash(a), hash(b));
+    assert_eq!(paths(&x), paths(&y), "{a:?} vs {b:?}");
+    assert_eq!(x.fingerprint, y.fingerprint, "{a:?} vs {b:?}");
+    assert_eq!((x.elements, y.elements), elements, "{a:?} vs {b:?}");
+}
+
+/// `a` and `b` have different paths.
+pub fn check_differ(a: &str, b: &str) {
+    assert_ne!(paths(&hash(a)), paths(&hash(b)), "{a:?} vs {b:?}");
 }
