@@ -110,6 +110,7 @@ mod far;
 mod forms;
 mod frame;
 mod frontier;
+mod frontier_types;
 mod order;
 mod queue;
 mod record;
