@@ -33,8 +33,8 @@ use crate::frame::{Frame, MIN_COMPARED};
 use crate::varying::Varying;
 use crate::{DropWhen, PageContent};
 
-/// A kept representative within the threshold of a page, and how the confirmation compared
-/// the two ([`Dedup::candidates`]).
+/// A kept representative within the threshold of a page (or beyond it, [`Candidate::far`]),
+/// and how the confirmation compared the two ([`Dedup::candidates`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Candidate {
