@@ -107,7 +107,9 @@ fn histogram(r: &Report, out: &mut String) {
         "<p class=\"note\">{} by their stored distance in bits to the kept page they \
          matched; {} drawn at 0 bits; {} counted apart (not drawn: they matched no kept page). \
          Red line: the threshold, {} bits — a page this close or closer to a kept page is a \
-         duplicate (with class-paths, only if its path set is alike enough too).</p>",
+         duplicate (with class-paths, only if its path set is alike enough too; beyond it, \
+         up to <code>far-reach</code> times the threshold, only if its path set is alike by \
+         <code>min-similarity</code> + <code>far-margin</code>).</p>",
         counted(near, "near-duplicate"),
         counted(h.exact, "exact duplicate"),
         counted(h.kept, "kept page"),

@@ -159,9 +159,9 @@ impl Histogram {
         Ok(any.then_some(h))
     }
 
-    /// The bars to draw: bucket 0 holds the exact duplicates too; up to the threshold (no
-    /// duplicate is farther: the axis ends where the judgement does), or the farthest
-    /// distance seen if a crawl at another threshold recorded one.
+    /// The bars to draw: bucket 0 holds the exact duplicates too; up to the threshold, or
+    /// the farthest distance seen (a duplicate beyond the threshold, `far-reach`, or one a
+    /// crawl at another threshold recorded).
     pub fn bars(&self) -> Vec<u64> {
         let last = self.near.iter().rposition(|&n| n > 0).unwrap_or(0);
         let len = (last + 1)
