@@ -153,3 +153,32 @@ pub fn command(
     replay(store, decay, dedup, start, &mut std::io::stdout().lock())?;
     Ok(std::process::ExitCode::SUCCESS)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The far comparison a replay judges with: the crawl's recorded one, and none for a
+    /// state recorded before `far-reach` existed (it compared none beyond the threshold).
+    #[test]
+    fn a_replay_compares_beyond_the_threshold_as_the_crawl_did() {
+        let check = |recorded: Recorded, expected: (u32, f64)| {
+            let (_, dedup) =
+                settings(Config::default(), &recorded, None, None, None).expect("valid");
+            assert_eq!(
+                (dedup.far_reach, dedup.far_margin),
+                expected,
+                "{recorded:?}"
+            );
+        };
+        check(Recorded::default(), (1, 0.1));
+        check(
+            Recorded {
+                far_reach: Some(3),
+                far_margin: Some(0.2),
+                ..Recorded::default()
+            },
+            (3, 0.2),
+        );
+    }
+}
