@@ -815,3 +815,51 @@ fn kept_pages_beyond_the_threshold_confirm_at_a_higher_similarity() {
         assert_eq!(Dedup::new(bad, "t").map(|_| ()), Err(err));
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Whatever the pages (of one template, their path sets 0.6 to 1 alike, 0 to 29 bits
+    /// apart): a near-duplicate beyond the threshold lies within `far-reach` × it and
+    /// reached `min-similarity` + `far-margin`; with `far-reach = 1` there is none.
+    #[test]
+    fn a_match_beyond_the_threshold_is_within_reach_and_alike_enough(
+        pages in proptest::collection::vec(
+            (
+                0u32..30,
+                proptest::collection::btree_set(0u32..30, 0..8),
+                proptest::collection::btree_set(30u32..40, 0..5),
+            ),
+            1..60,
+        ),
+        reach in 1u32..4,
+    ) {
+        let config = DedupConfig {
+            threshold: 8,
+            min_similarity: Some(0.7),
+            varying_after: 2,
+            far_reach: reach,
+            far_margin: 0.1,
+            ..DedupConfig::default()
+        };
+        let mut d = Dedup::new(config, "t").expect("valid");
+        for (id, (flips, removed, added)) in (1u64..).zip(&pages) {
+            // `flips` low bits of BASE flipped: pages 0 to 29 bits from it; paths 0..30 less
+            // `removed`, with `added`: from 0.6 to 1 alike.
+            let bits = BASE ^ ((1u64 << flips) - 1);
+            let summary: Vec<u32> = (0..30)
+                .filter(|p| !removed.contains(p))
+                .chain(added.iter().copied())
+                .map(|p| p * 8)
+                .collect();
+            let v = d.judge(id, "h", u128::from(id), fp(bits), 50, Some(&summary));
+            if let Verdict::NearDuplicate { distance, .. } = v
+                && distance > 8
+            {
+                proptest::prop_assert!(reach > 1 && distance <= 8 * reach, "{v:?}");
+                let s = d.last_similarity().expect("confirmed by path sets");
+                proptest::prop_assert!(s >= 0.8 - 1e-9, "{v:?} at {s}");
+            }
+        }
+    }
+}
