@@ -104,10 +104,16 @@ pub fn run(
         _ => None,
     };
     // Beyond the threshold, within its far reach: the path sets decide at a higher bar.
-    let reach = threshold.saturating_mul(far_reach);
+    let rule = silhouette_frontier::DedupConfig {
+        threshold,
+        far_reach,
+        far_margin,
+        ..silhouette_frontier::DedupConfig::default()
+    };
+    let reach = rule.reach();
     let far = d > threshold && d <= reach && similarity.is_some();
     let (need, bar) = if far {
-        let need = (min_similarity + far_margin).min(1.0);
+        let need = rule.far_similarity(min_similarity);
         (need, format!("{need:.2} (min-similarity + far-margin)"))
     } else {
         (min_similarity, format!("min-similarity {min_similarity}"))

@@ -83,8 +83,7 @@ pub fn why(
                 "  no structure fingerprint (its profile is unreadable)"
             )?,
             (Some(fp), Some(min), Some(_)) => {
-                let reach = config.threshold.saturating_mul(config.far_reach);
-                let far_min = (min + config.far_margin).min(1.0);
+                let (reach, far_min) = (config.reach(), config.far_similarity(min));
                 let beyond = if reach > config.threshold {
                     format!(
                         "; none confirmed: up to {reach} bits, the nearest 8 (min-similarity {far_min:.2})"

@@ -292,19 +292,7 @@ impl HostIndex {
     fn within(&self, fp: Fingerprint, k: u32) -> Vec<Match> {
         match self {
             Self::Large(index) => index.within(fp),
-            Self::Small(list) => {
-                let mut found: Vec<(u32, usize, u64)> = list
-                    .iter()
-                    .enumerate()
-                    .map(|(at, &(f, id))| (f.distance(fp), at, id))
-                    .filter(|&(d, _, _)| d <= k)
-                    .collect();
-                found.sort_unstable();
-                found
-                    .into_iter()
-                    .map(|(distance, _, id)| Match { id, distance })
-                    .collect()
-            }
+            Self::Small(list) => crate::far::nearest(list, fp, 0..=k, usize::MAX),
         }
     }
 
@@ -619,7 +607,7 @@ impl Dedup {
         let best = self
             .best_of(&seen, summary, self.within(host, fp), min)
             .or_else(|| {
-                let needed = (min + self.config.far_margin).min(1.0);
+                let needed = self.config.far_similarity(min);
                 self.best_of(&seen, summary, self.beyond(host, fp), needed)
             });
         best.map_or(Ok(fp), |(similarity, m)| Err((m, similarity)))
@@ -700,8 +688,7 @@ impl Dedup {
     /// The representatives beyond the threshold of `fp` the confirmation compares when none
     /// within it is confirmed (`far.rs`): none when `far-reach` is 1.
     fn beyond(&self, host: &str, fp: Fingerprint) -> Vec<Match> {
-        let near = self.config.threshold;
-        let reach = near.saturating_mul(self.config.far_reach);
+        let (near, reach) = (self.config.threshold, self.config.reach());
         if reach <= near {
             return Vec::new();
         }

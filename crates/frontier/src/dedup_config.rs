@@ -110,6 +110,22 @@ pub struct DedupConfig {
     pub far_margin: f64,
 }
 
+impl DedupConfig {
+    /// The farthest a representative is compared at: `far_reach` × `threshold` bits
+    /// (`threshold` itself when the comparison beyond it is off).
+    #[must_use]
+    pub const fn reach(&self) -> u32 {
+        self.threshold.saturating_mul(self.far_reach)
+    }
+
+    /// The similarity a representative beyond the threshold needs when `min` is the
+    /// min-similarity: `min` + `far_margin`, at most 1.
+    #[must_use]
+    pub fn far_similarity(&self, min: f64) -> f64 {
+        (min + self.far_margin).min(1.0)
+    }
+}
+
 impl Default for DedupConfig {
     fn default() -> Self {
         Self {

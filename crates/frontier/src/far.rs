@@ -14,6 +14,7 @@
 //! more structures than that has no template to fold); the scan is linear in them.
 
 use std::collections::HashMap;
+use std::ops::RangeInclusive;
 
 use silhouette_simhash::{Fingerprint, Match};
 
@@ -41,22 +42,33 @@ impl Far {
     /// The [`MOST_FAR`] representatives of `scope` more than `near` and at most `reach` bits
     /// from `fp`, nearest first (the earlier kept among equals).
     pub(crate) fn beyond(&self, scope: &str, fp: Fingerprint, near: u32, reach: u32) -> Vec<Match> {
-        let Some(list) = self.lists.get(scope) else {
-            return Vec::new();
-        };
-        let mut found: Vec<(u32, usize, u64)> = list
-            .iter()
-            .enumerate()
-            .map(|(at, &(f, id))| (f.distance(fp), at, id))
-            .filter(|&(d, _, _)| d > near && d <= reach)
-            .collect();
-        found.sort_unstable();
-        found.truncate(MOST_FAR);
-        found
-            .into_iter()
-            .map(|(distance, _, id)| Match { id, distance })
-            .collect()
+        self.lists.get(scope).map_or_else(Vec::new, |list| {
+            nearest(list, fp, near.saturating_add(1)..=reach, MOST_FAR)
+        })
     }
+}
+
+/// The entries of `list` whose fingerprints lie within `bits` of `fp`, nearest first (the
+/// earlier listed among equals), at most `most`: a linear scan, for short lists (a host's
+/// first representatives, `dedup.rs`, and the comparison beyond the threshold).
+pub(crate) fn nearest(
+    list: &[(Fingerprint, u64)],
+    fp: Fingerprint,
+    bits: RangeInclusive<u32>,
+    most: usize,
+) -> Vec<Match> {
+    let mut found: Vec<(u32, usize, u64)> = list
+        .iter()
+        .enumerate()
+        .map(|(at, &(f, id))| (f.distance(fp), at, id))
+        .filter(|(d, _, _)| bits.contains(d))
+        .collect();
+    found.sort_unstable();
+    found.truncate(most);
+    found
+        .into_iter()
+        .map(|(distance, _, id)| Match { id, distance })
+        .collect()
 }
 
 #[cfg(test)]
