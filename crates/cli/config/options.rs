@@ -83,7 +83,8 @@ pub struct FingerprintOptions {
     pub decay: Option<f64>,
     /// Feature model name.
     pub features: Option<String>,
-    /// `class-paths`: paths deeper than this are left out.
+    /// `class-paths`: paths deeper than this are left out (a visible form field's path is
+    /// kept at any depth).
     pub path_depth: Option<i64>,
     /// `class-paths`: seed of the feature hash.
     pub seed: Option<i64>,

@@ -59,7 +59,8 @@ pub(crate) use crate::linked::{
     MIN_NAME_BYTES, link_name_label, link_token_labels, linkable_tokens, token_tails,
 };
 
-/// Paths deeper than this are left out by default: past it, depth mostly measures content.
+/// Paths deeper than this are left out by default (but for visible form fields): past it,
+/// depth mostly measures content.
 pub const DEFAULT_PATH_DEPTH: u32 = 12;
 
 /// At most this many distinct paths per page (a page with more keeps the first ones met).
@@ -566,8 +567,8 @@ impl PathSet {
     pub const PROSE: u8 = 0x80;
 
     /// The bit of a stored level that marks the path of a form field a user sees (any but
-    /// `type=hidden`): what the crawl compares form by form (two pages whose own forms share
-    /// less than half their fields are two kinds of page).
+    /// `type=hidden`), at any depth: what the crawl compares form by form (two pages whose
+    /// own forms share less than half their fields are two kinds of page).
     pub const FIELD: u8 = 0x40;
 
     /// The bit of a stored level that marks a table's column: a header cell of a `<table>`
@@ -696,15 +697,17 @@ impl PathCollector {
         }
     }
 
-    /// Notes an element's path at `depth` (held to the depth limit), with its `level` and
-    /// its `marks`: [`PathSet::PROSE`] below a flow of prose, [`PathSet::FIELD`] for a
-    /// visible form field, [`PathSet::TABLE`] for a table's column. A path met
+    /// Notes an element's path at `depth` (held to the depth limit, but for a visible form
+    /// field: a widget toolkit nests a form's fields a dozen levels deep, and what a form asks
+    /// for is what tells its page from another), with its `level` and its `marks`:
+    /// [`PathSet::PROSE`] below a flow of prose, [`PathSet::FIELD`] for a visible form field,
+    /// [`PathSet::TABLE`] for a table's column. A path met
     /// again keeps the lowest level it was met at (in a flow of prose one path stands for
     /// blocks at several depths), so the order of the blocks does not matter, and is prose
     /// only if it always was (a field's label holds its type, so a path is a field's every
     /// time or never; a path is a column's if it ever was).
     pub(crate) fn add(&mut self, path: u64, depth: u32, level: u32, marks: u8) {
-        if depth > self.max_depth {
+        if depth > self.max_depth && marks & PathSet::FIELD == 0 {
             return;
         }
         let id = (path >> 32) as u32;

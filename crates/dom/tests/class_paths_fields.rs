@@ -66,6 +66,30 @@ fn a_hidden_field_changes_no_mark_and_the_fingerprint_reads_none() {
     assert_ne!(unmarked.summary(), paths.summary());
 }
 
+#[test]
+fn fields_below_the_depth_limit_are_marked_and_nothing_else_there_is_a_path() {
+    // A widget toolkit's form (OOUI, a component library) nests each field in a dozen
+    // wrappers: the fields still tell the page's form, the wrappers below the limit add no
+    // path, as anywhere else.
+    let deep = |fields: &str| {
+        let wrap = "<div class=w>".repeat(14);
+        page(&format!("{wrap}<span class=x><b>label</b></span>{fields}"))
+    };
+    let (shallow_ids, _) = fields(&page("<input name=user><input name=pass type=password>"));
+    let (ids, paths) = fields(&deep("<input name=user><input name=pass type=password>"));
+    assert_eq!((shallow_ids.len(), ids.len()), (2, 2));
+    let (no_fields, paths_without) = fields(&deep(""));
+    assert!(no_fields.is_empty());
+    // The two fields are the only paths the deep form adds.
+    assert_eq!(paths, paths_without + 2);
+    // Other fields, other marks; a hidden field deep down is no path at all.
+    let (other, _) = fields(&deep("<input name=query><select name=scope></select>"));
+    assert_eq!(other.len(), 2);
+    assert!(other.iter().all(|id| !ids.contains(id)));
+    let (_, with_hidden) = fields(&deep("<input type=hidden name=token>"));
+    assert_eq!(with_hidden, paths_without);
+}
+
 /// A field name's letter (digits in a name are normalised away, as in class tokens).
 fn letter(i: u8) -> char {
     char::from(b'a' + i)
