@@ -169,37 +169,43 @@ fn compare_paths_shows_where_two_pages_differ() {
 }
 
 /// Two pages alike but for the fields their form asks for are two kinds of page, as a crawl
-/// judges them: `compare` says why.
+/// judges them: `compare` says why. So it does when a widget toolkit nests the form's fields
+/// below the depth limit of the paths (14 wrappers here).
 #[test]
 fn compare_says_when_two_forms_ask_for_other_fields() {
-    let page = |fields: &str| {
-        format!(
-            "<body><div class=nav><a href=/>h</a><a href=/a>a</a></div><main><h1>Settings</h1>\
-             <form class=prefs><fieldset><legend>x</legend>{fields}</fieldset>\
-             <input type=hidden name=token><button>Save</button></form></main></body>"
-        )
-    };
-    let (a, b, c) = (
-        page("<input name=email><input name=name><select name=lang></select>"),
-        page("<input name=tz><input name=dateformat type=checkbox><select name=theme></select>"),
-        page("<input name=email><input name=name><select name=lang></select><input name=nick>"),
-    );
-    let dir = scratch(&[
-        ("a.html", a.as_bytes()),
-        ("b.html", b.as_bytes()),
-        ("c.html", c.as_bytes()),
-    ]);
-    let r = run_in(dir.path(), &["compare", "a.html", "b.html"], b"");
-    assert_eq!(r.code, 1, "{}", r.stdout);
-    assert!(
-        r.stdout.contains(
-            "verdict: different structure (their forms ask for other fields: 1 of 7 shared)"
-        ),
-        "{}",
-        r.stdout
-    );
-    let r = run_in(dir.path(), &["compare", "a.html", "c.html"], b"");
-    assert_eq!(r.code, 0, "{}", r.stdout);
+    for wrappers in [0, 14] {
+        let page = |fields: &str| {
+            let wrap = "<div class=widget>".repeat(wrappers);
+            format!(
+                "<body><div class=nav><a href=/>h</a><a href=/a>a</a></div><main><h1>Settings</h1>\
+                 <form class=prefs><fieldset><legend>x</legend>{wrap}{fields}</fieldset>\
+                 <input type=hidden name=token><button>Save</button></form></main></body>"
+            )
+        };
+        let (a, b, c) = (
+            page("<input name=email><input name=name><select name=lang></select>"),
+            page(
+                "<input name=tz><input name=dateformat type=checkbox><select name=theme></select>",
+            ),
+            page("<input name=email><input name=name><select name=lang></select><input name=nick>"),
+        );
+        let dir = scratch(&[
+            ("a.html", a.as_bytes()),
+            ("b.html", b.as_bytes()),
+            ("c.html", c.as_bytes()),
+        ]);
+        let r = run_in(dir.path(), &["compare", "a.html", "b.html"], b"");
+        assert_eq!(r.code, 1, "{wrappers} wrappers: {}", r.stdout);
+        assert!(
+            r.stdout.contains(
+                "verdict: different structure (their forms ask for other fields: 1 of 7 shared)"
+            ),
+            "{wrappers} wrappers: {}",
+            r.stdout
+        );
+        let r = run_in(dir.path(), &["compare", "a.html", "c.html"], b"");
+        assert_eq!(r.code, 0, "{wrappers} wrappers: {}", r.stdout);
+    }
 }
 
 /// Two pages alike but for the columns of the list they show are two kinds of page, as a
