@@ -168,6 +168,22 @@ fn compare_paths_shows_where_two_pages_differ() {
     assert!(!r.stdout.contains("paths only in"), "{}", r.stdout);
 }
 
+/// `compare` of pages A and B (`[a, b, c]`) exits 1 with `verdict`, and of A and C exits 0:
+/// B is another kind of page, C the same kind. Returns A and B's output.
+fn check_apart([a, b, c]: [String; 3], verdict: &str) -> String {
+    let dir = scratch(&[
+        ("a.html", a.as_bytes()),
+        ("b.html", b.as_bytes()),
+        ("c.html", c.as_bytes()),
+    ]);
+    let r = run_in(dir.path(), &["compare", "a.html", "b.html"], b"");
+    assert_eq!(r.code, 1, "{a}\n{}", r.stdout);
+    assert!(r.stdout.contains(verdict), "{a}\n{}", r.stdout);
+    let same = run_in(dir.path(), &["compare", "a.html", "c.html"], b"");
+    assert_eq!(same.code, 0, "{a}\n{}", same.stdout);
+    r.stdout
+}
+
 /// Two pages alike but for the fields their form asks for are two kinds of page, as a crawl
 /// judges them: `compare` says why. So it does when a widget toolkit nests the form's fields
 /// below the depth limit of the paths (14 wrappers here).
@@ -189,22 +205,10 @@ fn compare_says_when_two_forms_ask_for_other_fields() {
             ),
             page("<input name=email><input name=name><select name=lang></select><input name=nick>"),
         );
-        let dir = scratch(&[
-            ("a.html", a.as_bytes()),
-            ("b.html", b.as_bytes()),
-            ("c.html", c.as_bytes()),
-        ]);
-        let r = run_in(dir.path(), &["compare", "a.html", "b.html"], b"");
-        assert_eq!(r.code, 1, "{wrappers} wrappers: {}", r.stdout);
-        assert!(
-            r.stdout.contains(
-                "verdict: different structure (their forms ask for other fields: 1 of 7 shared)"
-            ),
-            "{wrappers} wrappers: {}",
-            r.stdout
+        check_apart(
+            [a, b, c],
+            "verdict: different structure (their forms ask for other fields: 1 of 7 shared)",
         );
-        let r = run_in(dir.path(), &["compare", "a.html", "c.html"], b"");
-        assert_eq!(r.code, 0, "{wrappers} wrappers: {}", r.stdout);
     }
 }
 
@@ -230,23 +234,11 @@ fn compare_says_when_two_tables_show_other_columns() {
         page(&["Subject", "Author", "Replies", "Last message"]),
         page(&["Forum", "Topics", "Last message"]),
     );
-    let dir = scratch(&[
-        ("a.html", a.as_bytes()),
-        ("b.html", b.as_bytes()),
-        ("c.html", c.as_bytes()),
-    ]);
-    let r = run_in(dir.path(), &["compare", "a.html", "b.html"], b"");
-    assert_eq!(r.code, 1, "{}", r.stdout);
-    assert!(r.stdout.contains("similarity: 0.778"), "{}", r.stdout);
-    assert!(
-        r.stdout.contains(
-            "verdict: different structure (their tables are other tables: 1 of 7 columns shared)"
-        ),
-        "{}",
-        r.stdout
+    let apart = check_apart(
+        [a, b, c],
+        "verdict: different structure (their tables are other tables: 1 of 7 columns shared)",
     );
-    let r = run_in(dir.path(), &["compare", "a.html", "c.html"], b"");
-    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(apart.contains("similarity: 0.778"), "{apart}");
 }
 
 /// Pages beyond the threshold, within `far-reach` × it, are the same structure only at
