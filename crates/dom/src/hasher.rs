@@ -20,7 +20,7 @@ use crate::refresh::Refresh;
 use crate::sink::{ArenaSink, Links};
 use crate::tokens;
 use crate::tree::TreeArena;
-use crate::walk::{walk, walk_paths};
+use crate::walk::{main_content, walk, walk_paths};
 
 /// Why a fingerprint covers only part of a page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -333,8 +333,11 @@ impl StructureHasher {
                 if explain {
                     paths.names = Some(Names::default());
                 }
-                share_item_labels(&mut arena);
-                let elements = walk_paths(&arena, &mut paths);
+                // The main content, found once for the labels and the walk (the tree's
+                // shape is final; labels do not move it).
+                let main = main_content(&arena);
+                share_item_labels(&mut arena, main);
+                let elements = walk_paths(&arena, &mut paths, main);
                 let names = paths.names.take();
                 let paths = paths.finish(*seed);
                 if let Some(names) = names {

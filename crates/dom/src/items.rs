@@ -47,7 +47,6 @@ use crate::paths::{
     label_of_tokens, link_name_label, link_token_labels, linkable_tokens, token_label, token_tails,
 };
 use crate::tree::{Kind, NONE, NodeId, TreeArena};
-use crate::walk::main_content;
 use fnv::{FnvHashMap, FnvHashSet};
 
 /// The fewest tokens a list's items must share for what else they carry to be data. (Two,
@@ -57,16 +56,43 @@ const MIN_SHARED: usize = 1;
 
 /// One classed element: its parent if that is in the main content (else `NONE`: no list),
 /// itself, its class in `TreeArena::class_text`, and the tokens of its label (each as
-/// `Token::root_label`), sorted by that hash.
+/// `Token::root_label`, sorted by that hash) as an index into the page's distinct classes'
+/// tokens ([`Classes`]).
 struct Item {
     parent: NodeId,
     id: NodeId,
     span: (u32, u32),
-    tokens: Vec<u64>,
+    tokens: u32,
+}
+
+/// The tokens of each distinct class value of a page (`paths::class_token_labels`), made
+/// once per value: most of a page's classed elements repeat a few values (a table's
+/// `t-dsc` rows), and tokenising each again was most of this module's work.
+#[derive(Default)]
+struct Classes<'a> {
+    index: FnvHashMap<&'a str, u32>,
+    tokens: Vec<Vec<u64>>,
+}
+
+impl<'a> Classes<'a> {
+    /// The index of `class`'s tokens, made if new.
+    fn of(&mut self, class: &'a str) -> u32 {
+        let next = u32::try_from(self.tokens.len()).unwrap_or(u32::MAX);
+        *self.index.entry(class).or_insert_with(|| {
+            self.tokens.push(class_token_labels(class));
+            next
+        })
+    }
+
+    /// The tokens at `index`, from [`of`](Self::of).
+    fn get(&self, index: u32) -> &[u64] {
+        self.tokens.get(index as usize).map_or(&[], Vec::as_slice)
+    }
 }
 
 /// Relabels the classed elements of `arena` (labelled, parsed) as the module docs say.
-pub(crate) fn share_item_labels(arena: &mut TreeArena) {
+/// `main` is the page's main content (`walk::main_content`).
+pub(crate) fn share_item_labels(arena: &mut TreeArena, main: Option<NodeId>) {
     let mut page: Vec<u64> = arena
         .root_classes
         .iter()
@@ -75,7 +101,6 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena) {
     page.sort_unstable();
     drop_linked_root_tokens(arena);
     let named = named_pages(arena);
-    let main = main_content(arena);
     if arena.classes.is_empty() || (page.is_empty() && main.is_none() && named.is_empty()) {
         return;
     }
@@ -109,6 +134,8 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena) {
         state == 1
     };
     let mut items: Vec<Item> = Vec::new();
+    let mut classes = Classes::default();
+    let text = arena.class_text.as_str();
     for &(id, start, end) in &arena.classes {
         let parent = arena.parent(id);
         if parent == NONE {
@@ -118,22 +145,31 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena) {
         if !in_list && page.is_empty() && named.is_empty() {
             continue;
         }
-        let class = arena
-            .class_text
-            .get(start as usize..end as usize)
-            .unwrap_or("");
+        let class = text.get(start as usize..end as usize).unwrap_or("");
         items.push(Item {
             parent: if in_list { parent } else { NONE },
             id,
             span: (start, end),
-            tokens: class_token_labels(class),
+            tokens: classes.of(class),
         });
     }
     let linked = linked_tokens(arena, &items);
-    let name = |id: NodeId| arena.node(id).map_or("", |n| &*n.name);
+    let name = |id: NodeId| arena.node(id).map(|n| &n.name);
     // Siblings of one name in the main content next to each other, in creation order; the
-    // elements outside it (no list: `parent` NONE) after them.
-    items.sort_by(|a, b| (a.parent, name(a.id), a.id).cmp(&(b.parent, name(b.id), b.id)));
+    // elements outside it (no list: `parent` NONE, each alone) after them, as they come.
+    // Names are ordered by their atoms' hashes first: only which siblings are together
+    // matters, not in which order the lists come.
+    let lists = items.iter().filter(|i| i.parent != NONE).count();
+    items.sort_by_key(|i| i.parent == NONE);
+    items[..lists].sort_unstable_by(|a, b| {
+        a.parent
+            .cmp(&b.parent)
+            .then_with(|| match (name(a.id), name(b.id)) {
+                (Some(x), Some(y)) if x != y => (x.get_hash(), &**x).cmp(&(y.get_hash(), &**y)),
+                (x, y) => x.is_some().cmp(&y.is_some()),
+            })
+            .then(a.id.cmp(&b.id))
+    });
     let mut relabel: Vec<(NodeId, u64)> = Vec::new();
     let mut start = 0;
     while start < items.len() {
@@ -148,7 +184,7 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena) {
                     .count()
         };
         let group = &items[start..end];
-        let shared = shared_tokens(group);
+        let shared = shared_tokens(group, &classes);
         for (item, shared) in group.iter().zip(shared) {
             let keep = |t: &u64| {
                 page.binary_search(t).is_err()
@@ -156,7 +192,7 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena) {
                     && (parent == NONE || linked.binary_search(t).is_err())
                     && shared.as_ref().is_none_or(|s| s.binary_search(t).is_ok())
             };
-            if item.tokens.iter().all(keep) {
+            if classes.get(item.tokens).iter().all(keep) {
                 continue;
             }
             let (s, e) = item.span;
@@ -164,7 +200,10 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena) {
             let mut kept = class_tokens(class);
             kept.truncate(MAX_CLASS_TOKENS);
             kept.retain(|t| keep(&t.root_label()));
-            relabel.push((item.id, label_of_tokens(name(item.id), &kept)));
+            relabel.push((
+                item.id,
+                label_of_tokens(name(item.id).map_or("", |n| &**n), &kept),
+            ));
         }
         start = end;
     }
@@ -403,7 +442,7 @@ fn linked_tokens(arena: &TreeArena, items: &[Item]) -> Vec<u64> {
 /// For each sibling of `group` (one parent, one name), the tokens its list shares (sorted),
 /// if it is an item of a list of two or more that all share at least [`MIN_SHARED`] token;
 /// `None` keeps its own.
-fn shared_tokens(group: &[Item]) -> Vec<Option<Vec<u64>>> {
+fn shared_tokens(group: &[Item], classes: &Classes<'_>) -> Vec<Option<Vec<u64>>> {
     let mut out = vec![None; group.len()];
     if group.len() < 2 {
         return out;
@@ -420,7 +459,7 @@ fn shared_tokens(group: &[Item]) -> Vec<Option<Vec<u64>>> {
     }
     let mut first_with: FnvHashMap<u64, usize> = FnvHashMap::default();
     for (i, item) in group.iter().enumerate() {
-        for &t in &item.tokens {
+        for &t in classes.get(item.tokens) {
             let j = *first_with.entry(t).or_insert(i);
             let (a, b) = (find(&mut list, i), find(&mut list, j));
             list[a.max(b)] = a.min(b);
@@ -433,13 +472,13 @@ fn shared_tokens(group: &[Item]) -> Vec<Option<Vec<u64>>> {
         if chunk.len() < 2 {
             continue;
         }
-        let common: Vec<u64> = group[chunk[0].1]
-            .tokens
+        let common: Vec<u64> = classes
+            .get(group[chunk[0].1].tokens)
             .iter()
             .filter(|t| {
                 chunk
                     .iter()
-                    .all(|&(_, m)| group[m].tokens.binary_search(t).is_ok())
+                    .all(|&(_, m)| classes.get(group[m].tokens).binary_search(t).is_ok())
             })
             .copied()
             .collect();

@@ -210,6 +210,7 @@ impl TreeSink for ArenaSink<'_> {
             && let Some(node) = arena.nodes.get_mut(id as usize)
         {
             node.ctx |= crate::text::ROLE_MAIN;
+            arena.main_marked = true;
         }
         id
     }

@@ -170,6 +170,10 @@ pub(crate) struct TreeArena {
     /// state a form carries, not what a user fills in (the walk marks the other fields,
     /// [`crate::PathSet::FIELD`]).
     pub(crate) hidden_fields: Vec<NodeId>,
+    /// Whether an element that [`is_main`](Self::is_main) may be in the tree: one named
+    /// `main` or with `role=main` was created. Without one, `walk::main_content` is `None`
+    /// with no walk.
+    pub(crate) main_marked: bool,
 }
 
 /// The `name` and `type` of a form field ([`crate::paths::is_field`]) whose label they join.
@@ -244,6 +248,7 @@ impl TreeArena {
             links: Vec::new(),
             link_text: String::new(),
             hidden_fields: Vec::new(),
+            main_marked: false,
         };
         arena.push(Node::new(Kind::Document, Ns::Html, LocalName::from("")));
         arena.push(Node::new(Kind::Ignored, Ns::Html, LocalName::from("")));
@@ -300,6 +305,9 @@ impl TreeArena {
         field: Option<Field<'_>>,
     ) -> NodeId {
         self.created += 1;
+        if name == html5ever::local_name!("main") {
+            self.main_marked = true;
+        }
         let mut root_tokens = None;
         let mut item_class = None;
         let mut deferred = None;

@@ -54,13 +54,16 @@ fn push_children<T: Copy>(
 /// path, or under its flow of prose's, `paths.rs`) goes to `out` with its level (its depth,
 /// or 1 for a template block right in the main content); the contents of inline elements
 /// are not walked. Same order and template handling as [`walk`]; returns the element count.
-/// The arena must be labelled.
-pub(crate) fn walk_paths(arena: &TreeArena, out: &mut PathCollector) -> u64 {
+/// The arena must be labelled; `main_id` is its [`main_content`].
+pub(crate) fn walk_paths(
+    arena: &TreeArena,
+    out: &mut PathCollector,
+    main_id: Option<NodeId>,
+) -> u64 {
     // (node, depth, what the parent hands down)
     let mut stack: Vec<(NodeId, u32, Up)> = Vec::with_capacity(64);
     push_children(arena, DOCUMENT, 1, Up::default(), &mut stack);
     let mut elements = 0u64;
-    let main_id = main_content(arena);
     // A main content that holds paragraphs itself (a Markdown page's blocks right in
     // `<main>`) is a flow of prose, as on a page without one; one line of text above a form
     // or an index is not.
@@ -330,6 +333,9 @@ fn flow_paths(arena: &TreeArena) -> (fnv::FnvHashSet<u64>, fnv::FnvHashSet<u64>)
 /// outside template contents and the contents of inline elements, as for the page's text
 /// (`text.rs`).
 pub(crate) fn main_content(arena: &TreeArena) -> Option<NodeId> {
+    if !arena.main_marked {
+        return None;
+    }
     let mut stack: Vec<(NodeId, u32, ())> = Vec::with_capacity(64);
     push_children(arena, DOCUMENT, 0, (), &mut stack);
     while let Some((id, _, ())) = stack.pop() {
