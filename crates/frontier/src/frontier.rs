@@ -17,7 +17,7 @@ use crate::shape::{Explore, explored_links, most_held, shape_key};
 use crate::{
     Budget, Decision, Dedup, HostQueues, OnDuplicate, PageRecord, PageSignals, QueueEntry, Scope,
     SeenSet, StateError, Store, StoredRecord, TrapGuard, UrlKey, Verdict, canonicalize, host_port,
-    parse_canonical, resolve_link,
+    parse_canonical,
 };
 
 /// The crawl frontier.
@@ -43,6 +43,8 @@ pub struct Frontier {
     held: HashMap<String, VecDeque<crate::HeldLink>>,
     stats: HashMap<&'static str, u64>,
     order: Order,
+    /// Links resolved lately (`resolved.rs`): a link the pages repeat is parsed once.
+    resolved: crate::resolved::Resolved,
 }
 
 impl Frontier {
@@ -67,6 +69,7 @@ impl Frontier {
             traps: TrapGuard::new(config.traps.clone()),
             budget: Budget::new(&config.scope),
             order: Order::new(config.reorder_window, config.reorder_timeout),
+            resolved: crate::resolved::Resolved::default(),
             config,
             store,
             queues: HostQueues::new(),
@@ -554,10 +557,7 @@ impl Frontier {
         let depth = job.depth + 1;
         let mut queued = 0;
         for href in &page.links {
-            let Some(url) = resolve_link(&base, href) else {
-                continue;
-            };
-            let Ok(url) = canonicalize(&url, &self.config.canon) else {
+            let Some(url) = self.resolved.resolve(&base, href, &self.config.canon) else {
                 continue;
             };
             let key = UrlKey::of(&url);

@@ -115,6 +115,7 @@ mod order;
 mod queue;
 mod record;
 mod replica;
+mod resolved;
 mod scope;
 mod seen;
 mod shape;
