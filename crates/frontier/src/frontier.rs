@@ -556,10 +556,10 @@ impl Frontier {
         let base = crate::base_url(page.base.as_deref(), page_url);
         let depth = job.depth + 1;
         let mut queued = 0;
-        for href in &page.links {
-            let Some(url) = self.resolved.resolve(&base, href, &self.config.canon) else {
-                continue;
-            };
+        for url in self
+            .resolved
+            .resolve_all(&base, &page.links, &self.config.canon)
+        {
             let key = UrlKey::of(&url);
             if self.seen.contains_key(key)
                 || !self.in_scope(&url, depth)

@@ -6,84 +6,81 @@
 //! cppreference's pages. What a link that starts with a path (`../a.html`, `/b`, `c?d`) or
 //! with a scheme resolves to depends on its base only up to the base's last `/`: the
 //! resolution drops the base's last segment, query and fragment (the URL standard's
-//! "relative state"). So `(that prefix of the base, href)` names the result, and the result
-//! is remembered under it. A link that starts with `?` (the base's whole path kept) or
-//! anything the URL parser would strip (a control character) is resolved every time.
+//! "relative state"), and the link's own fragment is dropped after it. So the pages that
+//! share that prefix of their base share one table of links, each under its text up to its
+//! first `#`. A link that starts with `?` (the base's whole path kept) or with anything the
+//! URL parser would strip (a control character) is resolved every time.
 //!
-//! The memo is bounded ([`MAX_REMEMBERED`] links, all forgotten at once past that) and
-//! transparent: every link resolves to what [`resolve_link`] and [`canonicalize`] give.
-
-use std::hash::Hasher;
+//! The memo is bounded (past [`MAX_REMEMBERED`] links, all are forgotten before the next
+//! page) and transparent: every link resolves to what [`resolve_link`] and [`canonicalize`]
+//! give.
 
 use fnv::FnvHashMap;
 use url::Url;
 
 use crate::canon::{CanonConfig, canonicalize, resolve_link};
 
-/// The most links remembered: past this many, all are forgotten (memory stays a few
-/// hundred kilobytes on any site).
+/// The most links remembered: past this many, all are forgotten before the next page
+/// (memory stays a few hundred kilobytes on any site).
 pub(crate) const MAX_REMEMBERED: usize = 2048;
 
 /// Links resolved lately (see the module docs).
 #[derive(Debug, Default)]
 pub(crate) struct Resolved {
-    /// The links remembered, by the hash of `(prefix of the base, href)` ([`key`]).
-    links: FnvHashMap<u64, Vec<Link>>,
-    /// How many links `links` holds.
+    /// For each prefix of a base ([`directory`]), its links (each up to its first `#`, its
+    /// surrounding whitespace trimmed) and the canonical URL each resolves to, or `None`
+    /// (not followed).
+    dirs: FnvHashMap<Box<str>, FnvHashMap<Box<str>, Option<Url>>>,
+    /// How many links `dirs` holds.
     count: usize,
 }
 
-/// One link remembered.
-#[derive(Debug)]
-struct Link {
-    /// The base's prefix it was resolved against ([`directory`]).
-    prefix: Box<str>,
-    /// The link, its surrounding whitespace trimmed.
-    href: Box<str>,
-    /// The canonical URL, or `None` (not followed).
-    url: Option<Url>,
-}
-
 impl Resolved {
-    /// `href` on a page whose base is `base`, absolute and canonical under `canon`; `None`
-    /// for a link the crawl does not follow: what [`resolve_link`] then [`canonicalize`]
-    /// give.
-    pub(crate) fn resolve(&mut self, base: &Url, href: &str, canon: &CanonConfig) -> Option<Url> {
-        let resolve = || resolve_link(base, href).and_then(|url| canonicalize(&url, canon).ok());
-        let trimmed = href.trim_matches(|c: char| c.is_ascii_whitespace());
-        let Some(prefix) = directory(base).filter(|_| starts_with_path(trimmed)) else {
-            return resolve();
+    /// The links `hrefs` of a page whose base is `base`, absolute and canonical under
+    /// `canon`, in order, without those the crawl does not follow: what [`resolve_link`]
+    /// then [`canonicalize`] give.
+    pub(crate) fn resolve_all(
+        &mut self,
+        base: &Url,
+        hrefs: &[String],
+        canon: &CanonConfig,
+    ) -> Vec<Url> {
+        let resolve =
+            |href: &str| resolve_link(base, href).and_then(|url| canonicalize(&url, canon).ok());
+        let Some(prefix) = directory(base) else {
+            return hrefs.iter().filter_map(|h| resolve(h)).collect();
         };
-        let key = key(prefix, trimmed);
-        if let Some(found) = self.links.get(&key).and_then(|links| {
-            links
-                .iter()
-                .find(|l| &*l.prefix == prefix && &*l.href == trimmed)
-        }) {
-            return found.url.clone();
-        }
-        let url = resolve();
         if self.count >= MAX_REMEMBERED {
-            self.links.clear();
+            self.dirs.clear();
             self.count = 0;
         }
-        self.links.entry(key).or_default().push(Link {
-            prefix: prefix.into(),
-            href: trimmed.into(),
-            url: url.clone(),
-        });
-        self.count += 1;
-        url
+        if !self.dirs.contains_key(prefix) {
+            self.dirs.insert(prefix.into(), FnvHashMap::default());
+        }
+        let Some(links) = self.dirs.get_mut(prefix) else {
+            return hrefs.iter().filter_map(|h| resolve(h)).collect();
+        };
+        let mut out = Vec::with_capacity(hrefs.len());
+        for href in hrefs {
+            let trimmed = href.trim_matches(|c: char| c.is_ascii_whitespace());
+            if !starts_with_path(trimmed) {
+                out.extend(resolve(href));
+                continue;
+            }
+            let key = trimmed.split('#').next().unwrap_or(trimmed);
+            let url = match links.get(key) {
+                Some(url) => url.clone(),
+                None => {
+                    let url = resolve(href);
+                    links.insert(key.into(), url.clone());
+                    self.count += 1;
+                    url
+                }
+            };
+            out.extend(url);
+        }
+        out
     }
-}
-
-/// The memo's key of a link: FNV-1a over the prefix, a byte no URL holds, and the link.
-fn key(prefix: &str, href: &str) -> u64 {
-    let mut h = fnv::FnvHasher::default();
-    h.write(prefix.as_bytes());
-    h.write_u8(0xff);
-    h.write(href.as_bytes());
-    h.finish()
 }
 
 /// `base` up to and including the last `/` of its path: what a link that starts with a
@@ -132,8 +129,16 @@ mod tests {
         check("https://h/a/b/?q", Some("https://h/a/b/"));
     }
 
-    /// Every link resolves as it would without the memo, on bases that share a directory
-    /// and bases that do not, twice (the second time from the memo).
+    /// What the links of a page at `base` resolve to without the memo.
+    fn without_memo(base: &Url, hrefs: &[String], canon: &CanonConfig) -> Vec<Url> {
+        hrefs
+            .iter()
+            .filter_map(|h| resolve_link(base, h).and_then(|u| canonicalize(&u, canon).ok()))
+            .collect()
+    }
+
+    /// Every page's links resolve as they would without the memo, on bases that share a
+    /// directory and bases that do not, twice (the second time from the memo).
     #[test]
     fn remembered_links_resolve_as_resolve_link_and_canonicalize_do() {
         let canon = CanonConfig::default();
@@ -146,11 +151,14 @@ mod tests {
             "http://h:81/a/b.html",
             "https://h/a/b.html",
         ];
-        let hrefs = [
+        let hrefs: Vec<String> = [
             "x.html",
+            "x.html#one",
+            "x.html#two",
             "../y.html",
             "../../../z",
             "/root?a=1&b=2",
+            "/root?a=1&b=2#f",
             "?only=query",
             "#frag",
             "",
@@ -162,19 +170,22 @@ mod tests {
             "javascript:void(0)",
             "\\back\\slash",
             "a\tb\nc.html",
+            "a\t#b",
             "./",
             "..",
-        ];
+        ]
+        .map(String::from)
+        .to_vec();
         let mut memo = Resolved::default();
         for round in 0..2 {
             for base in bases {
                 let base = Url::parse(base).expect("a test base parses");
-                for href in hrefs {
-                    let expected =
-                        resolve_link(&base, href).and_then(|u| canonicalize(&u, &canon).ok());
-                    let got = memo.resolve(&base, href, &canon);
-                    assert_eq!(got, expected, "round {round}: {href:?} on {base}");
-                }
+                let got = memo.resolve_all(&base, &hrefs, &canon);
+                assert_eq!(
+                    got,
+                    without_memo(&base, &hrefs, &canon),
+                    "round {round} on {base}"
+                );
             }
         }
     }
@@ -184,20 +195,23 @@ mod tests {
         let canon = CanonConfig::default();
         let base = Url::parse("http://h/a/b.html").expect("a test base parses");
         let mut memo = Resolved::default();
-        for i in 0..(3 * MAX_REMEMBERED) {
-            let href = format!("p{i}.html");
-            let got = memo.resolve(&base, &href, &canon).map(String::from);
-            assert_eq!(
-                got.as_deref(),
-                Some(format!("http://h/a/p{i}.html").as_str())
-            );
-            assert!(memo.count <= MAX_REMEMBERED);
+        for page in 0..(3 * MAX_REMEMBERED / 100) {
+            let hrefs: Vec<String> = (0..100).map(|i| format!("p{page}-{i}.html")).collect();
+            let got: Vec<String> = memo
+                .resolve_all(&base, &hrefs, &canon)
+                .into_iter()
+                .map(String::from)
+                .collect();
+            let expected: Vec<String> = hrefs.iter().map(|h| format!("http://h/a/{h}")).collect();
+            assert_eq!(got, expected);
+            // A page's links are all remembered; the memo is cleared before the next.
+            assert!(memo.count <= MAX_REMEMBERED + 100, "{}", memo.count);
         }
     }
 
     proptest::proptest! {
-        /// Any link resolves as it would without the memo, on two bases of one directory
-        /// in turn (the second from the memo where it may be).
+        /// Any page's links resolve as they would without the memo, on two bases of one
+        /// directory in turn (the second from the memo where it may be).
         #[test]
         fn any_link_resolves_as_without_the_memo(
             dir in "(http|https)://(h|h:81|u@h)(/[a-z.%]{0,4}){0,3}/",
@@ -208,11 +222,12 @@ mod tests {
             let bases: Vec<Url> =
                 leaves.iter().filter_map(|l| Url::parse(&format!("{dir}{l}")).ok()).collect();
             let mut memo = Resolved::default();
-            for href in &hrefs {
+            for _ in 0..2 {
                 for base in &bases {
-                    let expected =
-                        resolve_link(base, href).and_then(|u| canonicalize(&u, &canon).ok());
-                    proptest::prop_assert_eq!(memo.resolve(base, href, &canon), expected);
+                    proptest::prop_assert_eq!(
+                        memo.resolve_all(base, &hrefs, &canon),
+                        without_memo(base, &hrefs, &canon)
+                    );
                 }
             }
         }
