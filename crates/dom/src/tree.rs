@@ -174,7 +174,15 @@ pub(crate) struct TreeArena {
     /// `main` or with `role=main` was created. Without one, `walk::main_content` is `None`
     /// with no walk.
     pub(crate) main_marked: bool,
+    /// The labels of classed block elements made so far, by a hash of their tag name and
+    /// class as written: `(start, end)` of that class's first copy in
+    /// [`class_text`](Self::class_text), the name, the label ([`class_label`]).
+    class_labels: fnv::FnvHashMap<u64, (u32, u32, LocalName, u64)>,
 }
+
+/// The most labels [`class_label`] remembers on one page (a page whose every
+/// element has a class of its own makes each label anew past them).
+const MAX_CLASS_LABELS: usize = 4096;
 
 /// The `name` and `type` of a form field ([`crate::paths::is_field`]) whose label they join.
 #[derive(Clone, Copy, Debug, Default)]
@@ -249,6 +257,7 @@ impl TreeArena {
             link_text: String::new(),
             hidden_fields: Vec::new(),
             main_marked: false,
+            class_labels: fnv::FnvHashMap::default(),
         };
         arena.push(Node::new(Kind::Document, Ns::Html, LocalName::from("")));
         arena.push(Node::new(Kind::Ignored, Ns::Html, LocalName::from("")));
@@ -338,7 +347,13 @@ impl TreeArena {
                             DEFERRED
                         } else {
                             item_class = Some((start, end));
-                            crate::paths::label(&name, Some(class))
+                            class_label(
+                                &mut self.class_labels,
+                                &self.class_text,
+                                &name,
+                                class,
+                                (start, end),
+                            )
                         }
                     }
                     None => crate::paths::label(&name, class),
@@ -629,6 +644,35 @@ impl TreeArena {
     }
 }
 
+/// `paths::label(name, Some(class))`, made once per tag name and class value on a page
+/// (`TreeArena::class_labels`): a page's blocks repeat a few classes (a table's rows, a
+/// list's items), and hashing each class's tokens again was a fortieth of a crawl's work on
+/// cppreference. `span` is where `class` was just copied into `text`, the page's classes.
+fn class_label(
+    labels: &mut fnv::FnvHashMap<u64, (u32, u32, LocalName, u64)>,
+    text: &str,
+    name: &LocalName,
+    class: &str,
+    span: (u32, u32),
+) -> u64 {
+    use std::hash::Hasher;
+    let mut h = fnv::FnvHasher::with_key(name.get_hash());
+    h.write(class.as_bytes());
+    let key = h.finish();
+    if let Some((start, end, known, label)) = labels.get(&key) {
+        if known == name && text.get(*start as usize..*end as usize) == Some(class) {
+            return *label;
+        }
+        // Another name or class with the same hash: made anew.
+        return crate::paths::label(name, Some(class));
+    }
+    let label = crate::paths::label(name, Some(class));
+    if labels.len() < MAX_CLASS_LABELS {
+        labels.insert(key, (span.0, span.1, name.clone(), label));
+    }
+    label
+}
+
 #[cfg(test)]
 thread_local! {
     /// The number of runs in the word store of the last text taken on this thread.
@@ -662,6 +706,36 @@ mod tests {
         back.reverse();
         assert_eq!(out, back, "prev/next links disagree under node {id}");
         out
+    }
+
+    /// A class met again gives the label it gave the first time, per tag name, and every
+    /// label is `paths::label`'s, also past the labels remembered and on a hash collision
+    /// (a remembered entry forged under another name's key).
+    #[test]
+    fn class_labels_are_made_once_and_the_same() {
+        let mut t = TreeArena::new(8, true);
+        let el = |t: &mut TreeArena, n: &str, class: &str| {
+            let id = t.create_element(Ns::Html, LocalName::from(n), false, Some(class), None);
+            assert_eq!(
+                t.labels[id as usize],
+                crate::paths::label(n, Some(class)),
+                "<{n} class={class:?}>"
+            );
+        };
+        for class in ["a b", "b a", "A  b", "row-12 odd", "row-13 odd", "a b"] {
+            for name in ["div", "li", "div"] {
+                el(&mut t, name, class);
+            }
+        }
+        for i in 0..(MAX_CLASS_LABELS + 10) {
+            el(&mut t, "div", &format!("c{i} x"));
+        }
+        assert_eq!(t.class_labels.len(), MAX_CLASS_LABELS);
+        let mut t = TreeArena::new(8, true);
+        el(&mut t, "td", "cell");
+        let key = *t.class_labels.keys().next().expect("one label remembered");
+        t.class_labels.insert(key, (0, 4, LocalName::from("th"), 7));
+        el(&mut t, "td", "cell");
     }
 
     #[test]
