@@ -44,7 +44,11 @@ pub(crate) struct Links {
     /// The first `<meta http-equiv=refresh>` that names a URL (its URL is a link too).
     pub(crate) refresh: Option<Refresh>,
     pub(crate) max: usize,
-    seen: std::collections::HashSet<String>,
+    /// Each link kept, by the FNV-1a hash of its text: the index in `hrefs` of the first
+    /// with that hash (its text is compared there).
+    seen: fnv::FnvHashMap<u64, u32>,
+    /// The links kept whose hash a link before them had (a crafted page can make many).
+    collided: std::collections::HashSet<String>,
 }
 
 impl Links {
@@ -101,10 +105,30 @@ impl Links {
 
     /// Adds a link target, once, up to the maximum.
     fn push(&mut self, href: &str) {
-        if self.hrefs.len() < self.max && !self.seen.contains(href) {
-            self.seen.insert(href.to_owned());
-            self.hrefs.push(href.to_owned());
+        if self.hrefs.len() >= self.max {
+            return;
         }
+        let mut h = fnv::FnvHasher::default();
+        std::hash::Hasher::write(&mut h, href.as_bytes());
+        let key = std::hash::Hasher::finish(&h);
+        let index = u32::try_from(self.hrefs.len()).unwrap_or(u32::MAX);
+        match self.seen.entry(key) {
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(index);
+            }
+            std::collections::hash_map::Entry::Occupied(first) => {
+                // The same hash: the same link, or another one with that hash.
+                if self
+                    .hrefs
+                    .get(*first.get() as usize)
+                    .is_some_and(|h| h == href)
+                    || !self.collided.insert(href.to_owned())
+                {
+                    return;
+                }
+            }
+        }
+        self.hrefs.push(href.to_owned());
     }
 }
 
@@ -293,5 +317,41 @@ impl TreeSink for ArenaSink<'_> {
     fn allow_declarative_shadow_roots(&self, _intended_parent: &NodeId) -> bool {
         // No shadow roots: a `<template shadowrootmode>` stays a template, as in markup5ever_rcdom.
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Links;
+
+    fn key(href: &str) -> u64 {
+        let mut h = fnv::FnvHasher::default();
+        std::hash::Hasher::write(&mut h, href.as_bytes());
+        std::hash::Hasher::finish(&h)
+    }
+
+    /// Each link once, in the order met, up to the maximum; a link whose hash an earlier
+    /// one has (forged here) is still told apart from it and kept once.
+    #[test]
+    fn links_are_kept_once_in_order() {
+        let check = |max: usize, forge: bool, hrefs: &[&str], expected: &[&str]| {
+            let mut links = Links::new(max);
+            if forge {
+                links.push("a");
+                links.seen.insert(key("b"), 0);
+                links.seen.insert(key("c"), 0);
+            }
+            for href in hrefs {
+                links.push(href);
+            }
+            assert_eq!(
+                links.hrefs, expected,
+                "max {max}, forged {forge}: {hrefs:?}"
+            );
+        };
+        check(10, false, &["x", "y", "x", "z", "y"], &["x", "y", "z"]);
+        check(2, false, &["x", "y", "x", "z"], &["x", "y"]);
+        check(0, false, &["x"], &[]);
+        check(10, true, &["b", "a", "b", "c", "c", "b"], &["a", "b", "c"]);
     }
 }
