@@ -108,9 +108,7 @@ impl Links {
         if self.hrefs.len() >= self.max {
             return;
         }
-        let mut h = fnv::FnvHasher::default();
-        std::hash::Hasher::write(&mut h, href.as_bytes());
-        let key = std::hash::Hasher::finish(&h);
+        let key = href_key(href);
         let index = u32::try_from(self.hrefs.len()).unwrap_or(u32::MAX);
         match self.seen.entry(key) {
             std::collections::hash_map::Entry::Vacant(slot) => {
@@ -130,6 +128,13 @@ impl Links {
         }
         self.hrefs.push(href.to_owned());
     }
+}
+
+/// The key of a link in `Links::seen`: FNV-1a over its text.
+fn href_key(href: &str) -> u64 {
+    let mut h = fnv::FnvHasher::default();
+    std::hash::Hasher::write(&mut h, href.as_bytes());
+    std::hash::Hasher::finish(&h)
 }
 
 impl ArenaSink<'_> {
@@ -322,13 +327,7 @@ impl TreeSink for ArenaSink<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::Links;
-
-    fn key(href: &str) -> u64 {
-        let mut h = fnv::FnvHasher::default();
-        std::hash::Hasher::write(&mut h, href.as_bytes());
-        std::hash::Hasher::finish(&h)
-    }
+    use super::{Links, href_key as key};
 
     /// Each link once, in the order met, up to the maximum; a link whose hash an earlier
     /// one has (forged here) is still told apart from it and kept once.

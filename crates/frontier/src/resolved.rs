@@ -16,7 +16,7 @@
 //! give.
 
 use fnv::FnvHashMap;
-use url::Url;
+use url::{Position, Url};
 
 use crate::canon::{CanonConfig, canonicalize, resolve_link};
 
@@ -63,11 +63,16 @@ impl Resolved {
         let mut out = Vec::with_capacity(hrefs.len());
         for href in hrefs {
             let trimmed = href.trim_matches(|c: char| c.is_ascii_whitespace());
-            if !starts_with_path(trimmed) {
+            // Up to the fragment: the same link, unless what is left ends with what the
+            // URL parser strips from the end of a link (a control character or a space),
+            // which the fragment kept inside it (`a\u{1}#f` is `a%01`, `a\u{1}` is `a`).
+            let key = trimmed.split('#').next().unwrap_or(trimmed);
+            if !starts_with_path(trimmed)
+                || (key.len() < trimmed.len() && key.bytes().last().is_none_or(|b| b <= b' '))
+            {
                 out.extend(resolve(href));
                 continue;
             }
-            let key = trimmed.split('#').next().unwrap_or(trimmed);
             let url = match links.get(key) {
                 Some(url) => url.clone(),
                 None => {
@@ -87,20 +92,13 @@ impl Resolved {
 /// path or a scheme resolves against. `None` when the base has no path that starts with
 /// `/` (never for `http` and `https`).
 fn directory(base: &Url) -> Option<&str> {
-    let whole = base.as_str();
-    let end = base.query().map_or_else(
-        || {
-            base.fragment()
-                .map_or(whole.len(), |f| whole.len() - f.len() - 1)
-        },
-        |q| whole.len() - q.len() - 1 - base.fragment().map_or(0, |f| f.len() + 1),
-    );
-    let path_start = end.checked_sub(base.path().len())?;
+    let through_path = &base[..Position::AfterPath];
+    let path_start = through_path.len() - base.path().len();
     if !base.path().starts_with('/') {
         return None;
     }
-    let last = whole.get(path_start..end)?.rfind('/')?;
-    whole.get(..path_start + last + 1)
+    let last = through_path.rfind('/').filter(|&at| at >= path_start)?;
+    through_path.get(..=last)
 }
 
 /// Whether a link (its surrounding whitespace trimmed) starts with a path or a scheme: not
@@ -171,6 +169,9 @@ mod tests {
             "\\back\\slash",
             "a\tb\nc.html",
             "a\t#b",
+            "a\u{1}",
+            "a\u{1}#f",
+            "b #f",
             "./",
             "..",
         ]
