@@ -212,6 +212,28 @@ fn compare_says_when_two_forms_ask_for_other_fields() {
     }
 }
 
+/// A form whose fields are one path (two checkboxes of one name) is another form than one
+/// with two fields it is not among, and the same form as one that holds it too.
+#[test]
+fn compare_tells_a_one_field_form_from_another_form() {
+    let page = |fields: &str| {
+        format!(
+            "<body><div class=nav><a href=/>h</a><a href=/a>a</a></div><main><h1>Roadmap</h1>\
+             <form class=filter><fieldset><legend>x</legend>{fields}</fieldset></form>\
+             <ul><li>one<li>two</ul></main></body>"
+        )
+    };
+    let (a, b, c) = (
+        page("<input name=show type=checkbox><input name=show type=checkbox>"),
+        page("<select name=by><option>x</option></select><input name=showempty type=checkbox>"),
+        page("<input name=show type=checkbox><select name=by><option>x</option></select>"),
+    );
+    check_apart(
+        [a, b, c],
+        "verdict: different structure (their forms ask for other fields: 0 of 3 shared)",
+    );
+}
+
 /// Two pages alike but for the columns of the list they show are two kinds of page, as a
 /// crawl judges them: `compare` says why; a list with one column less is the same list.
 #[test]

@@ -14,7 +14,16 @@
 //! [`SHARED`] of them (Jaccard) hold two different forms: they are two kinds of page,
 //! however alike the rest is, and the confirmation does not join them. A page whose form
 //! shares most fields with the other's (one more option, one less) is not told apart, and a
-//! page with fewer than two fields of its own is compared as before.
+//! page without a field of its own is compared as before.
+//!
+//! A page with [`LONE_FIELDS`] field of its own is another form than a page with two or more
+//! only when the other page has none of it: a form's fields are paths, and two checkboxes of
+//! one name are one path, as is a submit button where the header's search button is (one
+//! label at one level), so a roadmap's two-checkbox filter has one field of its own beside
+//! a milestone page's two, none of them shared (a held-out Trac lost its milestone page to
+//! its roadmap on two hash seeds of three; ALGORITHM.md §3, "Session 49"). A page's one
+//! field that the other page's form holds too (a search box beside an advanced search)
+//! decides nothing.
 //!
 //! A form whose field names carry the page's item (`rate-<slug>`) would make every page of
 //! one template another form. So the rule holds only until its host has kept [`MAX_FORMS`]
@@ -30,6 +39,11 @@ use crate::frame::Frame;
 /// Fewer visible fields of its own than this, and a page's form decides nothing: one field
 /// is a search box or a button.
 pub(crate) const MIN_FIELDS: usize = 2;
+
+/// A page with this many visible fields of its own (and fewer than [`MIN_FIELDS`]) holds a
+/// form other than a page with at least [`MIN_FIELDS`] only if the other page has none of
+/// them (see the module docs).
+pub(crate) const LONE_FIELDS: usize = 1;
 
 /// Two pages' own fields must share at least this share of them (Jaccard) to be one form:
 /// less than half, and the forms ask for different things.
@@ -76,20 +90,41 @@ pub(crate) fn own_fields(summary: &[u32], frame: Option<&Frame>) -> Vec<u32> {
 /// Whether a page whose own fields are `mine` ([`own_fields`]) and a page with summary
 /// `theirs` hold two different forms (see the module docs). Symmetric.
 pub(crate) fn different_forms(mine: &[u32], theirs: &[u32], frame: Option<&Frame>) -> bool {
-    marked_apart(mine, theirs, (is_field, MIN_FIELDS), frame).is_some()
+    marked_apart(mine, theirs, FIELDS, frame).is_some()
 }
 
+/// Which paths [`marked_apart`] compares and how many of them a page needs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Marks {
+    /// Whether a summary id is one of them.
+    pub(crate) marked: fn(u32) -> bool,
+    /// Each page holds at least this many of its own, or the rule says nothing...
+    pub(crate) min: usize,
+    /// ... but for a page with at least this many (and fewer than `min`) whose marked paths
+    /// the other page, with at least `min`, has none of.
+    pub(crate) lone: usize,
+}
+
+/// A form's visible fields ([`different_forms`]).
+const FIELDS: Marks = Marks {
+    marked: is_field,
+    min: MIN_FIELDS,
+    lone: LONE_FIELDS,
+};
+
 /// Whether a page whose own marked paths are `mine` ([`own_marked`]) and a page with
-/// summary `theirs` hold two different sets of them: each has at least `min` of its own and
-/// they share less than [`SHARED`] of them (Jaccard); then the marked paths the two share
-/// and their union.
+/// summary `theirs` hold two different sets of them: each has at least `marks.min` of its
+/// own (or one has at least `marks.lone`, the other at least `marks.min`, and they share
+/// none) and they share less than [`SHARED`] of them (Jaccard); then the marked paths the
+/// two share and their union.
 pub(crate) fn marked_apart(
     mine: &[u32],
     theirs: &[u32],
-    (marked, min): (fn(u32) -> bool, usize),
+    Marks { marked, min, lone }: Marks,
     frame: Option<&Frame>,
 ) -> Option<(usize, usize)> {
-    if mine.len() < min {
+    let least = min.min(lone).max(1);
+    if mine.len() < least {
         return None;
     }
     let (mut count, mut both, mut i) = (0usize, 0usize, 0usize);
@@ -103,7 +138,7 @@ pub(crate) fn marked_apart(
             i += 1;
         }
     }
-    if count < min {
+    if count < least || (mine.len().min(count) < min && (both > 0 || mine.len().max(count) < min)) {
         return None;
     }
     let union = mine.len() + count - both;
@@ -119,7 +154,7 @@ pub(crate) fn marked_apart(
 /// fields and they share less than half of them; then a crawl never joins the two pages.
 #[must_use]
 pub fn forms_differ(a: &[u32], b: &[u32]) -> Option<(usize, usize)> {
-    marked_apart(&own_fields(a, None), b, (is_field, MIN_FIELDS), None)
+    marked_apart(&own_fields(a, None), b, FIELDS, None)
 }
 
 #[cfg(test)]
@@ -161,10 +196,37 @@ mod tests {
         check((&[1, 2, 3], frame), (&[3, 4, 5], frame), true);
         // One option more: the same form.
         check((&[1, 2, 3, 4], frame), (&[1, 2, 3, 4, 5], frame), false);
-        // A page with one field (a search box, a button) or none decides nothing.
-        check((&[1], frame), (&[4, 5, 6], frame), false);
-        check((&[4, 5, 6], frame), (&[1], frame), false);
+        // A page without a field of its own decides nothing.
         check((&[], frame), (&[4, 5, 6], frame), false);
+        check((&[4, 5, 6], frame), (&[], frame), false);
+        // A page with one field of its own: another form than two or more it is not among
+        // (a filter's checkboxes of one name beside a milestone's selector and button)...
+        check((&[1], frame), (&[4, 5], frame), true);
+        check((&[4, 5, 6], frame), (&[1], frame), true);
+        // ... but not one they hold too (a search box beside an advanced search), and two
+        // pages of one field each decide nothing.
+        check((&[4], frame), (&[4, 5, 6], frame), false);
+        check((&[4, 5, 6], frame), (&[6], frame), false);
+        check((&[1], frame), (&[2], frame), false);
+    }
+
+    #[test]
+    fn one_column_of_its_own_still_decides_nothing_for_tables() {
+        // The forms' lone field does not reach tables: a page with one column of its own
+        // (a file's name above its lines) is compared as before.
+        let columns = |ns: &[u32]| -> Vec<u32> {
+            let mut ids: Vec<u32> = ns.iter().map(|&n| n << 3 | 4).collect();
+            ids.sort_unstable();
+            ids
+        };
+        let (one, three) = (columns(&[1]), columns(&[4, 5, 6]));
+        assert!(!crate::tables::different_tables(&one, &three, None));
+        assert!(!crate::tables::different_tables(&three, &one, None));
+        assert!(crate::tables::different_tables(
+            &columns(&[1, 2]),
+            &three,
+            None
+        ));
     }
 
     #[test]
@@ -199,8 +261,9 @@ mod tests {
     }
 
     proptest! {
-        /// Symmetric; never when either page has fewer than two fields of its own; never
-        /// for one form; always for two forms with no field in common.
+        /// Symmetric; never when either page has no field of its own, when neither has two,
+        /// for one form, or when a page's one field is the other's too; always for two
+        /// forms with no field in common of which one has two fields or more.
         #[test]
         fn different_forms_is_symmetric_and_bounded(
             fa in prop::collection::btree_set(0u32..12, 0..6),
@@ -216,9 +279,16 @@ mod tests {
             let ab = different_forms(&own_fields(&a, None), &b, None);
             let ba = different_forms(&own_fields(&b, None), &a, None);
             prop_assert_eq!(ab, ba);
-            if fa.len() < MIN_FIELDS || fb.len() < MIN_FIELDS || fa == fb {
+            let disjoint = fa.iter().all(|f| !fb.contains(f));
+            let lone = fa.len().min(fb.len()) < MIN_FIELDS;
+            if fa.is_empty()
+                || fb.is_empty()
+                || fa.len().max(fb.len()) < MIN_FIELDS
+                || fa == fb
+                || (lone && !disjoint)
+            {
                 prop_assert!(!ab);
-            } else if fa.iter().all(|f| !fb.contains(f)) {
+            } else if disjoint {
                 prop_assert!(ab);
             }
         }

@@ -22,7 +22,7 @@
 //! a table of their own (counted as representatives are made, in judging order, as
 //! `forms.rs` counts forms): at most that many pages more than without it, per host.
 
-use crate::forms::{marked_apart, own_marked};
+use crate::forms::{Marks, marked_apart, own_marked};
 use crate::frame::Frame;
 
 /// Once a host has kept this many pages (representatives) with a table of their own, its
@@ -33,6 +33,14 @@ pub(crate) const MAX_TABLES: u32 = crate::forms::MAX_FORMS;
 /// names a table (a file's name above its lines), not its columns. Measured at 1 on a
 /// held-out Redmine, where every diff of a file was another table (7 kept, not 2).
 pub(crate) const MIN_COLUMNS: usize = 2;
+
+/// A table's columns ([`different_tables`]): a page with one column of its own decides
+/// nothing, whatever the other page's columns.
+const COLUMNS: Marks = Marks {
+    marked: is_column,
+    min: MIN_COLUMNS,
+    lone: MIN_COLUMNS,
+};
 
 /// Whether summary id `id` is a column of a table outside the main content and not
 /// below a flow of prose (its third bit and not its first, `silhouette_dom::PathSet::summary`).
@@ -49,7 +57,7 @@ pub(crate) fn own_columns(summary: &[u32], frame: Option<&Frame>) -> Vec<u32> {
 /// Whether a page whose own columns are `mine` ([`own_columns`]) and a page with summary
 /// `theirs` show two different tables (see the module docs). Symmetric.
 pub(crate) fn different_tables(mine: &[u32], theirs: &[u32], frame: Option<&Frame>) -> bool {
-    marked_apart(mine, theirs, (is_column, MIN_COLUMNS), frame).is_some()
+    marked_apart(mine, theirs, COLUMNS, frame).is_some()
 }
 
 /// Whether two pages with structure summaries `a` and `b`
@@ -59,7 +67,7 @@ pub(crate) fn different_tables(mine: &[u32], theirs: &[u32], frame: Option<&Fram
 /// less than half of them; then a crawl never joins the two pages.
 #[must_use]
 pub fn tables_differ(a: &[u32], b: &[u32]) -> Option<(usize, usize)> {
-    marked_apart(&own_columns(a, None), b, (is_column, MIN_COLUMNS), None)
+    marked_apart(&own_columns(a, None), b, COLUMNS, None)
 }
 
 #[cfg(test)]
