@@ -36,8 +36,9 @@
 
 use crate::frame::Frame;
 
-/// Fewer visible fields of its own than this, and a page's form decides nothing: one field
-/// is a search box or a button.
+/// Fewer visible fields of its own than this on both pages, and their forms decide nothing:
+/// one field is a search box or a button (a page with one is told only from a form of this
+/// many that lacks it, [`LONE_FIELDS`]).
 pub(crate) const MIN_FIELDS: usize = 2;
 
 /// A page with this many visible fields of its own (and fewer than [`MIN_FIELDS`]) holds a
@@ -151,7 +152,8 @@ pub(crate) fn marked_apart(
 /// (`silhouette_dom::PathSet::summary`) hold two different forms, as a crawl judges them
 /// before it knows their host's frame: `Some((shared, fields))`, the visible fields the two
 /// forms share and how many they have together, when each page has at least two visible
-/// fields and they share less than half of them; then a crawl never joins the two pages.
+/// fields and they share less than half of them, or one has a single field and the other at
+/// least two, none of them shared; then a crawl never joins the two pages.
 #[must_use]
 pub fn forms_differ(a: &[u32], b: &[u32]) -> Option<(usize, usize)> {
     marked_apart(&own_fields(a, None), b, FIELDS, None)
