@@ -101,8 +101,8 @@ pub(crate) struct Marks {
     pub(crate) marked: fn(u32) -> bool,
     /// Each page holds at least this many of its own, or the rule says nothing...
     pub(crate) min: usize,
-    /// ... but for a page with at least this many (and fewer than `min`) whose marked paths
-    /// the other page, with at least `min`, has none of.
+    /// ... but for a page with at least this many (1 to `min`) whose marked paths the
+    /// other page, with at least `min`, has none of.
     pub(crate) lone: usize,
 }
 
@@ -124,8 +124,7 @@ pub(crate) fn marked_apart(
     Marks { marked, min, lone }: Marks,
     frame: Option<&Frame>,
 ) -> Option<(usize, usize)> {
-    let least = min.min(lone).max(1);
-    if mine.len() < least {
+    if mine.len() < lone {
         return None;
     }
     let (mut count, mut both, mut i) = (0usize, 0usize, 0usize);
@@ -139,7 +138,8 @@ pub(crate) fn marked_apart(
             i += 1;
         }
     }
-    if count < least || (mine.len().min(count) < min && (both > 0 || mine.len().max(count) < min)) {
+    let (fewer, more) = (mine.len().min(count), mine.len().max(count));
+    if fewer < lone || more < min || (fewer < min && both > 0) {
         return None;
     }
     let union = mine.len() + count - both;
