@@ -74,6 +74,9 @@ pub enum Compared {
     FormsDiffer,
     /// Their own tables are other tables: never joined.
     TablesDiffer,
+    /// One of the two is mostly the host's frame and the other lacks most of its own part:
+    /// never joined.
+    OwnPartAbsent,
 }
 
 impl Compared {
@@ -87,6 +90,9 @@ impl Compared {
             Self::WithoutFrame => "both mostly frame, few own paths: without the frame",
             Self::FormsDiffer => "their forms ask for other fields",
             Self::TablesDiffer => "their tables are other tables",
+            Self::OwnPartAbsent => {
+                "one is mostly the host's frame, and the other lacks most of its own part"
+            }
         }
     }
 }
@@ -757,13 +763,30 @@ impl Dedup {
             return Err(Compared::TablesDiffer);
         }
         let (varying, after) = (seen.varying, seen.after);
+        let theirs_mostly = seen.host_frame.is_some_and(|f| f.mostly_frame(theirs));
+        // One mostly frame, the other not: the first's own part must be in the other
+        // (`frame.rs`).
+        if let Some(f) = seen.host_frame
+            && seen.frame.is_some() != theirs_mostly
+        {
+            let (small, big): (&[u32], &[u32]) = if theirs_mostly {
+                (theirs, summary)
+            } else {
+                (summary, theirs)
+            };
+            if f.own_part_absent(small, big, |p| {
+                varying.is_some_and(|v| v.is_varying(p, after))
+            }) {
+                return Err(Compared::OwnPartAbsent);
+            }
+        }
         // The paths learned to vary, and those `skip` names, left out (`varying.rs`).
         let without = |skip: &dyn Fn(u32) -> bool| match (varying, &seen.flags) {
             (Some(v), Some(flags)) => v.overlap_flagged(summary, flags, theirs, id, after, skip),
             _ => silhouette_simhash::overlap_without(summary, theirs, skip),
         };
         Ok(match seen.frame {
-            Some(f) if f.mostly_frame(theirs) => {
+            Some(f) if theirs_mostly => {
                 let own = without(&|id| f.is_frame(id));
                 if own.1 >= MIN_COMPARED {
                     (own, Compared::OwnParts)

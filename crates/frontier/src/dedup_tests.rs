@@ -40,6 +40,35 @@ fn confirming() -> Dedup {
     Dedup::new(config, "t").expect("valid")
 }
 
+/// As [`confirming`], with paths learned to vary after one confirmed match.
+fn confirming_after_one() -> Dedup {
+    let config = DedupConfig {
+        threshold: 8,
+        min_similarity: Some(0.7),
+        varying_after: 1,
+        ..DedupConfig::default()
+    };
+    Dedup::new(config, "t").expect("valid")
+}
+
+/// Page `id` on host `h` (its body hash `id`, 50 elements) with fingerprint `bits` and `summary`.
+fn signals_of<'a>(
+    id: u64,
+    bits: u64,
+    summary: &'a [u32],
+    content: &'a PageContent,
+) -> PageSignals<'a> {
+    PageSignals {
+        id,
+        host: "h",
+        body_hash: u128::from(id),
+        fingerprint: fp(bits),
+        elements: 50,
+        summary: Some(summary),
+        content,
+    }
+}
+
 #[test]
 fn order_of_checks() {
     use Verdict::*;
@@ -262,15 +291,8 @@ fn candidates_say_how_a_page_is_compared() {
     d.judge(1, "h", 1, fp(BASE), 50, Some(&set(0..10)));
     d.judge(3, "h", 3, fp(BASE ^ 2), 50, Some(&set(5..15)));
     let summary = set(5..14);
-    let page = PageSignals {
-        id: 4,
-        host: "h",
-        body_hash: 4,
-        fingerprint: fp(BASE ^ 1),
-        elements: 50,
-        summary: Some(&summary),
-        content: &PageContent::default(),
-    };
+    let none = PageContent::default();
+    let page = signals_of(4, BASE ^ 1, &summary, &none);
     type Note = (u64, u32, Option<String>, Compared, Option<(usize, usize)>);
     let notes = |d: &Dedup, page: &PageSignals<'_>| -> Vec<Note> {
         d.candidates(page)
@@ -557,16 +579,7 @@ fn own_parts_too_small_once_varying_paths_are_left_out_keep_them() {
     };
     let items: Vec<u32> = (600..606).collect();
     let run = |second: &[u32]| -> Verdict {
-        let mut d = Dedup::new(
-            DedupConfig {
-                threshold: 8,
-                min_similarity: Some(0.7),
-                varying_after: 1,
-                ..DedupConfig::default()
-            },
-            "t",
-        )
-        .expect("valid");
+        let mut d = confirming_after_one();
         keep_far_apart(&mut d, 10, |k| {
             page(&(0..3).map(|i| 1000 + 10 * k + i).collect::<Vec<u32>>())
         });
@@ -642,6 +655,68 @@ fn articles_whose_template_the_frame_learned_are_compared_on_all_their_paths() {
             distance: 2
         }
     );
+}
+
+#[test]
+fn a_page_mostly_frame_never_joins_a_page_without_its_own_part() {
+    use Verdict::*;
+    // A frame 0..80 that ten page kinds teach (3 paths of their own each); paths learn to vary
+    // after one confirmed match. (Path `n` is summary id `8n`: a path of the template, no prose, field or column.)
+    let page = |own: &mut dyn Iterator<Item = u32>| -> Vec<u32> {
+        let mut paths: Vec<u32> = (0..80).chain(own).map(|n| n * 8).collect();
+        paths.sort_unstable();
+        paths
+    };
+    let mut d = confirming_after_one();
+    keep_far_apart(&mut d, 10, |k| page(&mut (1000 + 10 * k..1003 + 10 * k)));
+    // A page's history: 45 rows of its own, not mostly frame.
+    let history = page(&mut (600..645));
+    assert_eq!(
+        d.judge(100, "h", 100, fp(BASE), 50, Some(&history)),
+        Kept { cluster: 100 }
+    );
+    // Other histories join it, each with five rows other than the first's: 35 of its rows
+    // learn to vary.
+    for i in 0..7 {
+        let rows = (600..610 + 5 * i)
+            .chain(615 + 5 * i..645)
+            .chain(700 + 5 * i..705 + 5 * i);
+        let v = d.judge(
+            101 + u64::from(i),
+            "h",
+            101 + u128::from(i),
+            fp(BASE),
+            50,
+            Some(&page(&mut rows.clone())),
+        );
+        assert_eq!(
+            v,
+            NearDuplicate {
+                of: 100,
+                distance: 0
+            },
+            "history {i}"
+        );
+    }
+    // A list of rights: mostly frame, with a table of 8 paths of its own that the history
+    // lacks. On all paths but the varying ones the frame makes them 0.82 alike (80 of 98);
+    // its own part is not in the history: another kind.
+    let rights = page(&mut (500..508));
+    let none = PageContent::default();
+    let signals = signals_of(200, BASE ^ 1, &rights, &none);
+    let notes: Vec<(u64, Option<f64>, Compared)> = d
+        .candidates(&signals)
+        .iter()
+        .filter(|c| c.id == 100)
+        .map(|c| (c.id, c.similarity, c.compared))
+        .collect();
+    assert_eq!(notes, [(100, None, Compared::OwnPartAbsent)]);
+    assert_eq!(d.judge_page(&signals), Kept { cluster: 200 });
+    // A page of the history's kind that holds the rights' table as well: it holds the table's
+    // own part, and is compared as before.
+    let both = page(&mut (500..508).chain(600..610));
+    let v = d.judge(201, "h", 201, fp(BASE ^ 1), 50, Some(&both));
+    assert!(matches!(v, NearDuplicate { .. }), "{v:?}");
 }
 
 #[test]

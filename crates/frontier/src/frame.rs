@@ -15,6 +15,14 @@
 //! out there, the frame would leave only the content that varies, and one documentation
 //! template would split into many (ALGORITHM.md §3 has the measurements).
 //!
+//! Where only one of the two is mostly frame, its own part is what it is: a page that holds
+//! less than half of it (the paths learned to vary left out, [`MIN_OWN`] of them at least)
+//! is another kind, however much of the frame the two share. A wiki's list of its user
+//! groups' rights and a page's history, the one mostly frame with a table of its own, the
+//! other with a list of revisions that varies from page to page: compared on all their
+//! paths but the varying ones, the frame made them 0.86 alike (ALGORITHM.md §3, "Session
+//! 50").
+//!
 //! The paths learned to vary (`varying.rs`) are left out there too, unless fewer than
 //! [`MIN_COMPARED`] paths would be left of the two own parts: a list page of a wiki whose
 //! items' paths vary elsewhere on the host keeps a path or two of its own, and two pages of
@@ -50,6 +58,12 @@ pub(crate) const OWN_PART: usize = 3;
 /// learned to vary when at least this many paths are left of both; with fewer, those paths
 /// stay in (one or two paths out of a page's hundred would decide).
 pub(crate) const MIN_COMPARED: usize = 8;
+
+/// Where one page is mostly frame and the other is not, the first's own part (its paths
+/// that are neither frame nor learned to vary) decides only from this many paths on: it is
+/// another kind than a page that holds less than half of them. (As [`MIN_COMPARED`]: a path
+/// or two say nothing of a page's hundred.)
+pub(crate) const MIN_OWN: usize = 8;
 
 /// A page with at least this many paths of prose ([`is_prose`]) is never mostly frame:
 /// an article whose blocks fold to a few paths is compared on all its paths, not on what
@@ -119,6 +133,28 @@ impl Frame {
         }
         prose < MIN_PROSE && own.saturating_mul(OWN_PART) <= summary.len()
     }
+
+    /// Whether `small`, a page that is mostly frame, and `big`, one that is not, are two
+    /// kinds: `small` has at least [`MIN_OWN`] paths of its own (neither frame nor named by
+    /// `varies`) and `big` holds less than half of them. Both summaries sorted.
+    pub(crate) fn own_part_absent(
+        &self,
+        small: &[u32],
+        big: &[u32],
+        varies: impl Fn(u32) -> bool,
+    ) -> bool {
+        let (mut own, mut held) = (0usize, 0usize);
+        for &id in small {
+            if self.is_frame(id) || varies(id) {
+                continue;
+            }
+            own += 1;
+            if big.binary_search(&id).is_ok() {
+                held += 1;
+            }
+        }
+        own >= MIN_OWN && held.saturating_mul(2) < own
+    }
 }
 
 #[cfg(test)]
@@ -163,6 +199,54 @@ mod tests {
         check(&most, &[6], true, &[6]);
         most[2] = missing;
         check(&most, &[6], false, &[]);
+    }
+
+    /// A frame 0..20 that ten representatives teach (each with 3 paths of its own); whether
+    /// `small` (mostly frame) and `big` are two kinds, the paths in `varying` learned to vary.
+    fn check_own(small: &[u32], big: &[u32], varying: &[u32], apart: bool) {
+        let ids = |paths: &[u32]| {
+            let mut v: Vec<u32> = paths.iter().map(|&n| n * 2).collect();
+            v.sort_unstable();
+            v
+        };
+        let mut f = Frame::default();
+        for k in 0..10 {
+            f.learn(&ids(&(0..20)
+                .chain(1000 + 10 * k..1003 + 10 * k)
+                .collect::<Vec<_>>()));
+        }
+        let page = ids(&(0..20).chain(small.iter().copied()).collect::<Vec<_>>());
+        assert!(f.mostly_frame(&page), "{small:?}");
+        let other = ids(&(0..20).chain(big.iter().copied()).collect::<Vec<_>>());
+        assert!(!f.mostly_frame(&other), "{big:?}");
+        let varying = ids(varying);
+        let varies = |id: u32| varying.contains(&id);
+        assert_eq!(
+            f.own_part_absent(&page, &other, varies),
+            apart,
+            "{small:?} {big:?}"
+        );
+    }
+
+    #[test]
+    fn a_page_mostly_frame_is_its_own_part() {
+        let table: Vec<u32> = (500..508).collect();
+        let history: Vec<u32> = (600..620).collect();
+        // A table of 8 paths of its own against a page of 20 others: two kinds.
+        check_own(&table, &history, &[], true);
+        // The other holds half of them (4 of 8): one kind may be.
+        let half: Vec<u32> = (500..504).chain(600..620).collect();
+        check_own(&table, &half, &[], false);
+        // 3 of 8: apart.
+        let three: Vec<u32> = (500..503).chain(600..620).collect();
+        check_own(&table, &three, &[], true);
+        // Seven own paths are too few to say (`MIN_OWN`).
+        check_own(&table[..7], &history, &[], false);
+        // Paths learned to vary are no part of it: 8 own, 2 of them varying, leave 6.
+        check_own(&table, &history, &[500, 501], false);
+        // A page that holds all of it and more of its own (a long page of the kind).
+        let longer: Vec<u32> = (500..508).chain(600..620).collect();
+        check_own(&table, &longer, &[], false);
     }
 
     #[test]
