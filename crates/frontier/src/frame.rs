@@ -61,9 +61,9 @@ pub(crate) const MIN_COMPARED: usize = 8;
 
 /// Where one page is mostly frame and the other is not, the first's own part (its paths
 /// that are neither frame nor learned to vary) decides only from this many paths on: it is
-/// another kind than a page that holds less than half of them. (As [`MIN_COMPARED`]: a path
-/// or two say nothing of a page's hundred.)
-pub(crate) const MIN_OWN: usize = 8;
+/// another kind than a page that holds less than half of them. [`MIN_COMPARED`]'s figure,
+/// for its reason: a path or two say nothing of a page's hundred.
+pub(crate) const MIN_OWN: usize = MIN_COMPARED;
 
 /// A page with at least this many paths of prose ([`is_prose`]) is never mostly frame:
 /// an article whose blocks fold to a few paths is compared on all its paths, not on what
