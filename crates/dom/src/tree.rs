@@ -170,6 +170,12 @@ pub(crate) struct TreeArena {
     /// state a form carries, not what a user fills in (the walk marks the other fields,
     /// [`crate::PathSet::FIELD`]).
     pub(crate) hidden_fields: Vec<NodeId>,
+    /// The other form fields, when labelling, in creation order: what a user fills in.
+    fields: Vec<NodeId>,
+    /// The `<p>` elements that hold one of [`fields`](Self::fields), increasing, once
+    /// [`find_form_rows`](Self::find_form_rows) has run: a form's rows, not paragraphs of
+    /// prose (`walk.rs`).
+    pub(crate) form_rows: Vec<NodeId>,
     /// Whether an element that [`is_main`](Self::is_main) may be in the tree: one named
     /// `main` or with `role=main` was created. Without one, `walk::main_content` is `None`
     /// with no walk.
@@ -256,6 +262,8 @@ impl TreeArena {
             links: Vec::new(),
             link_text: String::new(),
             hidden_fields: Vec::new(),
+            fields: Vec::new(),
+            form_rows: Vec::new(),
             main_marked: false,
             class_labels: fnv::FnvHashMap::default(),
         };
@@ -377,6 +385,8 @@ impl TreeArena {
         let id = self.push(Node::new(Kind::Element, ns, name));
         if hidden {
             self.hidden_fields.push(id);
+        } else if self.labelled && field.is_some() {
+            self.fields.push(id);
         }
         if is_th {
             self.last_th = id;
@@ -401,6 +411,33 @@ impl TreeArena {
             self.push(contents);
         }
         id
+    }
+
+    /// Finds the [`form_rows`](Self::form_rows): each visible field's nearest `<p>`
+    /// ancestor, in the tree as it is (call it once the tree's shape is final). Every
+    /// element is climbed through at most once, so a deep tree with many fields costs one
+    /// pass.
+    pub(crate) fn find_form_rows(&mut self) {
+        let mut climbed = fnv::FnvHashSet::default();
+        let mut rows = Vec::new();
+        for &field in &self.fields {
+            let mut at = self.node(field).map_or(NONE, |n| n.parent);
+            while let Some(node) = self.node(at) {
+                if !climbed.insert(at) {
+                    break;
+                }
+                if node.kind == Kind::Element
+                    && node.ns == Ns::Html
+                    && node.name == html5ever::local_name!("p")
+                {
+                    rows.push(at);
+                    break;
+                }
+                at = node.parent;
+            }
+        }
+        rows.sort_unstable();
+        self.form_rows = rows;
     }
 
     /// Element `id`'s label: its tag name and class tokens (`paths::label`), made now for

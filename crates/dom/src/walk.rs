@@ -444,6 +444,7 @@ fn is_own_paragraph(arena: &TreeArena, id: NodeId, kind: Paragraphs) -> bool {
     let counts = |p: NodeId| {
         arena.node(p).is_some_and(is_paragraph)
             && (kind == Paragraphs::Any || arena_label(arena, p) == tag_label("p"))
+            && arena.form_rows.binary_search(&p).is_err()
     };
     counts(id)
         || arena.node(id).is_some_and(|node| {

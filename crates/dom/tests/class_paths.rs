@@ -40,7 +40,7 @@ fn reference_values() {
     );
     assert_eq!(
         hasher().params(),
-        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/main-flow=2/flow-level=+2/prose=tags/amid=prose/root-class=paths/hex-ids/colon-ids/fields=any-depth/table-heads/tables=marked/items/linked/root-linked/page-names/mix64/seed=0/decay=0.76"
+        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/main-flow=2/flow-level=+2/prose=tags/amid=prose/root-class=paths/hex-ids/colon-ids/fields=any-depth/form-rows/table-heads/tables=marked/items/linked/root-linked/page-names/mix64/seed=0/decay=0.76"
     );
 }
 
@@ -439,6 +439,36 @@ fn prose_blocks_are_labelled_by_their_tag() {
         "<main><p>a</p><p>b</p><div class=note><p>c</p></div></main>",
         "<main><p>a</p><p>b</p><div class=warning><p>c</p></div></main>",
         (8, 8),
+    );
+}
+
+#[test]
+fn a_paragraph_that_holds_a_form_field_is_a_form_row_not_prose() {
+    // An application's form laid out in `<p>` rows (Rails' tabular forms, Django's
+    // `as_p`): the rows are not prose, so the form's blocks keep their classes and nesting
+    // and are not marked prose (a lost-password form and a welcome page's news box were
+    // both "prose" below one bare `p`, and a page mostly frame was not told so).
+    let form = "<div class=content><h2>t</h2><form><div class=\"box tabular\"><p>\
+                <label>Email</label><input type=text name=mail></p></div></form></div>";
+    assert_eq!(prose_count(form), (10, 0));
+    check_differ(
+        "<div class=content><form><div class=box><p><input name=mail></p></div></form></div>",
+        "<div class=content><form><div class=panel><p><input name=mail></p></div></form></div>",
+    );
+    // A field deeper in the row (inside its label) makes it a row too; a hidden field does
+    // not (it carries state, not what a user fills in).
+    assert_eq!(
+        prose_count("<div class=c><form><p><label>E <input name=m></label></p></form></div>"),
+        (8, 0)
+    );
+    assert_eq!(
+        prose_count("<div class=c><form><p>x<input type=hidden name=t></p></form></div>"),
+        (7, 3)
+    );
+    // A paragraph of text beside the form still makes its parent a flow.
+    assert_eq!(
+        prose_count("<div class=c><p>x</p><p><input name=m></p><table></table></div>"),
+        (7, 3)
     );
 }
 
