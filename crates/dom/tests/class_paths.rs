@@ -637,6 +637,47 @@ fn model_names() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
+    /// A form laid out in `<p>` rows, each holding a visible field at any depth (beside
+    /// hidden fields and wrappers of any class), is never prose, and its classes stay: the
+    /// same form with another wrapper class is another path set.
+    #[test]
+    fn a_form_in_p_rows_is_never_prose(
+        rows in prop::collection::vec(
+            (
+                prop::sample::select(vec!["input", "select", "textarea", "button"]),
+                "[a-z]{1,6}",
+                0usize..3,
+                any::<bool>(),
+            ),
+            1..6,
+        ),
+        wrapper in "[a-z]{1,6}",
+    ) {
+        let fields: String = rows
+            .iter()
+            .map(|(tag, name, depth, hidden)| {
+                let field = format!("<{tag} name={name}></{tag}>");
+                let state = if *hidden { "<input type=hidden name=t>" } else { "" };
+                format!(
+                    "<p>{state}{}{field}{}</p>",
+                    "<label>".repeat(*depth),
+                    "</label>".repeat(*depth),
+                )
+            })
+            .collect();
+        let page = |class: &str| {
+            format!("<div class=content><h2>t</h2><form><div class=\"box {class}\">{fields}</div></form></div>")
+        };
+        let (_, prose) = prose_count(&page(&wrapper));
+        prop_assert_eq!(prose, 0);
+        let (a, b) = (hash(&page(&wrapper)), hash(&page(&format!("{wrapper}x"))));
+        prop_assert_ne!(paths(&a), paths(&b));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
     /// The main content's prose may hold any inline markup without changing a path.
     #[test]
     fn any_inline_markup_in_the_main_content_leaves_the_paths(
