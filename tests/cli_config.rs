@@ -112,6 +112,13 @@ fn bad_configs_are_one_clear_line() {
         2,
         "error: dedup.threshold = 9: must be a whole number from 0 to 8\n",
     );
+    // Caught before anything is fetched (the address is never asked).
+    check(
+        "[traps]\nmax-query-nesting = 0\n",
+        &["crawl", "--state", "st", "http://127.0.0.1:9/"],
+        2,
+        "error: traps.max-query-nesting = 0: must be a whole number from 1 to 1000000\n",
+    );
     let dir = scratch(&[("p.html", b"<p>")]);
     let r = run_in(
         dir.path(),

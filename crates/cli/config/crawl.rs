@@ -181,6 +181,11 @@ pub fn resolve(options: &Options, threshold: u32) -> Result<CrawlConfig> {
             traps.and_then(|o| o.max_query_params),
             d.max_query_params,
         )?,
+        max_query_nesting: t(
+            "max-query-nesting",
+            traps.and_then(|o| o.max_query_nesting),
+            d.max_query_nesting,
+        )?,
     };
 
     let f = defaults.fetch.clone();

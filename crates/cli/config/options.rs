@@ -187,6 +187,9 @@ pub struct TrapOptions {
     pub max_run_repeats: Option<i64>,
     /// URLs with more query parameters are traps.
     pub max_query_params: Option<i64>,
+    /// A query parameter whose value holds a query with that parameter, more levels deep
+    /// than this, is a trap.
+    pub max_query_nesting: Option<i64>,
 }
 
 /// `[fetch]`.

@@ -3,8 +3,11 @@
 //! [`TrapGuard::check`] looks at one URL on its own: its length, how deep
 //! its path is, a path segment that keeps coming back (`/a/x/b/x/c/x/d/x`),
 //! a run of segments repeated back to back (`/a/b/a/b/a/b`, typical of
-//! relative links resolved against the wrong base), and the number of
-//! query parameters (faceted-search combinations).
+//! relative links resolved against the wrong base), the number of
+//! query parameters (faceted-search combinations), and a query parameter
+//! whose value holds that parameter again and again (a login page whose
+//! `?next=` link points at a login page with a `next` of its own:
+//! `/login?next=/login?next%3D/login%3Fnext%253D…`, one more level per page).
 //!
 //! Traps that look like ordinary URLs one at a time — a calendar whose
 //! "next month" link never ends (`?month=2031-07`), endless pagination, a
@@ -31,6 +34,11 @@ pub struct TrapConfig {
     pub max_run_repeats: usize,
     /// Most query parameters (non-empty `&`-separated pairs). Default: 16.
     pub max_query_params: usize,
+    /// Most times a query parameter's value may hold a query with that same parameter,
+    /// level in level (each level decoded once more): with 1,
+    /// `/login?next=/login?next%3D/` passes and `/login?next=/login?next%3D/login%3Fnext%253D/`
+    /// does not. Default: 1.
+    pub max_query_nesting: usize,
 }
 
 impl Default for TrapConfig {
@@ -41,6 +49,7 @@ impl Default for TrapConfig {
             max_segment_occurrences: 3,
             max_run_repeats: 2,
             max_query_params: 16,
+            max_query_nesting: 1,
         }
     }
 }
@@ -90,6 +99,18 @@ pub enum Trap {
     TooManyQueryParams {
         /// The number of parameters.
         count: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A query parameter's value holds that parameter again, too many levels deep.
+    #[error(
+        "query parameter {name:?} holds itself {levels} levels deep in its value, over the maximum {max}"
+    )]
+    NestedQuery {
+        /// The parameter's name.
+        name: String,
+        /// How many levels deep (counted up to one over the limit).
+        levels: usize,
         /// The limit.
         max: usize,
     },
@@ -151,8 +172,40 @@ impl TrapGuard {
                 max: c.max_query_params,
             });
         }
+        for (name, value) in url.query_pairs() {
+            let levels = nesting(&name, &value, c.max_query_nesting);
+            if levels > c.max_query_nesting {
+                return Err(Trap::NestedQuery {
+                    name: name.into_owned(),
+                    levels,
+                    max: c.max_query_nesting,
+                });
+            }
+        }
         Ok(())
     }
+}
+
+/// How many levels deep `value` (decoded), a value of query parameter `name`, holds a query
+/// with `name` again: the query after its first `?`, parsed and decoded as a query is, level
+/// by level; counted up to `max` + 1. Each level is shorter than the one that holds it.
+fn nesting(name: &str, value: &str, max: usize) -> usize {
+    let mut levels = 0;
+    let mut current = std::borrow::Cow::Borrowed(value);
+    while levels <= max {
+        let Some((_, query)) = current.split_once('?') else {
+            break;
+        };
+        let Some(inner) = url::form_urlencoded::parse(query.as_bytes())
+            .find(|(key, _)| key == name)
+            .map(|(_, inner)| inner.into_owned())
+        else {
+            break;
+        };
+        levels += 1;
+        current = std::borrow::Cow::Owned(inner);
+    }
+    levels
 }
 
 /// The first segment occurring more than `max` times.

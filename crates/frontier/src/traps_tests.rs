@@ -113,6 +113,7 @@ fn custom_limits() {
         max_segment_occurrences: 1,
         max_run_repeats: 1,
         max_query_params: 0,
+        max_query_nesting: 1,
     });
     assert_eq!(strict.config().max_path_depth, 2);
     for (input, expected) in [
@@ -159,6 +160,55 @@ fn custom_limits() {
     );
 }
 
+fn nested(name: &str, levels: usize) -> Result<(), Trap> {
+    Err(Trap::NestedQuery {
+        name: name.into(),
+        levels,
+        max: 1,
+    })
+}
+
+#[test]
+fn a_query_parameter_that_holds_itself_level_in_level_is_a_trap() {
+    let guard = TrapGuard::default();
+    for (input, expected) in [
+        ("http://example.com/login?next=/", Ok(())),
+        // A login page's link back to a login page: one level.
+        ("http://example.com/login?next=/login?next%3D/", Ok(())),
+        // The next page's link: two.
+        (
+            "http://example.com/login?next=/login?next%3D/login%3Fnext%253D/",
+            nested("next", 2),
+        ),
+        // However the levels are written: `?` and `=` as they are, encoded, or twice encoded.
+        (
+            "http://example.com/login?next=%2Flogin%3Fnext%3D%252Flogin%253Fnext%253D%25252F",
+            nested("next", 2),
+        ),
+        (
+            "http://example.com/a?back=/b%3Fx%3D1%26back%3D/c%253Fback%253D/d",
+            nested("back", 2),
+        ),
+        // Another parameter inside is no nesting, nor a `?` with no query of that name.
+        (
+            "http://example.com/a?back=/b%3Fnext%3D/c%253Fnext%253D/d",
+            Ok(()),
+        ),
+        (
+            "http://example.com/r?url=http://example.com/%3Fq%3D1",
+            Ok(()),
+        ),
+        (
+            "http://example.com/index.php?title=Special:UserLogin&returnto=Main_Page",
+            Ok(()),
+        ),
+        // A value that names the parameter but holds no query with it.
+        ("http://example.com/a?next=next%3D1", Ok(())),
+    ] {
+        check(&guard, input, expected);
+    }
+}
+
 #[test]
 fn errors_read_well() {
     let err = TrapGuard::default().check(&url("http://example.com/a/b/a/b/a/b"));
@@ -166,9 +216,44 @@ fn errors_read_well() {
         err.map_err(|e| e.to_string()),
         Err("path segments \"a/b\" repeat 3 times in a row, over the maximum 2".to_owned())
     );
+    let err = TrapGuard::default().check(&url(
+        "http://example.com/login?next=/login%3Fnext%3D/login%253Fnext%253D/",
+    ));
+    assert_eq!(
+        err.map_err(|e| e.to_string()),
+        Err(
+            "query parameter \"next\" holds itself 2 levels deep in its value, over the maximum 1"
+                .to_owned()
+        )
+    );
 }
 
 proptest::proptest! {
+    /// A value that holds the parameter `levels` levels deep, each level encoded once
+    /// more, is a trap exactly when that is over the limit, and the error counts one level
+    /// over it at most.
+    #[test]
+    fn nesting_is_counted_level_by_level(levels in 0usize..8, max in 1usize..4) {
+        let mut value = "/home".to_owned();
+        for _ in 0..levels {
+            value = format!(
+                "/login?{}",
+                url::form_urlencoded::Serializer::new(String::new()).append_pair("next", &value).finish()
+            );
+        }
+        let query = url::form_urlencoded::Serializer::new(String::new())
+            .append_pair("next", &value)
+            .finish();
+        let guard = TrapGuard::new(TrapConfig { max_query_nesting: max, ..TrapConfig::default() });
+        let got = guard.check(&url(&format!("http://example.com/login?{query}")));
+        let expected = if levels <= max {
+            Ok(())
+        } else {
+            Err(Trap::NestedQuery { name: "next".into(), levels: max + 1, max })
+        };
+        proptest::prop_assert_eq!(got, expected);
+    }
+
     #[test]
     fn any_path_is_checked_without_panicking(path in "(/[ab]{0,2}){0,40}", max in 0usize..5) {
         let guard = TrapGuard::new(TrapConfig {
