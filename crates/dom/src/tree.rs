@@ -166,12 +166,10 @@ pub(crate) struct TreeArena {
     pub(crate) links: Vec<(NodeId, u32, u32)>,
     /// The hrefs [`links`](Self::links) points into.
     pub(crate) link_text: String,
-    /// The form fields with `type=hidden`, when labelling, in creation order (so increasing):
-    /// state a form carries, not what a user fills in (the walk marks the other fields,
-    /// [`crate::PathSet::FIELD`]).
-    pub(crate) hidden_fields: Vec<NodeId>,
-    /// The other form fields, when labelling, in creation order: what a user fills in.
-    fields: Vec<NodeId>,
+    /// The visible form fields, when labelling, in creation order (so increasing): what a
+    /// user fills in, which the walk marks ([`crate::PathSet::FIELD`]); a field with
+    /// `type=hidden` is state a form carries and is not among them.
+    pub(crate) fields: Vec<NodeId>,
     /// The `<p>` elements that hold one of [`fields`](Self::fields), increasing, once
     /// [`find_form_rows`](Self::find_form_rows) has run: a form's rows, not paragraphs of
     /// prose (`walk.rs`).
@@ -261,7 +259,6 @@ impl TreeArena {
             deferred: Vec::new(),
             links: Vec::new(),
             link_text: String::new(),
-            hidden_fields: Vec::new(),
             fields: Vec::new(),
             form_rows: Vec::new(),
             main_marked: false,
@@ -377,15 +374,13 @@ impl TreeArena {
             label
         });
         let is_th = self.labelled && ns == Ns::Html && name == html5ever::local_name!("th");
-        let hidden = self.labelled
+        let visible = self.labelled
             && field.is_some_and(|f| {
-                f.kind
+                !f.kind
                     .is_some_and(|k| k.trim_ascii().eq_ignore_ascii_case("hidden"))
             });
         let id = self.push(Node::new(Kind::Element, ns, name));
-        if hidden {
-            self.hidden_fields.push(id);
-        } else if self.labelled && field.is_some() {
+        if visible {
             self.fields.push(id);
         }
         if is_th {

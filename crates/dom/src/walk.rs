@@ -153,8 +153,7 @@ pub(crate) fn walk_paths(
         } else {
             depth
         };
-        let field =
-            is_field(node.name.as_bytes()) && arena.hidden_fields.binary_search(&id).is_err();
+        let field = arena.fields.binary_search(&id).is_ok();
         let marks = if prose { crate::PathSet::PROSE } else { 0 }
             | if field { crate::PathSet::FIELD } else { 0 }
             | table;
