@@ -23,6 +23,7 @@
 //! - its **path** is `mix(parent's path · φ ⊕ label)` (the document's path is 0), with
 //!   `mix` the MurmurHash3 64-bit finaliser and φ = `0x9e3779b97f4a7c15`; the path id is the
 //!   path's high 32 bits. On a page without a main content, an element with a `<p>` child
+//!   (not a form's row, which holds a visible field, nor a wrapper of a layout table)
 //!   holds a **flow of prose**, and so does every element at the path of one (a page's
 //!   sections are all prose or none): every element below the outermost such element takes its
 //!   path with the flow's path in place of its parent's (how an author nests lists,

@@ -199,7 +199,7 @@ pub(crate) fn walk_paths(
             path,
             main,
             in_main: up.in_main || main,
-            in_prose: up.in_prose || (prose_rules && is_paragraph(node)),
+            in_prose: up.in_prose || (prose_rules && is_prose_paragraph(arena, id)),
         };
         push_all_children(arena, id, depth.saturating_add(1), down, &mut stack);
     }
@@ -441,9 +441,8 @@ fn paragraphs(arena: &TreeArena, id: NodeId, at_most: usize, kind: Paragraphs) -
 /// element other than `<body>` that wraps one paragraph and nothing else.
 fn is_own_paragraph(arena: &TreeArena, id: NodeId, kind: Paragraphs) -> bool {
     let counts = |p: NodeId| {
-        arena.node(p).is_some_and(is_paragraph)
+        is_prose_paragraph(arena, p)
             && (kind == Paragraphs::Any || arena_label(arena, p) == tag_label("p"))
-            && arena.form_rows.binary_search(&p).is_err()
     };
     counts(id)
         || arena.node(id).is_some_and(|node| {
@@ -451,6 +450,28 @@ fn is_own_paragraph(arena: &TreeArena, id: NodeId, kind: Paragraphs) -> bool {
                 && !is_root(&node.name)
                 && only_element_child(arena, id).is_some_and(counts)
         })
+}
+
+/// Whether `id` is a `<p>` of prose: not a form's row (it holds a visible field,
+/// [`TreeArena::form_rows`]) and not a layout wrapper around a table (a quirks-mode page's
+/// `<P><TABLE>…</TABLE></P>`: in quirks mode a table does not close an open paragraph, and
+/// legacy applications wrap their layout tables in one).
+fn is_prose_paragraph(arena: &TreeArena, id: NodeId) -> bool {
+    arena.node(id).is_some_and(is_paragraph)
+        && arena.form_rows.binary_search(&id).is_err()
+        && !has_table_child(arena, id)
+}
+
+/// Whether element `id` has a `<table>` child.
+fn has_table_child(arena: &TreeArena, id: NodeId) -> bool {
+    let mut child = arena.node(id).map_or(NONE, |n| n.first);
+    while let Some(node) = arena.node(child) {
+        if is_html(node, &html5ever::local_name!("table")) {
+            return true;
+        }
+        child = node.next;
+    }
+    false
 }
 
 /// Whether `node` is an HTML `<p>` element.

@@ -40,7 +40,7 @@ fn reference_values() {
     );
     assert_eq!(
         hasher().params(),
-        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/main-flow=2/flow-level=+2/prose=tags/amid=prose/root-class=paths/hex-ids/colon-ids/fields=any-depth/form-rows/table-heads/tables=marked/items/linked/root-linked/page-names/mix64/seed=0/decay=0.76"
+        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/main-flow=2/flow-level=+2/prose=tags/amid=prose/root-class=paths/hex-ids/colon-ids/fields=any-depth/form-rows/p-tables/table-heads/tables=marked/items/linked/root-linked/page-names/mix64/seed=0/decay=0.76"
     );
 }
 
@@ -473,6 +473,31 @@ fn a_paragraph_that_holds_a_form_field_is_a_form_row_not_prose() {
 }
 
 #[test]
+fn a_paragraph_around_a_layout_table_is_no_prose() {
+    // A quirks-mode page (no doctype: a table does not close an open `<p>`) of a legacy
+    // application wraps a layout table in `<P>…</P>` right in `<body>`. That is no
+    // paragraph: the body is no flow of prose, and the page's blocks keep their nesting
+    // (in a flow, every element is labelled under the body, whatever lies between).
+    let similarity = |before: &str| {
+        let (a, b) = (
+            hash(&format!(
+                "{before}<div class=one><div class=two>x</div></div>"
+            )),
+            hash(&format!(
+                "{before}<div class=two><div class=one>x</div></div>"
+            )),
+        );
+        paths(&a).jaccard(paths(&b))
+    };
+    let layout = "<P><table class=t><tr><td>x</td></tr></table></P>";
+    assert!(similarity(layout) < 0.75, "{}", similarity(layout));
+    // A paragraph of text still makes the body a flow: the same paths.
+    assert!((similarity("<p>Some words.</p>") - 1.0).abs() < 1e-9);
+    // So does a paragraph beside the layout table.
+    assert!((similarity(&format!("{layout}<p>Some words.</p>")) - 1.0).abs() < 1e-9);
+}
+
+#[test]
 fn huge_class_lists_and_many_paths_are_bounded() {
     // 10k tokens on one element: only the first 16 sorted ones count.
     let tokens: String = (0..10_000).map(|i| format!("t{i:05}x ")).collect();
@@ -672,6 +697,25 @@ proptest! {
         prop_assert_eq!(prose, 0);
         let (a, b) = (hash(&page(&wrapper)), hash(&page(&format!("{wrapper}x"))));
         prop_assert_ne!(paths(&a), paths(&b));
+    }
+
+    /// Below `<body>` holding layout tables wrapped in `<P>` (a quirks-mode page), blocks
+    /// keep their nesting: a chain of distinct classed blocks and the same blocks side by
+    /// side are two path sets, and no path is prose.
+    #[test]
+    fn a_layout_table_in_a_paragraph_keeps_the_page_nested(
+        classes in prop::collection::btree_set("[a-z]{1,6}", 2..6),
+        wrappers in 1usize..4,
+        class in "[a-z]{0,6}",
+    ) {
+        let layout = format!("<P><table class=\"{class}\"><tr><td>x</td></tr></table></P>")
+            .repeat(wrappers);
+        let chain: String = classes.iter().map(|c| format!("<div class={c}>x")).collect::<String>()
+            + &"</div>".repeat(classes.len());
+        let side: String = classes.iter().map(|c| format!("<div class={c}>x</div>")).collect();
+        let (a, b) = (hash(&format!("{layout}{chain}")), hash(&format!("{layout}{side}")));
+        prop_assert!(paths(&a).jaccard(paths(&b)) < 1.0);
+        prop_assert_eq!(prose_count(&format!("{layout}{chain}")).1, 0);
     }
 }
 
