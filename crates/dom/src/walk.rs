@@ -455,7 +455,9 @@ fn is_own_paragraph(arena: &TreeArena, id: NodeId, kind: Paragraphs) -> bool {
 /// Whether `id` is a `<p>` of prose: not a form's row (it holds a visible field,
 /// [`TreeArena::form_rows`]) and not a layout wrapper around a table (a quirks-mode page's
 /// `<P><TABLE>…</TABLE></P>`: in quirks mode a table does not close an open paragraph, and
-/// legacy applications wrap their layout tables in one).
+/// legacy applications wrap their layout tables in one). Only a paragraph of prose makes a
+/// flow, and hides the paths of the inline elements inside it on a page without a main
+/// content.
 fn is_prose_paragraph(arena: &TreeArena, id: NodeId) -> bool {
     arena.node(id).is_some_and(is_paragraph)
         && arena.form_rows.binary_search(&id).is_err()

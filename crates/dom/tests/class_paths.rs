@@ -498,6 +498,21 @@ fn a_paragraph_around_a_layout_table_is_no_prose() {
 }
 
 #[test]
+fn a_form_rows_inline_elements_are_the_templates() {
+    // On a page without a main content, the inline elements inside a paragraph of prose add
+    // no path (4.); a form's row is no paragraph, so its line breaks and spans do.
+    check_differ(
+        "<div class=c><form><p>Name<br><span class=u>x</span><input name=m></p></form></div>",
+        "<div class=c><form><p>Name<input name=m></p></form></div>",
+    );
+    check_same(
+        "<div class=c><p>Some<br><span class=u>x</span> words.</p></div>",
+        "<div class=c><p>Some words.</p></div>",
+        (7, 5),
+    );
+}
+
+#[test]
 fn huge_class_lists_and_many_paths_are_bounded() {
     // 10k tokens on one element: only the first 16 sorted ones count.
     let tokens: String = (0..10_000).map(|i| format!("t{i:05}x ")).collect();
