@@ -8,6 +8,15 @@
 //!   what one item has and another has not (a post's `category-news tag-foo sticky`, a
 //!   Markdown table cell's `leftalign`, a list item's `node`, an API page's `dl.py.method`
 //!   beside `dl.py.class`) is that item's data, as its id's digits are.
+//!   - **Cousins too**: children of parents *of one label* that are themselves children of
+//!     one element in the main content are one list as well (session 54). A list split
+//!     into groups, one per day or section, is still one list: MediaWiki's recent changes
+//!     are one `table.mw-changeslist-line` per changed page, in one `div` per day, and a
+//!     day with one change had kept its page's `mw-changeslist-ns0-hexdump`, its
+//!     `mw-changeslist-minor` and every other flag in its label; a Sphinx module's
+//!     `dl.py.class` in one `section` and `dl.py.function` in the next are one list's items
+//!     as they are side by side. One level only: the parents' own siblings of one label,
+//!     not their cousins.
 //!   - Siblings that share no token (`td.age`, `td.author`) are not one list.
 //!   - Inline elements are left alone: inside the main content they add no path anyway.
 //!   - Outside the main content a list's item names are the frame's (an application's
@@ -55,11 +64,14 @@ use fnv::{FnvHashMap, FnvHashSet};
 const MIN_SHARED: usize = 1;
 
 /// One classed element: its parent if that is in the main content (else `NONE`: no list),
-/// itself, its class in `TreeArena::class_text`, and the tokens of its label (each as
+/// the list it is in, its class in `TreeArena::class_text`, and the tokens of its label (each as
 /// `Token::root_label`, sorted by that hash) as an index into the page's distinct classes'
 /// tokens ([`Classes`]).
 struct Item {
     parent: NodeId,
+    /// The list it is an item of, with the items of its tag name: its grandparent and its
+    /// parent's label, or its parent alone (see [`share_item_labels`]).
+    group: (NodeId, bool, u64),
     id: NodeId,
     span: (u32, u32),
     tokens: u32,
@@ -146,8 +158,23 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena, main: Option<NodeId>) {
             continue;
         }
         let class = text.get(start as usize..end as usize).unwrap_or("");
+        // Cousins under parents of one label are one list: a grandparent in the main content
+        // and the parent's label; a parent without such a grandparent is a list of its own
+        // children.
+        let group = if !in_list {
+            (NONE, false, 0)
+        } else {
+            let grandparent = arena.parent(parent);
+            if grandparent == NONE || !in_main(arena, grandparent) {
+                (parent, false, 0)
+            } else {
+                let label = arena.labels.get(parent as usize).copied().unwrap_or(0);
+                (grandparent, true, label)
+            }
+        };
         items.push(Item {
             parent: if in_list { parent } else { NONE },
+            group,
             id,
             span: (start, end),
             tokens: classes.of(class),
@@ -155,15 +182,15 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena, main: Option<NodeId>) {
     }
     let linked = linked_tokens(arena, &items);
     let name = |id: NodeId| arena.node(id).map(|n| &n.name);
-    // Siblings of one name in the main content next to each other, in creation order; the
-    // elements outside it (no list: `parent` NONE, each alone) after them, as they come.
-    // Names are ordered by their atoms' hashes first: only which siblings are together
-    // matters, not in which order the lists come.
+    // Items of one list and one name in the main content next to each other, in creation
+    // order; the elements outside it (no list: `parent` NONE, each alone) after them, as
+    // they come. Names are ordered by their atoms' hashes first: only which items are
+    // together matters, not in which order the lists come.
     let lists = items.iter().filter(|i| i.parent != NONE).count();
     items.sort_by_key(|i| i.parent == NONE);
     items[..lists].sort_unstable_by(|a, b| {
-        a.parent
-            .cmp(&b.parent)
+        a.group
+            .cmp(&b.group)
             .then_with(|| match (name(a.id), name(b.id)) {
                 (Some(x), Some(y)) if x != y => (x.get_hash(), &**x).cmp(&(y.get_hash(), &**y)),
                 (x, y) => x.is_some().cmp(&y.is_some()),
@@ -173,14 +200,18 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena, main: Option<NodeId>) {
     let mut relabel: Vec<(NodeId, u64)> = Vec::new();
     let mut start = 0;
     while start < items.len() {
-        let (parent, first) = (items[start].parent, name(items[start].id));
+        let (parent, group, first) = (
+            items[start].parent,
+            items[start].group,
+            name(items[start].id),
+        );
         let end = if parent == NONE {
             start + 1
         } else {
             start
                 + items[start..]
                     .iter()
-                    .take_while(|i| i.parent == parent && name(i.id) == first)
+                    .take_while(|i| i.group == group && name(i.id) == first)
                     .count()
         };
         let group = &items[start..end];

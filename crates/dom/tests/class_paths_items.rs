@@ -164,11 +164,82 @@ fn siblings_that_share_no_token_keep_their_classes() {
         "<main><article class=\"post category-sports\"><p>x</p></article></main>",
         false,
     );
-    // Items of two parents are two lists.
+    // Items of two parents are two lists outside the main content; inside it, items of
+    // two parents of other labels too.
     check(
         "<ul><li class=\"i a\"></li></ul><ul><li class=\"i b\"></li></ul>",
         "<ul><li class=\"i\"></li></ul><ul><li class=\"i\"></li></ul>",
         false,
+    );
+    check(
+        "<main><ul class=x><li class=\"i a\"></li></ul><ul class=y><li class=\"i b\"></li></ul></main>",
+        "<main><ul class=x><li class=\"i\"></li></ul><ul class=y><li class=\"i\"></li></ul></main>",
+        false,
+    );
+    // Items whose parents are cousins are two lists: one level only.
+    check(
+        "<main><div><ul><li class=\"i a\"></li></ul></div><div><ul><li class=\"i b\"></li></ul></div></main>",
+        "<main><div><ul><li class=\"i\"></li></ul></div><div><ul><li class=\"i\"></li></ul></div></main>",
+        false,
+    );
+}
+
+/// A page of recent changes: one `div` per day, one table per change, each with its flags.
+fn changes(days: &[&[&str]]) -> String {
+    let days: String = days
+        .iter()
+        .map(|day| {
+            let tables: String = day
+                .iter()
+                .map(|c| {
+                    format!("<table class=\"line {c}\"><tr><td><a href=#>p</a></td></tr></table>")
+                })
+                .collect();
+            format!("<h4>d</h4><div>{tables}</div>")
+        })
+        .collect();
+    format!("<body><div role=main><div class=changes>{days}</div></div></body>")
+}
+
+#[test]
+fn a_list_split_in_groups_is_one_list() {
+    // A day with one change is no list of its own: the flags of its change are data, as
+    // they are of a day with two.
+    check(
+        &changes(&[&["ns0-sed minor"], &["ns0-awk major", "ns2-alice minor"]]),
+        &changes(&[&[""], &["", ""]]),
+        true,
+    );
+    check(
+        &changes(&[
+            &["ns0-sed minor"],
+            &["ns0-awk major"],
+            &["ns0-ld minor new"],
+        ]),
+        &changes(&[&[""], &[""], &[""]]),
+        true,
+    );
+    // What every change carries stays (a list of logs is not a list of edits)...
+    check(
+        &changes(&[&["log ns0-sed"], &["log ns0-awk"]]),
+        &changes(&[&[""], &[""]]),
+        false,
+    );
+    // ...and outside the main content a day's lone change keeps its flags.
+    let outside = |flags: &str| {
+        format!(
+            "<div class=changes><h4>d</h4><div><table class=\"line {flags}\"></table></div>\
+             <h4>d</h4><div><table class=\"line\"></table></div></div>"
+        )
+    };
+    check(&outside("minor"), &outside(""), false);
+    // Two sections of an API page: a class in one, functions in the next.
+    check(
+        "<main><section><dl class=\"py class\"><dt>a</dt></dl></section>\
+         <section><dl class=\"py function\"><dt>b</dt></dl></section></main>",
+        "<main><section><dl class=py><dt>a</dt></dl></section>\
+         <section><dl class=py><dt>b</dt></dl></section></main>",
+        true,
     );
 }
 
@@ -422,6 +493,33 @@ proptest! {
         let a = path_set(&format!("<main><ul>{with}</ul></main>"));
         let b = path_set(&format!("<main><ul>{without}</ul></main>"));
         prop_assert!(a == b, "{with}");
+    }
+
+    /// Whatever flags each change of a list split by day carries (none shared by all), and
+    /// however the changes are split into days, the page's paths are those of a list of
+    /// changes without flags split the same way.
+    #[test]
+    fn a_split_lists_extra_tokens_leave_its_paths(
+        flags in proptest::collection::vec("[a-z]{1,6}(-[a-z0-9]{1,4})?", 2..8),
+        cuts in proptest::collection::vec(any::<bool>(), 8),
+    ) {
+        // Each change's flag with its own suffix, then the changes cut into days.
+        let mut days: Vec<Vec<String>> = vec![Vec::new()];
+        let mut plain: Vec<Vec<String>> = vec![Vec::new()];
+        for (i, flag) in flags.iter().enumerate() {
+            if i > 0 && cuts[i] {
+                days.push(Vec::new());
+                plain.push(Vec::new());
+            }
+            days.last_mut().expect("a day").push(format!("{flag}-{i}"));
+            plain.last_mut().expect("a day").push(String::new());
+        }
+        let page = |days: &[Vec<String>]| {
+            let days: Vec<Vec<&str>> = days.iter().map(|d| d.iter().map(String::as_str).collect()).collect();
+            let days: Vec<&[&str]> = days.iter().map(Vec::as_slice).collect();
+            path_set(&changes(&days))
+        };
+        prop_assert!(page(&days) == page(&plain), "{days:?}");
     }
 }
 
