@@ -125,10 +125,10 @@ fn robots_txt_is_fetched_once_and_obeyed_by_every_worker() {
     check_spacing(&log, Duration::from_millis(150));
 }
 
-/// Three workers crawl a site whose `/n/5` answers `status` the first time; no request
-/// reaches the host within a second after that answer, whichever worker makes it. Returns
-/// the records and how often `/n/5` was asked for.
-fn refused_once(status: u16) -> (Vec<serde_json::Value>, usize) {
+/// Three workers crawl a site whose `/n/5` answers `status` the first time; when `held`, no
+/// request reaches the host within a second after that answer, whichever worker makes it.
+/// Returns the records and how often `/n/5` was asked for.
+fn refused_once(status: u16, held: bool) -> (Vec<serde_json::Value>, usize) {
     let refused = Arc::new(Mutex::new(false));
     let (server, log) = logged(move |target| {
         if target == "/n/5" {
@@ -151,7 +151,7 @@ fn refused_once(status: u16) -> (Vec<serde_json::Value>, usize) {
     let next = hits.get(first + 1).expect("the crawl went on");
     let waited = next.0 - hits[first].0;
     assert!(
-        waited >= Duration::from_secs(1),
+        !held || waited >= Duration::from_secs(1),
         "{} only {waited:?} after the {status}",
         next.1
     );
@@ -161,7 +161,7 @@ fn refused_once(status: u16) -> (Vec<serde_json::Value>, usize) {
 #[test]
 fn retry_after_holds_the_host_for_every_worker() {
     // 503 with `Retry-After: 1`: the URL waits and is fetched again.
-    let (records, asked) = refused_once(503);
+    let (records, asked) = refused_once(503, true);
     assert_eq!(asked, 2);
     let judged = decision_of(&records, "/n/5");
     assert!(
@@ -171,10 +171,15 @@ fn retry_after_holds_the_host_for_every_worker() {
 }
 
 #[test]
-fn a_server_error_backs_the_host_off_for_every_worker() {
-    // 500, no `Retry-After`: recorded as an error (as in a single-process crawl), and the
+fn a_gateways_error_backs_the_host_off_for_every_worker() {
+    // 502, no `Retry-After`: recorded as an error (as in a single-process crawl), and the
     // host backs off `backoff-base` (1 s) for every worker.
-    let (records, asked) = refused_once(500);
+    let (records, asked) = refused_once(502, true);
+    assert_eq!(asked, 1);
+    assert_eq!(decision_of(&records, "/n/5"), Some("error"));
+    // A page's own 500 is recorded as an error too; the host goes on
+    // (`status_backs_off_host`).
+    let (records, asked) = refused_once(500, false);
     assert_eq!(asked, 1);
     assert_eq!(decision_of(&records, "/n/5"), Some("error"));
 }

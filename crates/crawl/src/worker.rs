@@ -519,11 +519,14 @@ impl Worker {
             }
             _ => (None, None, false),
         };
-        // As the single-process crawl (429, 5xx): the host waits, here for every worker.
+        // As the single-process crawl (429, 503, a gateway's 502 and 504; not a page's own
+        // 500, `status_backs_off_host`): the host waits, here for every worker.
         let backoff = match &fetched {
             Fetched::Failed {
                 status: Some(s), ..
-            } if *s == 429 || *s >= 500 => Some(self.settings.fetch.backoff_base),
+            } if silhouette_fetch::status_backs_off_host(*s) => {
+                Some(self.settings.fetch.backoff_base)
+            }
             _ => None,
         };
         if !late {

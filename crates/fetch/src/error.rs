@@ -286,3 +286,31 @@ impl FetchError {
         }
     }
 }
+
+/// Whether an HTTP status speaks for its whole host, which then backs off: 429 (too many
+/// requests), 503 (unavailable) and a gateway's 502 and 504. Any other server error (500
+/// above all) is the page's own: that URL is tried again after a backoff of its own, and the
+/// host's other pages go on (a wiki whose every link of one kind answered 500 had backed its
+/// whole host off to minutes per page, session 54).
+#[must_use]
+pub const fn status_backs_off_host(status: u16) -> bool {
+    matches!(status, 429 | 502 | 503 | 504)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::status_backs_off_host;
+
+    #[test]
+    fn only_a_busy_or_unreachable_server_backs_its_host_off() {
+        let check = |status: u16, host: bool| {
+            assert_eq!(status_backs_off_host(status), host, "{status}");
+        };
+        for status in [429, 502, 503, 504] {
+            check(status, true);
+        }
+        for status in [200, 301, 404, 410, 500, 501, 505, 599] {
+            check(status, false);
+        }
+    }
+}

@@ -12,7 +12,7 @@ use tokio::time::{Instant, sleep_until};
 use url::Url;
 
 use crate::address::{AllowList, PolicyResolver};
-use crate::backoff::parse_retry_after;
+use crate::backoff::{backoff_delay, parse_retry_after};
 use crate::content::{ContentType, sniff_html};
 use crate::exchange::{OverLimit, read_body, request_head, send};
 use crate::host::{HostState, HostTable};
@@ -58,6 +58,9 @@ enum Hop {
 struct Failed {
     error: FetchError,
     retryable: bool,
+    /// Whether only this URL waits before it is tried again (a page's own server error),
+    /// not its whole host (a host that cannot be reached or asks to slow down).
+    page_only: bool,
 }
 
 impl From<FetchError> for Failed {
@@ -70,7 +73,11 @@ impl From<FetchError> for Failed {
                     ..
                 }
         );
-        Self { error, retryable }
+        Self {
+            error,
+            retryable,
+            page_only: false,
+        }
     }
 }
 
@@ -296,6 +303,18 @@ impl Inner {
                         return Err(failed.error);
                     }
                     retries += 1;
+                    if failed.page_only {
+                        // This URL's own backoff: the host's other pages go on.
+                        let own = backoff_delay(
+                            retries,
+                            self.config.backoff_base,
+                            self.config.backoff_cap,
+                        );
+                        if own > self.config.max_host_wait {
+                            return Err(failed.error);
+                        }
+                        tokio::time::sleep(own).await;
+                    }
                     tracing::debug!(%url, err = %failed.error, ?wait, retries, "retrying");
                 }
                 Err(failed) => return Err(failed.error),
@@ -425,13 +444,20 @@ impl Inner {
             return Err(Failed {
                 error: error(retry_after),
                 retryable: true,
+                page_only: false,
             });
         }
         if status.is_server_error() {
-            host.penalize(None, config.backoff_base, config.backoff_cap);
+            // A gateway's 502 and 504 back the whole host off; any other server error is
+            // this page's own (`status_backs_off_host`).
+            let host_wide = crate::status_backs_off_host(code);
+            if host_wide {
+                host.penalize(None, config.backoff_base, config.backoff_cap);
+            }
             return Err(Failed {
                 error: error(None),
                 retryable: true,
+                page_only: !host_wide,
             });
         }
         host.succeed();

@@ -73,7 +73,7 @@ mod tls;
 pub use address::is_non_public;
 pub use config::{AddressPolicy, ConfigError, FetchConfig};
 pub use content::sniff_html;
-pub use error::{FetchError, TimeoutKind};
+pub use error::{FetchError, TimeoutKind, status_backs_off_host};
 pub use fetcher::Fetcher;
 pub use outcome::{FetchContext, FetchOutcome, FetchedPage, RedirectPolicy};
 pub use robots::RobotsTxt;

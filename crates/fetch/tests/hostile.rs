@@ -461,6 +461,73 @@ async fn retry_after_429_delays_the_next_request() {
     );
 }
 
+/// A page's own server error (500) is retried after a backoff of that URL's own: the host's
+/// other pages are not held back. A gateway's (502, 504) backs the whole host off.
+#[tokio::test]
+async fn a_pages_500_backs_off_that_page_and_a_gateways_502_the_host() {
+    let server = Server::start(|path| match path {
+        "/broken" => full("500 Internal Server Error", &[], "oops"),
+        "/gateway" => full("502 Bad Gateway", &[], ""),
+        "/timeout" => full("504 Gateway Timeout", &[], ""),
+        _ => html("<html>ok</html>"),
+    })
+    .await;
+    // A host backoff of an hour would be handed back at once (`max_host_wait` 0); one
+    // retry, after the URL's own backoff (a retry waits for it, `max_host_wait` aside).
+    let f = fetcher(FetchConfig {
+        max_retries: 1,
+        backoff_base: Duration::from_secs(3600),
+        backoff_cap: Duration::from_secs(3600),
+        max_host_wait: Duration::ZERO,
+        ..config()
+    });
+    for _ in 0..3 {
+        let out = get(&f, &server.url("/broken")).await;
+        assert!(
+            matches!(err(&out), FetchError::HttpStatus { status: 500, .. }),
+            "{:?}",
+            out.result
+        );
+        // Its own backoff is longer than the caller would wait: handed back, not waited.
+        assert_eq!(out.attempts, 1);
+    }
+    let out = get(&f, &server.url("/fine")).await;
+    assert!(
+        out.page().is_some_and(|p| p.status == 200),
+        "{:?}",
+        out.result
+    );
+    for gateway in ["/gateway", "/timeout"] {
+        let f = fetcher(FetchConfig {
+            max_retries: 0,
+            backoff_base: Duration::from_secs(3600),
+            backoff_cap: Duration::from_secs(3600),
+            max_host_wait: Duration::ZERO,
+            ..config()
+        });
+        let out = get(&f, &server.url(gateway)).await;
+        assert!(
+            matches!(
+                err(&out),
+                FetchError::HttpStatus {
+                    status: 502 | 504,
+                    ..
+                }
+            ),
+            "{:?}",
+            out.result
+        );
+        let out = get(&f, &server.url("/fine")).await;
+        assert!(
+            matches!(err(&out), FetchError::HostBackoff { .. }),
+            "{gateway}: {:?}",
+            out.result
+        );
+        assert_eq!(out.attempts, 0);
+    }
+    assert_eq!(server.count("/fine"), 1);
+}
+
 #[tokio::test]
 async fn long_retry_after_is_handed_back_not_waited() {
     let server = Server::start(|path| match path {
