@@ -472,8 +472,8 @@ async fn a_pages_500_backs_off_that_page_and_a_gateways_502_the_host() {
         _ => html("<html>ok</html>"),
     })
     .await;
-    // A host backoff of an hour would be handed back at once (`max_host_wait` 0); one
-    // retry, after the URL's own backoff (a retry waits for it, `max_host_wait` aside).
+    // Backoffs of an hour and `max_host_wait` 0: any wait, the host's or the URL's own, is
+    // handed back to the caller at once instead of waited (one retry allowed).
     let f = fetcher(FetchConfig {
         max_retries: 1,
         backoff_base: Duration::from_secs(3600),
