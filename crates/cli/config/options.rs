@@ -218,7 +218,7 @@ pub struct FetchOptions {
     pub max_body_bytes: Option<i64>,
     /// Redirects followed at most.
     pub max_redirects: Option<i64>,
-    /// Retries of connect errors and 5xx.
+    /// Retries of connect errors, connections closed before an answer, 5xx and 429.
     pub max_retries: Option<i64>,
     /// Allow connections to loopback/private addresses reached from public seeds.
     pub allow_private_addresses: Option<bool>,

@@ -188,6 +188,16 @@ pub enum FetchError {
         /// The coding and what is wrong with it.
         message: String,
     },
+    /// The connection closed before the response began: the server reset it, or dropped a
+    /// kept-alive connection without saying so (`Connection: close`) and the request went
+    /// out on it. Retried on a new connection, without holding the host back.
+    #[error("connection closed before a response for {url}: {message}")]
+    ConnectionClosed {
+        /// The URL.
+        url: Url,
+        /// The underlying error.
+        message: String,
+    },
     /// A malformed response or another HTTP-level failure.
     #[error("protocol error for {url}: {message}")]
     Protocol {
@@ -222,6 +232,7 @@ macro_rules! url_of {
             | Self::HttpStatus { url, .. }
             | Self::BodyInterrupted { url, .. }
             | Self::Decode { url, .. }
+            | Self::ConnectionClosed { url, .. }
             | Self::Protocol { url, .. } => url,
         }
     };
@@ -269,6 +280,7 @@ impl FetchError {
             Self::HttpStatus { .. } => "http_status",
             Self::BodyInterrupted { .. } => "body_interrupted",
             Self::Decode { .. } => "decode",
+            Self::ConnectionClosed { .. } => "connection_closed",
             Self::Protocol { .. } => "protocol",
         }
     }

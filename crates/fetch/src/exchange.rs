@@ -236,6 +236,8 @@ fn classify(err: &reqwest::Error, url: &Url, config: &FetchConfig, phase: Phase)
     let url = url.clone();
     let mut source: Option<&(dyn StdError + 'static)> = Some(err);
     let mut invalid_data = false;
+    // A reset, or an end of the stream, before any of the response.
+    let mut closed = false;
     while let Some(e) = source {
         if let Some(blocked) = e.downcast_ref::<BlockedByPolicy>() {
             return FetchError::BlockedAddress {
@@ -258,6 +260,17 @@ fn classify(err: &reqwest::Error, url: &Url, config: &FetchConfig, phase: Phase)
             };
         }
         invalid_data |= e.downcast_ref::<io::Error>().is_some_and(is_invalid_data);
+        closed |= e.downcast_ref::<io::Error>().is_some_and(|io| {
+            matches!(
+                io.kind(),
+                io::ErrorKind::ConnectionReset
+                    | io::ErrorKind::ConnectionAborted
+                    | io::ErrorKind::BrokenPipe
+                    | io::ErrorKind::UnexpectedEof
+            )
+        }) || e
+            .downcast_ref::<hyper::Error>()
+            .is_some_and(hyper::Error::is_incomplete_message);
         source = e.source();
     }
     let message = chain_message(err);
@@ -281,6 +294,8 @@ fn classify(err: &reqwest::Error, url: &Url, config: &FetchConfig, phase: Phase)
         FetchError::Timeout { url, kind, after }
     } else if phase == Phase::Body || err.is_body() || err.is_decode() {
         FetchError::BodyInterrupted { url, message }
+    } else if closed {
+        FetchError::ConnectionClosed { url, message }
     } else {
         FetchError::Protocol { url, message }
     }

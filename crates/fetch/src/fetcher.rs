@@ -68,6 +68,7 @@ impl From<FetchError> for Failed {
         let retryable = matches!(
             error,
             FetchError::Connect { .. }
+                | FetchError::ConnectionClosed { .. }
                 | FetchError::Timeout {
                     kind: TimeoutKind::Connect,
                     ..
@@ -280,7 +281,8 @@ impl Inner {
         }
     }
 
-    /// One URL, with retries for connect errors, 5xx, 429 and 503.
+    /// One URL, with retries for connect errors, connections closed before a response, 5xx,
+    /// 429 and 503.
     async fn fetch_hop(
         &self,
         url: &Url,
@@ -367,7 +369,9 @@ impl Inner {
         let config = &self.config;
         let penalize_connect = |err: FetchError| {
             let failed = Failed::from(err);
-            if failed.retryable {
+            // A host that cannot be reached backs off; a connection it closed is tried
+            // again at once, on a new one.
+            if failed.retryable && !matches!(failed.error, FetchError::ConnectionClosed { .. }) {
                 host.penalize(None, config.backoff_base, config.backoff_cap);
             }
             failed

@@ -196,7 +196,16 @@ impl Inner {
             };
             let host = self.hosts.get(&host_name);
             let permits = self.gate(&current, &host).await?;
-            let head = match send(&self.client, &current, config).await {
+            // A connection closed before the answer (a kept-alive one the server dropped)
+            // is asked again on a new one, as for a page.
+            let mut sent = send(&self.client, &current, config).await;
+            for _ in 0..config.max_retries {
+                if !matches!(sent, Err(FetchError::ConnectionClosed { .. })) {
+                    break;
+                }
+                sent = send(&self.client, &current, config).await;
+            }
+            let head = match sent {
                 Ok(head) => head,
                 Err(err) => {
                     tracing::info!(url = %current, %err, "robots.txt fetch failed");

@@ -660,6 +660,61 @@ async fn reset_mid_body_is_body_interrupted() {
 }
 
 #[tokio::test]
+async fn a_kept_alive_connection_the_server_dropped_is_retried_on_a_new_one() {
+    // The server answers one request per connection without `Connection: close` and resets
+    // the connection when the next request comes on it (a uWSGI `http-socket`): the fetcher
+    // reuses the connection, sees it reset before any response, and asks again on a new one.
+    let server = Server::start_one_per_connection(|path| match path {
+        "/a" | "/b" | "/c" => Reply::Full {
+            head: server::keep_alive_head("200 OK", &[("Content-Type", "text/html")]),
+            body: b"<p>page</p>".to_vec(),
+        },
+        _ => not_found(),
+    })
+    .await;
+    let f = fetcher(config());
+    for path in ["/a", "/b", "/c"] {
+        let out = get(&f, &server.url(path)).await;
+        assert_eq!(
+            out.page().map(|p| p.status),
+            Some(200),
+            "{path}: {:?}",
+            out.result
+        );
+    }
+    // Each page after the first went out once on the dropped connection, then on a new one.
+    assert_eq!(server.count("/a"), 1);
+    assert_eq!(server.count("/b"), 2);
+    assert_eq!(server.count("/c"), 2);
+}
+
+#[tokio::test]
+async fn a_server_that_resets_every_request_ends_in_connection_closed_after_the_retries() {
+    // robots.txt: reset once, then none (a 404).
+    let robots = std::sync::atomic::AtomicUsize::new(0);
+    let server = Server::start(move |path| match path {
+        "/robots.txt" if robots.fetch_add(1, std::sync::atomic::Ordering::SeqCst) > 0 => {
+            not_found()
+        }
+        _ => Reply::ResetNow,
+    })
+    .await;
+    let f = fetcher(config());
+    let out = get(&f, &server.url("/x")).await;
+    assert!(
+        matches!(err(&out), FetchError::ConnectionClosed { .. }),
+        "{:?}",
+        out.result
+    );
+    assert_eq!(err(&out).code(), "connection_closed");
+    // The first try and `max_retries` more, no host backoff in between.
+    assert_eq!(server.count("/x"), 3);
+    assert_eq!(out.attempts, 3);
+    // robots.txt's reset was asked again, not taken for "unavailable".
+    assert_eq!(server.count("/robots.txt"), 2);
+}
+
+#[tokio::test]
 async fn huge_header_is_rejected() {
     let big = "a".repeat(100 * 1024);
     let enormous = "b".repeat(1024 * 1024);

@@ -39,12 +39,35 @@ pub enum Reply {
     },
     /// Read the request, never answer.
     Silent,
+    /// Read the request and reset the connection, answering nothing.
+    ResetNow,
     /// Answer after a pause (to observe concurrency).
     Delayed {
         head: String,
         body: Vec<u8>,
         pause: Duration,
     },
+}
+
+/// What a connection does after its first answer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// The answer closes it.
+    Close,
+    /// It serves the next request too.
+    KeepAlive,
+    /// It reads the next request and resets.
+    OnePerConnection,
+}
+
+impl From<bool> for Mode {
+    fn from(keep_alive: bool) -> Self {
+        if keep_alive {
+            Self::KeepAlive
+        } else {
+            Self::Close
+        }
+    }
 }
 
 /// One request as the server saw it.
@@ -120,14 +143,24 @@ impl Server {
     /// Like [`Server::start`], but serves many requests per connection
     /// (replies must be `Full` with a head built by [`keep_alive_head`]).
     pub async fn start_keep_alive(handler: impl Fn(&str) -> Reply + Send + Sync + 'static) -> Self {
-        Self::start_with(Arc::new(handler), true).await
+        Self::start_with(Arc::new(handler), Mode::KeepAlive).await
+    }
+
+    /// Like [`Server::start_keep_alive`], but a connection answers one request only: the
+    /// next request on it is read and the connection reset, unanswered (a server that drops
+    /// a kept-alive connection without `Connection: close`). Every request is a hit.
+    pub async fn start_one_per_connection(
+        handler: impl Fn(&str) -> Reply + Send + Sync + 'static,
+    ) -> Self {
+        Self::start_with(Arc::new(handler), Mode::OnePerConnection).await
     }
 
     async fn start_arc(handler: Arc<Handler>) -> Self {
-        Self::start_with(handler, false).await
+        Self::start_with(handler, Mode::Close).await
     }
 
-    async fn start_with(handler: Arc<Handler>, keep_alive: bool) -> Self {
+    async fn start_with(handler: Arc<Handler>, keep_alive: impl Into<Mode>) -> Self {
+        let keep_alive = keep_alive.into();
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("addr");
         let hits = Arc::new(Mutex::new(Vec::new()));
@@ -242,8 +275,10 @@ async fn serve(
     hits: Arc<Mutex<Vec<Hit>>>,
     in_flight: Arc<AtomicUsize>,
     max: Arc<AtomicUsize>,
-    keep_alive: bool,
+    mode: Mode,
 ) {
+    let keep_alive = mode != Mode::Close;
+    let mut answered = false;
     loop {
         let Some(path) = read_head(&mut stream).await else {
             return;
@@ -252,6 +287,11 @@ async fn serve(
             path: path.clone(),
             at: Instant::now(),
         });
+        if answered && mode == Mode::OnePerConnection {
+            let _ = stream.set_zero_linger();
+            return;
+        }
+        answered = true;
         let now = in_flight.fetch_add(1, Ordering::SeqCst) + 1;
         max.fetch_max(now, Ordering::SeqCst);
         let result = match (keep_alive, handler(&path)) {
@@ -336,6 +376,7 @@ async fn respond(stream: &mut TcpStream, reply: Reply) -> std::io::Result<()> {
             stream.set_zero_linger()?;
             Ok(())
         }
+        Reply::ResetNow => stream.set_zero_linger(),
         Reply::Silent => {
             let mut sink = [0u8; 64];
             while stream.read(&mut sink).await? > 0 {}
