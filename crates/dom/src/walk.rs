@@ -422,14 +422,21 @@ enum Paragraphs {
 
 /// How many paragraphs (of `kind`) `id` holds itself, counted up to `at_most`: `<p>`
 /// children, and children other than `<body>` that wrap one paragraph and nothing else
-/// (AsciiDoc's `div.paragraph`: a wrapper around a paragraph is part of it).
+/// (AsciiDoc's `div.paragraph`: a wrapper around a paragraph is part of it), but in
+/// `<body>` itself (`body-flow=p`): there such a wrapper is a navigation line's or a
+/// footer's (Texinfo's `div.header`, Haddock's `div#footer`), and taken for the page's prose
+/// it made the whole `<body>` one flow, folding the nesting of every page that has one and
+/// of no page that has not.
 fn paragraphs(arena: &TreeArena, id: NodeId, at_most: usize, kind: Paragraphs) -> usize {
-    let mut child = arena.node(id).map_or(NONE, |n| n.first);
+    let (first, wrapped) = arena
+        .node(id)
+        .map_or((NONE, false), |n| (n.first, !is_root(&n.name)));
+    let mut child = first;
     let mut found = 0;
     while let Some(node) = arena.node(child)
         && found < at_most
     {
-        if is_own_paragraph(arena, child, kind) {
+        if is_own_paragraph(arena, child, kind, wrapped) {
             found += 1;
         }
         child = node.next;
@@ -437,19 +444,21 @@ fn paragraphs(arena: &TreeArena, id: NodeId, at_most: usize, kind: Paragraphs) -
     found
 }
 
-/// Whether child `id` counts as a paragraph (of `kind`) of its parent: a `<p>`, or an
-/// element other than `<body>` that wraps one paragraph and nothing else.
-fn is_own_paragraph(arena: &TreeArena, id: NodeId, kind: Paragraphs) -> bool {
+/// Whether child `id` counts as a paragraph (of `kind`) of its parent: a `<p>`, or, when
+/// `wrapped` ones count, an element other than `<body>` that wraps one paragraph and
+/// nothing else.
+fn is_own_paragraph(arena: &TreeArena, id: NodeId, kind: Paragraphs, wrapped: bool) -> bool {
     let counts = |p: NodeId| {
         is_prose_paragraph(arena, p)
             && (kind == Paragraphs::Any || arena_label(arena, p) == tag_label("p"))
     };
     counts(id)
-        || arena.node(id).is_some_and(|node| {
-            node.kind == Kind::Element
-                && !is_root(&node.name)
-                && only_element_child(arena, id).is_some_and(counts)
-        })
+        || wrapped
+            && arena.node(id).is_some_and(|node| {
+                node.kind == Kind::Element
+                    && !is_root(&node.name)
+                    && only_element_child(arena, id).is_some_and(counts)
+            })
 }
 
 /// Whether `id` is a `<p>` of prose: not a form's row (it holds a visible field,
@@ -515,10 +524,12 @@ fn only_element_child(arena: &TreeArena, id: NodeId) -> Option<NodeId> {
 fn amid_prose(arena: &TreeArena, main: NodeId) -> fnv::FnvHashSet<NodeId> {
     let mut children = Vec::new();
     let (mut first, mut last) = (None, None);
-    let mut child = arena.node(main).map_or(NONE, |n| n.first);
+    let (mut child, wrapped) = arena
+        .node(main)
+        .map_or((NONE, false), |n| (n.first, !is_root(&n.name)));
     while let Some(node) = arena.node(child) {
         if node.kind == Kind::Element {
-            if is_own_paragraph(arena, child, Paragraphs::Bare) {
+            if is_own_paragraph(arena, child, Paragraphs::Bare, wrapped) {
                 first.get_or_insert(children.len());
                 last = Some(children.len());
             }

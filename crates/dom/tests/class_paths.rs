@@ -24,7 +24,7 @@ fn reference_values() {
     check("<p>hi</p>", "08bac8a836048585", 4, 4);
     check(
         "<div class=\"b a\"><p class=x>1</p></div>",
-        "0abbe0a836048595",
+        "08b8c8a836068595",
         5,
         5,
     );
@@ -40,7 +40,7 @@ fn reference_values() {
     );
     assert_eq!(
         hasher().params(),
-        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/main-flow=2/flow-level=+2/prose=tags/amid=prose/root-class=paths/hex-ids/colon-ids/fields=any-depth/form-rows/p-tables/table-heads/tables=marked/items=cousins/linked/root-linked/page-names/mix64/seed=0/decay=0.76"
+        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/body-flow=p/main-flow=2/flow-level=+2/prose=tags/amid=prose/root-class=paths/hex-ids/colon-ids/fields=any-depth/form-rows/p-tables/table-heads/tables=marked/items=cousins/linked/root-linked/page-names/mix64/seed=0/decay=0.76"
     );
 }
 
@@ -469,6 +469,35 @@ fn a_paragraph_that_holds_a_form_field_is_a_form_row_not_prose() {
     assert_eq!(
         prose_count("<div class=c><p>x</p><p><input name=m></p><table></table></div>"),
         (7, 3)
+    );
+}
+
+#[test]
+fn a_wrapped_line_right_in_the_body_makes_no_flow_of_it() {
+    // Texinfo's node pages: a `div.header` around one navigation paragraph right in
+    // `<body>` at the foot of a long node and not of a short one, and the node itself in a
+    // `div` named by its level. That line is not the page's prose: the body is no flow, the
+    // node's `div` is, and the long node is the short one and its footer.
+    let node = "<div class=section><div class=header><p>Next: <a href=n>n</a></p></div>\
+                <h3 class=section>T</h3><p>x</p><dl><dt>a</dt><dd><p>b</p></dd></dl></div>";
+    let footer = "<hr><div class=header><p>Next: <a href=n>n</a></p></div>";
+    let (short, long) = (hash(node), hash(&format!("{node}{footer}")));
+    let (short, long) = (paths(&short).summary(), paths(&long).summary());
+    assert!(
+        short.iter().all(|id| long.binary_search(id).is_ok()),
+        "{short:?} {long:?}"
+    );
+    // Three paths more: the `hr`, the `div.header` and its paragraph.
+    assert_eq!(long.len(), short.len() + 3, "{short:?} {long:?}");
+    // The node's blocks are prose (the lowest bit): the flow is its `div`, not the body.
+    assert_eq!(prose_count(node), (10, 6));
+    // A paragraph of its own still makes the body a flow (a bare man page: every block
+    // under the body, none of them prose), and so does a wrapper around one in any other
+    // element (AsciiDoc's `div.paragraph`).
+    assert_eq!(prose_count(&format!("<p>x</p>{node}")), (10, 0));
+    assert_eq!(
+        prose_count("<div class=c><div class=para><p>x</p></div><ul><li>y</li></ul></div>"),
+        (8, 4)
     );
 }
 
