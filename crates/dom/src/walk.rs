@@ -422,15 +422,12 @@ enum Paragraphs {
 
 /// How many paragraphs (of `kind`) `id` holds itself, counted up to `at_most`: `<p>`
 /// children, and children other than `<body>` that wrap one paragraph and nothing else
-/// (AsciiDoc's `div.paragraph`: a wrapper around a paragraph is part of it), but in
-/// `<body>` itself (`body-flow=p`): there such a wrapper is a navigation line's or a
-/// footer's (Texinfo's `div.header`, Haddock's `div#footer`), and taken for the page's prose
-/// it made the whole `<body>` one flow, folding the nesting of every page that has one and
-/// of no page that has not.
+/// (AsciiDoc's `div.paragraph`: a wrapper around a paragraph is part of it), but in a
+/// `<body>` with a child that holds prose itself ([`wrappers_count`]).
 fn paragraphs(arena: &TreeArena, id: NodeId, at_most: usize, kind: Paragraphs) -> usize {
     let (first, wrapped) = arena
         .node(id)
-        .map_or((NONE, false), |n| (n.first, !is_root(&n.name)));
+        .map_or((NONE, false), |n| (n.first, wrappers_count(arena, id)));
     let mut child = first;
     let mut found = 0;
     while let Some(node) = arena.node(child)
@@ -442,6 +439,33 @@ fn paragraphs(arena: &TreeArena, id: NodeId, at_most: usize, kind: Paragraphs) -
         child = node.next;
     }
     found
+}
+
+/// Whether the wrappers around one paragraph among `id`'s children are paragraphs of `id`:
+/// always, but in a `<body>` with a child that holds a paragraph of its own and is no such
+/// wrapper (`body-flow=p`). There a wrapped paragraph is a navigation line's or a footer's
+/// (Texinfo's `div.header` at the foot of a long node, whose text is in the node's `div`),
+/// and taken for the page's prose it made the whole `<body>` one flow, folding the nesting
+/// of every page with the footer and of none without it.
+fn wrappers_count(arena: &TreeArena, id: NodeId) -> bool {
+    let Some(node) = arena.node(id) else {
+        return false;
+    };
+    if !is_root(&node.name) {
+        return true;
+    }
+    let mut child = node.first;
+    while let Some(c) = arena.node(child) {
+        if c.kind == Kind::Element
+            && !is_root(&c.name)
+            && !is_own_paragraph(arena, child, Paragraphs::Any, true)
+            && has_paragraph(arena, child)
+        {
+            return false;
+        }
+        child = c.next;
+    }
+    true
 }
 
 /// Whether child `id` counts as a paragraph (of `kind`) of its parent: a `<p>`, or, when
@@ -526,7 +550,7 @@ fn amid_prose(arena: &TreeArena, main: NodeId) -> fnv::FnvHashSet<NodeId> {
     let (mut first, mut last) = (None, None);
     let (mut child, wrapped) = arena
         .node(main)
-        .map_or((NONE, false), |n| (n.first, !is_root(&n.name)));
+        .map_or((NONE, false), |n| (n.first, wrappers_count(arena, main)));
     while let Some(node) = arena.node(child) {
         if node.kind == Kind::Element {
             if is_own_paragraph(arena, child, Paragraphs::Bare, wrapped) {

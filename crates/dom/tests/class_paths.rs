@@ -24,7 +24,7 @@ fn reference_values() {
     check("<p>hi</p>", "08bac8a836048585", 4, 4);
     check(
         "<div class=\"b a\"><p class=x>1</p></div>",
-        "08b8c8a836068595",
+        "0abbe0a836048595",
         5,
         5,
     );
@@ -476,8 +476,9 @@ fn a_paragraph_that_holds_a_form_field_is_a_form_row_not_prose() {
 fn a_wrapped_line_right_in_the_body_makes_no_flow_of_it() {
     // Texinfo's node pages: a `div.header` around one navigation paragraph right in
     // `<body>` at the foot of a long node and not of a short one, and the node itself in a
-    // `div` named by its level. That line is not the page's prose: the body is no flow, the
-    // node's `div` is, and the long node is the short one and its footer.
+    // `div` named by its level. Beside that `div`, which holds prose itself, the line is not
+    // the page's prose: the body is no flow, the node's `div` is, and the long node is the
+    // short one and its footer.
     let node = "<div class=section><div class=header><p>Next: <a href=n>n</a></p></div>\
                 <h3 class=section>T</h3><p>x</p><dl><dt>a</dt><dd><p>b</p></dd></dl></div>";
     let footer = "<hr><div class=header><p>Next: <a href=n>n</a></p></div>";
@@ -491,6 +492,16 @@ fn a_wrapped_line_right_in_the_body_makes_no_flow_of_it() {
     assert_eq!(long.len(), short.len() + 3, "{short:?} {long:?}");
     // The node's blocks are prose (the lowest bit): the flow is its `div`, not the body.
     assert_eq!(prose_count(node), (10, 6));
+    // Beside no child that holds prose, the wrapped line still makes the body a flow (an
+    // older Texinfo's node without a paragraph, its blocks right in `<body>`): how they
+    // nest is the author's.
+    check_same(
+        "<div class=header><p>Next</p></div><hr><h2 class=chapter>T</h2>\
+         <dl><dd><pre>a</pre></dd></dl><pre>c</pre>",
+        "<div class=header><p>Next</p></div><hr><h2 class=chapter>U</h2>\
+         <pre>b</pre><dl><dd><pre>d</pre></dd></dl>",
+        (11, 11),
+    );
     // A paragraph of its own still makes the body a flow (a bare man page: every block
     // under the body, none of them prose), and so does a wrapper around one in any other
     // element (AsciiDoc's `div.paragraph`).
