@@ -190,7 +190,8 @@ pub enum FetchError {
     },
     /// The connection closed before the response began: the server reset it, or dropped a
     /// kept-alive connection without saying so (`Connection: close`) and the request went
-    /// out on it. Retried on a new connection, without holding the host back.
+    /// out on it. Retried at once on a new connection; closed again there, after the host's
+    /// backoff.
     #[error("connection closed before a response for {url}: {message}")]
     ConnectionClosed {
         /// The URL.

@@ -297,6 +297,11 @@ impl Inner {
             match self.attempt(url, &host, attempts, any_body).await {
                 Ok(hop) => return Ok(hop),
                 Err(failed) if failed.retryable && retries < self.config.max_retries => {
+                    if retries > 0 && matches!(failed.error, FetchError::ConnectionClosed { .. }) {
+                        // Closed again on a new connection: not a kept-alive connection the
+                        // server dropped, but a server that drops them all; its host waits.
+                        host.penalize(None, self.config.backoff_base, self.config.backoff_cap);
+                    }
                     let wait = host
                         .backoff_until()
                         .map(|t| t.saturating_duration_since(Instant::now()))

@@ -689,7 +689,7 @@ async fn a_kept_alive_connection_the_server_dropped_is_retried_on_a_new_one() {
 }
 
 #[tokio::test]
-async fn a_server_that_resets_every_request_ends_in_connection_closed_after_the_retries() {
+async fn a_server_that_resets_every_request_ends_in_connection_closed_and_backs_off() {
     // robots.txt: reset once, then none (a 404).
     let robots = std::sync::atomic::AtomicUsize::new(0);
     let server = Server::start(move |path| match path {
@@ -707,9 +707,14 @@ async fn a_server_that_resets_every_request_ends_in_connection_closed_after_the_
         out.result
     );
     assert_eq!(err(&out).code(), "connection_closed");
-    // The first try and `max_retries` more, no host backoff in between.
+    // The first try and `max_retries` more: the first retry at once (a kept-alive
+    // connection the server dropped needs no wait), the next after the host's backoff
+    // (closed again on a new connection, the server is dropping them all).
     assert_eq!(server.count("/x"), 3);
     assert_eq!(out.attempts, 3);
+    // (A first backoff is half the base, 100 ms, and up to as much again of jitter.)
+    let gaps = gaps(&server.times("/x"));
+    assert!(gaps[1] >= Duration::from_millis(50), "{gaps:?}");
     // robots.txt's reset was asked again, not taken for "unavailable".
     assert_eq!(server.count("/robots.txt"), 2);
 }
