@@ -60,16 +60,6 @@ enum Mode {
     OnePerConnection,
 }
 
-impl From<bool> for Mode {
-    fn from(keep_alive: bool) -> Self {
-        if keep_alive {
-            Self::KeepAlive
-        } else {
-            Self::Close
-        }
-    }
-}
-
 /// One request as the server saw it.
 #[derive(Debug, Clone)]
 pub struct Hit {
@@ -159,8 +149,7 @@ impl Server {
         Self::start_with(handler, Mode::Close).await
     }
 
-    async fn start_with(handler: Arc<Handler>, keep_alive: impl Into<Mode>) -> Self {
-        let keep_alive = keep_alive.into();
+    async fn start_with(handler: Arc<Handler>, mode: Mode) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("addr");
         let hits = Arc::new(Mutex::new(Vec::new()));
@@ -182,7 +171,7 @@ impl Server {
                 let (handler, hits, in_flight, max) =
                     (handler.clone(), h.clone(), i.clone(), m.clone());
                 tokio::spawn(async move {
-                    serve(stream, handler, hits, in_flight, max, keep_alive).await;
+                    serve(stream, handler, hits, in_flight, max, mode).await;
                 });
             }
         });
