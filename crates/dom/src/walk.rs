@@ -154,7 +154,17 @@ pub(crate) fn walk_paths(
             depth
         };
         let field = arena.fields.binary_search(&id).is_ok();
-        let marks = if prose { crate::PathSet::PROSE } else { 0 }
+        // In the main content, outside a flow, a bare paragraph (no class, not a form's row
+        // nor a layout table's wrapper) is the page's text as well: its path is marked prose
+        // (`main-p=prose`), never the host's frame, though it keeps its place and label
+        // (the fingerprint does not read the mark). A Sphinx article's paragraphs lie in its
+        // sections, which are no flow; unmarked, every article of a host was mostly frame.
+        let text = prose
+            || (up.in_main
+                && node.name == html5ever::local_name!("p")
+                && arena_label(arena, id) == tag_label(&node.name)
+                && is_prose_paragraph(arena, id));
+        let marks = if text { crate::PathSet::PROSE } else { 0 }
             | if field { crate::PathSet::FIELD } else { 0 }
             | table;
         out.add(path, depth, level, marks);

@@ -40,7 +40,7 @@ fn reference_values() {
     );
     assert_eq!(
         hasher().params(),
-        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/body-flow=p/main-flow=2/flow-level=+2/prose=tags/amid=prose/root-class=paths/hex-ids/colon-ids/fields=any-depth/form-rows/p-tables/table-heads/tables=marked/items=cousins/linked/root-linked/page-names/mix64/seed=0/decay=0.76"
+        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/body-flow=p/main-flow=2/main-p=prose/flow-level=+2/prose=tags/amid=prose/root-class=paths/hex-ids/colon-ids/fields=any-depth/form-rows/p-tables/table-heads/tables=marked/items=cousins/linked/root-linked/page-names/mix64/seed=0/decay=0.76"
     );
 }
 
@@ -510,6 +510,30 @@ fn a_wrapped_line_right_in_the_body_makes_no_flow_of_it() {
         prose_count("<div class=c><div class=para><p>x</p></div><ul><li>y</li></ul></div>"),
         (8, 4)
     );
+}
+
+#[test]
+fn a_bare_paragraph_in_sections_of_the_main_content_is_marked_prose() {
+    // A Sphinx article: its paragraphs lie in sections, so the main content is no flow and
+    // its blocks keep their nesting and classes; the bare paragraphs are still the page's
+    // text (the crawl never counts them in the host's frame), marked and nothing more.
+    let article = "<div role=main><section><h1>T</h1><p>x</p><section><h2>U</h2><p>y</p>\
+                   <div class=highlight-c><pre>z</pre></div></section></section></div>";
+    // The two paragraphs' paths (one per section depth) are marked; nothing else is.
+    assert_eq!(prose_count(article), (12, 2));
+    // A paragraph with a class, a form's row or a layout table's wrapper is no text; nor
+    // is a paragraph outside the main content.
+    assert_eq!(
+        prose_count(
+            "<div role=main><section><p class=caption>x</p><form><p><input name=q></p>\
+             </form><p><table></table></p></section></div><div class=foot><p>f</p></div>"
+        )
+        .1,
+        0
+    );
+    // The mark moves no fingerprint (a path's weight reads its level, not its marks): the
+    // article's is what it was before paragraphs in the main content were marked.
+    check(article, "49bbf8e923889186", 12, 12);
 }
 
 #[test]

@@ -77,6 +77,9 @@ pub enum Compared {
     /// One of the two is mostly the host's frame and the other lacks most of its own part:
     /// never joined.
     OwnPartAbsent,
+    /// The page is mostly the host's frame and brings paths the representative lacks and
+    /// no representative of the host has: never joined.
+    BringsNew,
 }
 
 impl Compared {
@@ -92,6 +95,9 @@ impl Compared {
             Self::TablesDiffer => "their tables are other tables",
             Self::OwnPartAbsent => {
                 "one is mostly the host's frame, and the other lacks most of its own part"
+            }
+            Self::BringsNew => {
+                "the page is mostly the host's frame and brings paths no kept page of the host has"
             }
         }
     }
@@ -774,10 +780,14 @@ impl Dedup {
             } else {
                 (summary, theirs)
             };
-            if f.own_part_absent(small, big, |p| {
-                varying.is_some_and(|v| v.is_varying(p, after))
-            }) {
+            let varies = |p| varying.is_some_and(|v| v.is_varying(p, after));
+            if f.own_part_absent(small, big, varies) {
                 return Err(Compared::OwnPartAbsent);
+            }
+            // The page mostly frame: what it brings that the host has never kept is its own
+            // kind (`frame.rs`).
+            if !theirs_mostly && f.brings_new(summary, theirs, varies) {
+                return Err(Compared::BringsNew);
             }
         }
         // The paths learned to vary, and those `skip` names, left out (`varying.rs`).

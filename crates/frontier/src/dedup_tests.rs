@@ -657,6 +657,63 @@ fn articles_whose_template_the_frame_learned_are_compared_on_all_their_paths() {
     );
 }
 
+/// How the confirmation compares `signals`' page with representative `id`: (id, similarity,
+/// how compared).
+fn notes_on(d: &Dedup, signals: &PageSignals<'_>, id: u64) -> Vec<(u64, Option<f64>, Compared)> {
+    d.candidates(signals)
+        .iter()
+        .filter(|c| c.id == id)
+        .map(|c| (c.id, c.similarity, c.compared))
+        .collect()
+}
+
+#[test]
+fn a_page_mostly_frame_that_brings_what_the_host_never_kept_is_another_kind() {
+    use Verdict::*;
+    // A frame 0..80 that ten page kinds teach (3 paths of their own each). (Path `n` is
+    // summary id `8n`, a path of the template; `8n + 1` is prose.)
+    let page = |own: &mut dyn Iterator<Item = u32>, prose: &mut dyn Iterator<Item = u32>| {
+        let mut paths: Vec<u32> = (0..80)
+            .chain(own)
+            .map(|n| n * 8)
+            .chain(prose.map(|n| n * 8 + 1))
+            .collect();
+        paths.sort_unstable();
+        paths
+    };
+    let mut d = confirming_after_one();
+    keep_far_apart(&mut d, 10, |k| {
+        page(&mut (1000 + 10 * k..1003 + 10 * k), &mut std::iter::empty())
+    });
+    // A wiki page: the frame, the article's container and five paths of prose.
+    let view = page(&mut (600..601), &mut (700..705));
+    assert_eq!(
+        d.judge(100, "h", 100, fp(BASE), 50, Some(&view)),
+        Kept { cluster: 100 }
+    );
+    // Its diff view: the frame and a `pre.diff` of three paths no kept page has, where the
+    // article was. 80 of 89 paths shared (0.90), but it brings what the host never kept.
+    let diff = page(&mut (500..503), &mut std::iter::empty());
+    let none = PageContent::default();
+    let signals = signals_of(200, BASE ^ 1, &diff, &none);
+    let notes = notes_on(&d, &signals, 100);
+    assert_eq!(notes, [(100, None, Compared::BringsNew)]);
+    assert_eq!(d.judge_page(&signals), Kept { cluster: 200 });
+    // The next diff view brings nothing new: it joins the first.
+    let next = page(&mut (500..503), &mut std::iter::empty());
+    assert_eq!(
+        d.judge(201, "h", 201, fp(BASE ^ 1), 50, Some(&next)),
+        NearDuplicate {
+            of: 200,
+            distance: 0
+        }
+    );
+    // A page with two paths the host never kept is compared as before (`MIN_NEW`).
+    let two = page(&mut (800..802), &mut std::iter::empty());
+    let v = d.judge(202, "h", 202, fp(BASE ^ 0b100), 50, Some(&two));
+    assert!(matches!(v, NearDuplicate { .. }), "{v:?}");
+}
+
 #[test]
 fn a_page_mostly_frame_never_joins_a_page_without_its_own_part() {
     use Verdict::*;
@@ -704,12 +761,7 @@ fn a_page_mostly_frame_never_joins_a_page_without_its_own_part() {
     let rights = page(&mut (500..508));
     let none = PageContent::default();
     let signals = signals_of(200, BASE ^ 1, &rights, &none);
-    let notes: Vec<(u64, Option<f64>, Compared)> = d
-        .candidates(&signals)
-        .iter()
-        .filter(|c| c.id == 100)
-        .map(|c| (c.id, c.similarity, c.compared))
-        .collect();
+    let notes = notes_on(&d, &signals, 100);
     assert_eq!(notes, [(100, None, Compared::OwnPartAbsent)]);
     assert_eq!(d.judge_page(&signals), Kept { cluster: 200 });
     // A page of the history's kind that holds the rights' table as well: it holds the table's

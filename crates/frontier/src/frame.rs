@@ -65,6 +65,14 @@ pub(crate) const MIN_COMPARED: usize = 8;
 /// for its reason: a path or two say nothing of a page's hundred.
 pub(crate) const MIN_OWN: usize = MIN_COMPARED;
 
+/// A page that is mostly frame and brings at least this many paths that no representative
+/// of its host has (neither frame, nor learned to vary, nor prose) is another kind than a
+/// page that is not mostly frame and lacks them: a wiki's diff view (the frame with a
+/// `pre.diff` where the article was), a wiki's report pages (the frame with a short list)
+/// against a page's history (ALGORITHM.md §3, "Session 56"). Two paths would split more;
+/// five kept none of those kinds.
+pub(crate) const MIN_NEW: usize = 3;
+
 /// A page with at least this many paths of prose ([`is_prose`]) is never mostly frame:
 /// an article whose blocks fold to a few paths is compared on all its paths, not on what
 /// its prose holds (ALGORITHM.md §3, "Session 38").
@@ -155,6 +163,31 @@ impl Frame {
         }
         own >= MIN_OWN && held.saturating_mul(2) < own
     }
+
+    /// Whether `page`, mostly frame and not yet a representative, and `other`, a
+    /// representative that is not mostly frame, are two kinds: `page` brings at least
+    /// [`MIN_NEW`] paths that `other` lacks and that no representative of the host has,
+    /// neither prose nor named by `varies`. Never once the scope counts no new paths
+    /// ([`MAX_COUNTED`]): an uncounted path is not a new one. Both summaries sorted.
+    pub(crate) fn brings_new(
+        &self,
+        page: &[u32],
+        other: &[u32],
+        varies: impl Fn(u32) -> bool,
+    ) -> bool {
+        if self.representatives < MIN_REPRESENTATIVES || self.counts.len() >= MAX_COUNTED {
+            return false;
+        }
+        page.iter()
+            .filter(|&&id| {
+                !is_prose(id)
+                    && !self.counts.contains_key(&id)
+                    && !varies(id)
+                    && other.binary_search(&id).is_err()
+            })
+            .nth(MIN_NEW - 1)
+            .is_some()
+    }
 }
 
 #[cfg(test)]
@@ -201,20 +234,29 @@ mod tests {
         check(&most, &[6], false, &[]);
     }
 
-    /// A frame 0..20 that ten representatives teach (each with 3 paths of its own); whether
-    /// `small` (mostly frame) and `big` are two kinds, the paths in `varying` learned to vary.
-    fn check_own(small: &[u32], big: &[u32], varying: &[u32], apart: bool) {
-        let ids = |paths: &[u32]| {
-            let mut v: Vec<u32> = paths.iter().map(|&n| n * 2).collect();
-            v.sort_unstable();
-            v
-        };
+    /// Summary ids of template paths `paths` (path `n` is id `2n`), sorted.
+    fn ids(paths: &[u32]) -> Vec<u32> {
+        let mut v: Vec<u32> = paths.iter().map(|&n| n * 2).collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// The frame 0..20 that `n` representatives teach, each with 3 paths of its own
+    /// (`1000 + 10k ..`).
+    fn taught(n: u32) -> Frame {
         let mut f = Frame::default();
-        for k in 0..10 {
+        for k in 0..n {
             f.learn(&ids(&(0..20)
                 .chain(1000 + 10 * k..1003 + 10 * k)
                 .collect::<Vec<_>>()));
         }
+        f
+    }
+
+    /// A frame 0..20 that ten representatives teach (each with 3 paths of its own); whether
+    /// `small` (mostly frame) and `big` are two kinds, the paths in `varying` learned to vary.
+    fn check_own(small: &[u32], big: &[u32], varying: &[u32], apart: bool) {
+        let f = taught(10);
         let page = ids(&(0..20).chain(small.iter().copied()).collect::<Vec<_>>());
         assert!(f.mostly_frame(&page), "{small:?}");
         let other = ids(&(0..20).chain(big.iter().copied()).collect::<Vec<_>>());
@@ -247,6 +289,39 @@ mod tests {
         // A page that holds all of it and more of its own (a long page of the kind).
         let longer: Vec<u32> = (500..508).chain(600..620).collect();
         check_own(&table, &longer, &[], false);
+    }
+
+    #[test]
+    fn a_page_mostly_frame_that_brings_what_the_host_never_kept_is_another_kind() {
+        // Ten representatives: the frame 0..20, three paths of their own each.
+        let f = taught(10);
+        let other = ids(&(0..20).chain(1000..1003).collect::<Vec<_>>());
+        // (page's own paths, the prose among them, the paths learned to vary, verdict)
+        let check = |own: &[u32], prose: &[u32], varying: &[u32], apart: bool| {
+            let mut page = ids(&(0..20).chain(own.iter().copied()).collect::<Vec<_>>());
+            page.extend(prose.iter().map(|&n| n * 2 + 1));
+            page.sort_unstable();
+            let varying = ids(varying);
+            assert_eq!(
+                f.brings_new(&page, &other, |id| varying.contains(&id)),
+                apart,
+                "{own:?} {prose:?} {varying:?}"
+            );
+        };
+        // Three paths no representative has (a diff view's `pre.diff`): another kind.
+        check(&[500, 501, 502], &[], &[], true);
+        // Two are too few; paths other representatives have are not new.
+        check(&[500, 501], &[], &[], false);
+        check(&[500, 501, 1010, 1011], &[], &[], false);
+        // Nor are prose or the paths learned to vary.
+        check(&[500, 501], &[502], &[], false);
+        check(&[500, 501, 502], &[], &[502], false);
+        // Nor what the other page holds.
+        check(&[500, 501, 1000], &[], &[], false);
+        // Before five representatives, no path is new.
+        let young = taught(4);
+        let page = ids(&(0..20).chain(500..503).collect::<Vec<_>>());
+        assert!(!young.brings_new(&page, &other, |_| false));
     }
 
     #[test]
