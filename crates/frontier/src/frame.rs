@@ -23,6 +23,11 @@
 //! paths but the varying ones, the frame made them 0.86 alike (ALGORITHM.md §3, "Session
 //! 50").
 //!
+//! And where the page being judged is mostly frame and its candidate is not, a page that
+//! brings paths no representative of the host has ([`MIN_NEW`] of them, the candidate
+//! lacking them) is another kind: a wiki's diff view is its frame with a `pre.diff` where
+//! the page view has its article (ALGORITHM.md §3, "Session 56").
+//!
 //! The paths learned to vary (`varying.rs`) are left out there too, unless fewer than
 //! [`MIN_COMPARED`] paths would be left of the two own parts: a list page of a wiki whose
 //! items' paths vary elsewhere on the host keeps a path or two of its own, and two pages of
