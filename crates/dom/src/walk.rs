@@ -161,9 +161,8 @@ pub(crate) fn walk_paths(
         // sections, which are no flow; unmarked, every article of a host was mostly frame.
         let text = prose
             || (up.in_main
-                && node.name == html5ever::local_name!("p")
-                && arena_label(arena, id) == tag_label(&node.name)
-                && is_prose_paragraph(arena, id));
+                && is_prose_paragraph(arena, id)
+                && arena_label(arena, id) == tag_label(&node.name));
         let marks = if text { crate::PathSet::PROSE } else { 0 }
             | if field { crate::PathSet::FIELD } else { 0 }
             | table;

@@ -259,16 +259,17 @@ fn classify(err: &reqwest::Error, url: &Url, config: &FetchConfig, phase: Phase)
                 limit: config.max_header_bytes,
             };
         }
-        invalid_data |= e.downcast_ref::<io::Error>().is_some_and(is_invalid_data);
-        closed |= e.downcast_ref::<io::Error>().is_some_and(|io| {
-            matches!(
+        if let Some(io) = e.downcast_ref::<io::Error>() {
+            invalid_data |= is_invalid_data(io);
+            closed |= matches!(
                 io.kind(),
                 io::ErrorKind::ConnectionReset
                     | io::ErrorKind::ConnectionAborted
                     | io::ErrorKind::BrokenPipe
                     | io::ErrorKind::UnexpectedEof
-            )
-        }) || e
+            );
+        }
+        closed |= e
             .downcast_ref::<hyper::Error>()
             .is_some_and(hyper::Error::is_incomplete_message);
         source = e.source();

@@ -12,7 +12,7 @@ use silhouette_fetch::{FetchConfig, FetchContext, FetchError, Fetcher, TimeoutKi
 use url::Url;
 
 use server::{Reply, Server, full, head, html, not_found, redirect};
-use support::{err, fetcher, get};
+use support::{check_err, err, fetcher, get};
 
 const KIB: u64 = 1024;
 const MIB: u64 = 1024 * KIB;
@@ -365,10 +365,9 @@ async fn gzip_bomb_stops_at_limit_with_bounded_memory() {
         ..config()
     });
     let out = get(&f, &server.url("/bomb")).await;
-    assert!(
-        matches!(err(&out), FetchError::TooLarge { limit: l, .. } if *l == limit),
-        "{:?}",
-        out.result
+    check_err(
+        &out,
+        |e| matches!(e, FetchError::TooLarge { limit: l, .. } if *l == limit),
     );
     let peak = peak_rss();
     assert!(peak < 512 * MIB, "peak RSS {peak} bytes");
@@ -483,11 +482,9 @@ async fn a_pages_500_backs_off_that_page_and_a_gateways_502_the_host() {
     });
     for _ in 0..3 {
         let out = get(&f, &server.url("/broken")).await;
-        assert!(
-            matches!(err(&out), FetchError::HttpStatus { status: 500, .. }),
-            "{:?}",
-            out.result
-        );
+        check_err(&out, |e| {
+            matches!(e, FetchError::HttpStatus { status: 500, .. })
+        });
         // Its own backoff is longer than the caller would wait: handed back, not waited.
         assert_eq!(out.attempts, 1);
     }
@@ -652,11 +649,7 @@ async fn reset_mid_body_is_body_interrupted() {
     .await;
     let f = fetcher(config());
     let out = get(&f, &server.url("/reset")).await;
-    assert!(
-        matches!(err(&out), FetchError::BodyInterrupted { .. }),
-        "{:?}",
-        out.result
-    );
+    check_err(&out, |e| matches!(e, FetchError::BodyInterrupted { .. }));
 }
 
 #[tokio::test]
@@ -701,11 +694,7 @@ async fn a_server_that_resets_every_request_ends_in_connection_closed_and_backs_
     .await;
     let f = fetcher(config());
     let out = get(&f, &server.url("/x")).await;
-    assert!(
-        matches!(err(&out), FetchError::ConnectionClosed { .. }),
-        "{:?}",
-        out.result
-    );
+    check_err(&out, |e| matches!(e, FetchError::ConnectionClosed { .. }));
     assert_eq!(err(&out).code(), "connection_closed");
     // The first try and `max_retries` more: the first retry at once (a kept-alive
     // connection the server dropped needs no wait), the next after the host's backoff

@@ -40,3 +40,9 @@ pub fn err(outcome: &FetchOutcome) -> &FetchError {
         Err(e) => e,
     }
 }
+
+/// Asserts that `outcome` failed with an error `expected` accepts (a `matches!` pattern).
+#[track_caller]
+pub fn check_err(outcome: &FetchOutcome, expected: impl Fn(&FetchError) -> bool) {
+    assert!(expected(err(outcome)), "{:?}", outcome.result);
+}
