@@ -100,6 +100,11 @@ pub fn run(
                 silhouette_frontier::tables_differ(a, b).map(|(shared, all)| {
                     format!("their tables are other tables: {shared} of {all} columns shared")
                 })
+            })
+            .or_else(|| {
+                silhouette_frontier::prose_differs(a, b).map(|n| {
+                    format!("one is an article ({n} paths of prose), the other holds no prose")
+                })
             }),
         _ => None,
     };

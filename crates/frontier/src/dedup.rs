@@ -13,7 +13,8 @@
 //! mostly the scope's frame (the paths on nearly every representative, `frame.rs`), it
 //! leaves the frame out too. A candidate whose form of its own asks for other fields than
 //! the page's is no candidate (`forms.rs`), nor one whose table of its own shows other
-//! columns (`tables.rs`). When no candidate is confirmed, the nearest representatives up to
+//! columns (`tables.rs`), nor, between an article and a page that holds no prose, the
+//! other (`prose.rs`). When no candidate is confirmed, the nearest representatives up to
 //! [`DedupConfig::far_reach`] × `threshold` bits are candidates too, at `min_similarity` +
 //! [`DedupConfig::far_margin`] (`far.rs`). A page that joins no cluster starts one and
 //! is kept. A page closer to a later cluster than to the one it joined stays where it
@@ -80,6 +81,8 @@ pub enum Compared {
     /// The page is mostly the host's frame and brings paths the representative lacks and
     /// no representative of the host has: never joined.
     BringsNew,
+    /// One is an article and the other holds no prose (`prose.rs`): never joined.
+    ProseDiffers,
 }
 
 impl Compared {
@@ -99,6 +102,7 @@ impl Compared {
             Self::BringsNew => {
                 "the page is mostly the host's frame and brings paths no kept page of the host has"
             }
+            Self::ProseDiffers => "one is an article, the other holds no prose",
         }
     }
 }
@@ -754,7 +758,8 @@ impl Dedup {
     /// How alike `summary` and representative `id`'s are: the paths the two share and the
     /// paths they hold together, both counted on the paths compared, and how they were
     /// compared; `Err` saying why not when their forms ask for other fields (or `id` has no
-    /// summary) or their tables are other tables.
+    /// summary), their tables are other tables, or one is an article and the other holds no
+    /// prose.
     fn compare(
         &self,
         seen: &Seen<'_>,
@@ -767,6 +772,19 @@ impl Dedup {
         }
         if crate::tables::different_tables(&seen.tables, theirs, seen.host_frame) {
             return Err(Compared::TablesDiffer);
+        }
+        if crate::prose::prose_differs(summary, theirs).is_some() {
+            return Err(Compared::ProseDiffers);
+        }
+        if let Some(k) = std::env::var("SIL_PROSE")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+        {
+            let a = summary.iter().filter(|&&p| p & 1 == 1).count();
+            let b = theirs.iter().filter(|&&p| p & 1 == 1).count();
+            if (a >= k && b == 0) || (b >= k && a == 0) {
+                return Err(Compared::TablesDiffer);
+            }
         }
         let (varying, after) = (seen.varying, seen.after);
         let theirs_mostly = seen.host_frame.is_some_and(|f| f.mostly_frame(theirs));

@@ -112,6 +112,7 @@ mod frame;
 mod frontier;
 mod frontier_types;
 mod order;
+mod prose;
 mod queue;
 mod record;
 mod replica;
@@ -140,6 +141,7 @@ pub use frontier::{
     SummaryOf, body_hash,
 };
 pub use order::{DEFAULT_REORDER_TIMEOUT, DEFAULT_REORDER_WINDOW};
+pub use prose::prose_differs;
 pub use queue::{HostQueues, QueueEntry};
 pub use record::{Judgement, MAX_REFRESH_DELAY, page_record, refresh_target};
 pub use replica::{DecisionLog, JudgedPage, LocalLog, SharedDedup, SharedVerdict};

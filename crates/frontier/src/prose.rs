@@ -1,0 +1,98 @@
+//! Prose as structure: an article and a page that holds no prose at all are two kinds.
+//!
+//! A wiki's page view and its history list share the whole skin; on a host whose first
+//! representatives are its forms (login, edit, upload), the frame learned from them leaves
+//! out the page tools, so neither page is mostly frame (`frame.rs`) and the two are compared
+//! on all their paths: 0.72 alike on a held-out gitit, above `min-similarity`. Joined that
+//! early, the history list's paths are then learned to vary (`varying.rs`), and every later
+//! history, diff and delete view joins the page view (ALGORITHM.md §3, "Session 57").
+//!
+//! What the two pages do not share is prose: the paths below a flow of prose and the bare
+//! paragraphs of a main content are marked (the id's lowest bit,
+//! `silhouette_dom::PathSet::summary`), and a page view holds some, a list or a form none.
+//! So a page with at least [`MIN_ARTICLE`] paths of prose (an article) and a page with none
+//! are never joined, however alike the rest. A page with a paragraph or two is compared as
+//! before (a stub against an article, a form with a line of help against a bare form), and
+//! so are two pages that both hold prose or both hold none.
+//!
+//! Per template this keeps at most one page more than without it: the first page of a kind
+//! without prose (an empty article, a ticket with no description) starts its own cluster,
+//! and the next joins it. No host knowledge is needed: `compare` applies it to two pages.
+
+/// A page with at least this many paths of prose is an article here: `frame.rs`'s
+/// [`MIN_PROSE`](crate::frame::MIN_PROSE), the paths of prose that make a page never
+/// mostly frame.
+pub(crate) const MIN_ARTICLE: usize = crate::frame::MIN_PROSE;
+
+/// How many paths of prose summary `ids` holds (sorted or not).
+fn prose_paths(ids: &[u32]) -> usize {
+    ids.iter().filter(|&&id| crate::frame::is_prose(id)).count()
+}
+
+/// When one of two pages (summaries, `silhouette_dom::PathSet::summary`) is an article
+/// ([`MIN_ARTICLE`] paths of prose or more) and the other holds no prose: the article's
+/// paths of prose. Then a crawl never joins the two pages (see the module docs). Symmetric.
+#[must_use]
+pub fn prose_differs(a: &[u32], b: &[u32]) -> Option<usize> {
+    let (pa, pb) = (prose_paths(a), prose_paths(b));
+    match (pa, pb) {
+        (n, 0) | (0, n) if n >= MIN_ARTICLE => Some(n),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A summary of `prose` paths of prose (odd ids) and `other` paths of the template.
+    fn summary(prose: u32, other: u32) -> Vec<u32> {
+        let mut ids: Vec<u32> = (0..prose)
+            .map(|n| n * 2 + 1)
+            .chain((0..other).map(|n| 1000 + n * 2))
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    fn check(a: (u32, u32), b: (u32, u32), expected: Option<usize>) {
+        let (sa, sb) = (summary(a.0, a.1), summary(b.0, b.1));
+        assert_eq!(prose_differs(&sa, &sb), expected, "{a:?} against {b:?}");
+        assert_eq!(prose_differs(&sb, &sa), expected, "{b:?} against {a:?}");
+    }
+
+    #[test]
+    fn an_article_and_a_page_without_prose_differ() {
+        // (paths of prose, other paths)
+        check((7, 44), (0, 47), Some(7));
+        check((3, 40), (0, 40), Some(3));
+    }
+
+    #[test]
+    fn a_paragraph_or_two_decides_nothing() {
+        check((2, 40), (0, 40), None);
+        check((1, 40), (0, 40), None);
+    }
+
+    #[test]
+    fn two_articles_or_two_pages_without_prose_are_compared_as_before() {
+        check((7, 44), (3, 44), None);
+        check((7, 44), (1, 44), None);
+        check((0, 44), (0, 12), None);
+        check((0, 0), (0, 0), None);
+    }
+
+    proptest! {
+        #[test]
+        fn symmetric(pa in 0u32..8, oa in 0u32..20, pb in 0u32..8, ob in 0u32..20) {
+            let (a, b) = (summary(pa, oa), summary(pb, ob));
+            prop_assert_eq!(prose_differs(&a, &b), prose_differs(&b, &a));
+            prop_assert_eq!(
+                prose_differs(&a, &b).is_some(),
+                (pa.min(pb) == 0) && (pa.max(pb) as usize >= MIN_ARTICLE)
+            );
+        }
+    }
+}
