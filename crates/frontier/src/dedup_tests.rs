@@ -667,26 +667,28 @@ fn notes_on(d: &Dedup, signals: &PageSignals<'_>, id: u64) -> Vec<(u64, Option<f
         .collect()
 }
 
+/// A summary: paths `0..shared` and `own` of the template (path `n` is summary id `8n`) and
+/// `prose` paths of prose (summary id `8n + 1`), sorted.
+fn page_of(shared: u32, own: std::ops::Range<u32>, prose: std::ops::Range<u32>) -> Vec<u32> {
+    let mut paths: Vec<u32> = (0..shared)
+        .chain(own)
+        .map(|n| n * 8)
+        .chain(prose.map(|n| n * 8 + 1))
+        .collect();
+    paths.sort_unstable();
+    paths
+}
+
 #[test]
 fn a_page_mostly_frame_that_brings_what_the_host_never_kept_is_another_kind() {
     use Verdict::*;
     // A frame 0..80 that ten page kinds teach (3 paths of their own each). (Path `n` is
     // summary id `8n`, a path of the template; `8n + 1` is prose.)
-    let page = |own: &mut dyn Iterator<Item = u32>, prose: &mut dyn Iterator<Item = u32>| {
-        let mut paths: Vec<u32> = (0..80)
-            .chain(own)
-            .map(|n| n * 8)
-            .chain(prose.map(|n| n * 8 + 1))
-            .collect();
-        paths.sort_unstable();
-        paths
-    };
+    let page = |own: std::ops::Range<u32>, prose: std::ops::Range<u32>| page_of(80, own, prose);
     let mut d = confirming_after_one();
-    keep_far_apart(&mut d, 10, |k| {
-        page(&mut (1000 + 10 * k..1003 + 10 * k), &mut std::iter::empty())
-    });
+    keep_far_apart(&mut d, 10, |k| page(1000 + 10 * k..1003 + 10 * k, 0..0));
     // A wiki page: the frame, the article's container and five paths of prose.
-    let view = page(&mut (600..601), &mut (700..705));
+    let view = page(600..601, 700..705);
     assert_eq!(
         d.judge(100, "h", 100, fp(BASE), 50, Some(&view)),
         Kept { cluster: 100 }
@@ -695,14 +697,14 @@ fn a_page_mostly_frame_that_brings_what_the_host_never_kept_is_another_kind() {
     // page has, where the article was. 80 of 90 paths shared (0.89), but it brings what the
     // host never kept. (Without its line it would hold no prose against an article:
     // `prose.rs` would part them first.)
-    let diff = page(&mut (500..503), &mut (800..801));
+    let diff = page(500..503, 800..801);
     let none = PageContent::default();
     let signals = signals_of(200, BASE ^ 1, &diff, &none);
     let notes = notes_on(&d, &signals, 100);
     assert_eq!(notes, [(100, None, Compared::BringsNew)]);
     assert_eq!(d.judge_page(&signals), Kept { cluster: 200 });
     // The next diff view brings nothing new: it joins the first.
-    let next = page(&mut (500..503), &mut (800..801));
+    let next = page(500..503, 800..801);
     assert_eq!(
         d.judge(201, "h", 201, fp(BASE ^ 1), 50, Some(&next)),
         NearDuplicate {
@@ -711,7 +713,7 @@ fn a_page_mostly_frame_that_brings_what_the_host_never_kept_is_another_kind() {
         }
     );
     // A page with two paths the host never kept is compared as before (`MIN_NEW`).
-    let two = page(&mut (800..802), &mut (800..801));
+    let two = page(800..802, 800..801);
     let v = d.judge(202, "h", 202, fp(BASE ^ 0b100), 50, Some(&two));
     assert!(matches!(v, NearDuplicate { .. }), "{v:?}");
 }
@@ -998,23 +1000,15 @@ fn an_article_and_a_page_without_prose_are_two_kinds() {
     use Verdict::*;
     // A skin of 40 paths; a page view adds its article's container and 7 paths of prose, a
     // history list 6 paths of its own. (Path `n` is summary id `8n`; `8n + 1` is prose.)
-    let page = |own: &mut dyn Iterator<Item = u32>, prose: &mut dyn Iterator<Item = u32>| {
-        let mut paths: Vec<u32> = (0..40)
-            .chain(own)
-            .map(|n| n * 8)
-            .chain(prose.map(|n| n * 8 + 1))
-            .collect();
-        paths.sort_unstable();
-        paths
-    };
+    let page = |own: std::ops::Range<u32>, prose: std::ops::Range<u32>| page_of(40, own, prose);
     let mut d = confirming_after_one();
-    let view = page(&mut (600..603), &mut (700..707));
+    let view = page(600..603, 700..707);
     assert_eq!(
         d.judge(1, "h", 1, fp(BASE), 50, Some(&view)),
         Kept { cluster: 1 }
     );
     // 40 of 56 paths shared (0.71): joined but for the prose the view has and it has not.
-    let history = page(&mut (500..506), &mut std::iter::empty());
+    let history = page(500..506, 0..0);
     let none = PageContent::default();
     let signals = signals_of(2, BASE ^ 0b11, &history, &none);
     assert_eq!(
@@ -1023,12 +1017,12 @@ fn an_article_and_a_page_without_prose_are_two_kinds() {
     );
     assert_eq!(d.judge_page(&signals), Kept { cluster: 2 });
     // The next history list joins the first; a stub (two paragraphs) still joins the view.
-    let next = page(&mut (500..506), &mut std::iter::empty());
+    let next = page(500..506, 0..0);
     assert_eq!(
         d.judge(3, "h", 3, fp(BASE ^ 0b11), 50, Some(&next)),
         NearDuplicate { of: 2, distance: 0 }
     );
-    let stub = page(&mut (600..603), &mut (700..702));
+    let stub = page(600..603, 700..702);
     assert_eq!(
         d.judge(4, "h", 4, fp(BASE ^ 1), 50, Some(&stub)),
         NearDuplicate { of: 1, distance: 1 }
