@@ -30,7 +30,7 @@ fn prose_paths(ids: &[u32]) -> usize {
 }
 
 /// When one of two pages (summaries, `silhouette_dom::PathSet::summary`) is an article
-/// ([`MIN_ARTICLE`] paths of prose or more) and the other holds no prose: the article's
+/// (3 paths of prose or more) and the other holds no prose: the article's
 /// paths of prose. Then a crawl never joins the two pages (see the module docs). Symmetric.
 #[must_use]
 pub fn prose_differs(a: &[u32], b: &[u32]) -> Option<usize> {
