@@ -116,6 +116,8 @@ struct Seen<'a> {
     host_frame: Option<&'a Frame>,
     fields: Vec<u32>,
     tables: Vec<u32>,
+    /// The page's paths of prose (`prose.rs`), counted once for all its candidates.
+    prose: usize,
 }
 
 /// The verdict on one page.
@@ -752,6 +754,7 @@ impl Dedup {
             } else {
                 Vec::new()
             },
+            prose: crate::prose::prose_paths(summary),
         }
     }
 
@@ -773,18 +776,8 @@ impl Dedup {
         if crate::tables::different_tables(&seen.tables, theirs, seen.host_frame) {
             return Err(Compared::TablesDiffer);
         }
-        if crate::prose::prose_differs(summary, theirs).is_some() {
+        if crate::prose::differs(seen.prose, crate::prose::prose_paths(theirs)).is_some() {
             return Err(Compared::ProseDiffers);
-        }
-        if let Some(k) = std::env::var("SIL_PROSE")
-            .ok()
-            .and_then(|v| v.parse::<usize>().ok())
-        {
-            let a = summary.iter().filter(|&&p| p & 1 == 1).count();
-            let b = theirs.iter().filter(|&&p| p & 1 == 1).count();
-            if (a >= k && b == 0) || (b >= k && a == 0) {
-                return Err(Compared::TablesDiffer);
-            }
         }
         let (varying, after) = (seen.varying, seen.after);
         let theirs_mostly = seen.host_frame.is_some_and(|f| f.mostly_frame(theirs));

@@ -25,8 +25,16 @@
 pub(crate) const MIN_ARTICLE: usize = crate::frame::MIN_PROSE;
 
 /// How many paths of prose summary `ids` holds (sorted or not).
-fn prose_paths(ids: &[u32]) -> usize {
+pub(crate) fn prose_paths(ids: &[u32]) -> usize {
     ids.iter().filter(|&&id| crate::frame::is_prose(id)).count()
+}
+
+/// [`prose_differs`] on the two pages' counts of paths of prose.
+pub(crate) const fn differs(pa: usize, pb: usize) -> Option<usize> {
+    match (pa, pb) {
+        (n, 0) | (0, n) if n >= MIN_ARTICLE => Some(n),
+        _ => None,
+    }
 }
 
 /// When one of two pages (summaries, `silhouette_dom::PathSet::summary`) is an article
@@ -34,11 +42,7 @@ fn prose_paths(ids: &[u32]) -> usize {
 /// paths of prose. Then a crawl never joins the two pages (see the module docs). Symmetric.
 #[must_use]
 pub fn prose_differs(a: &[u32], b: &[u32]) -> Option<usize> {
-    let (pa, pb) = (prose_paths(a), prose_paths(b));
-    match (pa, pb) {
-        (n, 0) | (0, n) if n >= MIN_ARTICLE => Some(n),
-        _ => None,
-    }
+    differs(prose_paths(a), prose_paths(b))
 }
 
 #[cfg(test)]
