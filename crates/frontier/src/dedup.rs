@@ -83,6 +83,9 @@ pub enum Compared {
     BringsNew,
     /// One is an article and the other holds no prose (`prose.rs`): never joined.
     ProseDiffers,
+    /// Neither is an article and each holds paths of its own the other lacks (`blocks.rs`):
+    /// never joined.
+    EachOwn,
 }
 
 impl Compared {
@@ -103,6 +106,7 @@ impl Compared {
                 "the page is mostly the host's frame and brings paths no kept page of the host has"
             }
             Self::ProseDiffers => "one is an article, the other holds no prose",
+            Self::EachOwn => "neither is an article, and each holds a block the other lacks",
         }
     }
 }
@@ -800,6 +804,20 @@ impl Dedup {
             if !theirs_mostly && f.brings_new(summary, theirs, varies) {
                 return Err(Compared::BringsNew);
             }
+        }
+        // Neither an article, each with a block of its own: two kinds (`blocks.rs`).
+        let skip = |p| {
+            seen.host_frame.is_some_and(|f| f.is_frame(p))
+                || varying.is_some_and(|v| v.is_varying(p, after))
+        };
+        if crate::blocks::each_holds_own(
+            summary,
+            seen.prose,
+            theirs,
+            crate::prose::prose_paths(theirs),
+            skip,
+        ) {
+            return Err(Compared::EachOwn);
         }
         // The paths learned to vary, and those `skip` names, left out (`varying.rs`).
         let without = |skip: &dyn Fn(u32) -> bool| match (varying, &seen.flags) {

@@ -101,6 +101,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod blocks;
 mod canon;
 mod content;
 mod decision;
