@@ -263,6 +263,39 @@ fn compare_says_when_two_tables_show_other_columns() {
     assert!(apart.contains("similarity: 0.778"), "{apart}");
 }
 
+/// Two pages of one skin, no articles, each with a block the other lacks (a history list,
+/// a diff) are two kinds of page, as a crawl judges them before it learns that those paths
+/// vary: `compare` says why; a history with a pager more is the same list.
+#[test]
+fn compare_says_when_each_page_holds_a_block_the_other_lacks() {
+    let page = |region: &str| {
+        let nav: String = ('a'..='p')
+            .map(|i| format!("<li class=i{i}><a href=/x{i}>x</a></li>"))
+            .collect();
+        format!(
+            "<body><div class=nav><ul>{nav}</ul><a href=/>h</a></div><div class=side><h3>s</h3>\
+             <ul class=tools><li>a</li></ul></div><div id=content><h1 class=title>T</h1>\
+             {region}</div><div class=footer><span class=f>f</span></div></body>"
+        )
+    };
+    let history = "<ul class=history><li class=rev><span class=date>d</span>\
+                   <span class=author>a</span><a href=/r1>r</a></li></ul>";
+    let (a, b, c) = (
+        page(history),
+        page(
+            "<h2 class=revision>r</h2><pre class=diff><span class=added>+</span>\
+              <span class=deleted>-</span></pre>",
+        ),
+        page(&format!(
+            "{history}<div class=pager><a class=next href=/p2>2</a></div>"
+        )),
+    );
+    check_apart(
+        [a, b, c],
+        "verdict: different structure (neither is an article, and each holds a block the other lacks: 5 and 4 paths of its own)",
+    );
+}
+
 /// Pages beyond the threshold, within `far-reach` × it, are the same structure only at
 /// `min-similarity` + `far-margin`, as the crawl judges them (ALGORITHM.md §3, 13.).
 #[test]

@@ -105,6 +105,13 @@ pub fn run(
                 silhouette_frontier::prose_differs(a, b).map(|n| {
                     format!("one is an article ({n} paths of prose), the other holds no prose")
                 })
+            })
+            .or_else(|| {
+                silhouette_frontier::blocks_differ(a, b).map(|(x, y)| {
+                    format!(
+                        "neither is an article, and each holds a block the other lacks: {x} and {y} paths of its own"
+                    )
+                })
             }),
         _ => None,
     };

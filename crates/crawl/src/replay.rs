@@ -788,7 +788,13 @@ mod tests {
             let wrap: String = (0..5u8)
                 .map(|k| format!("<div class=w{}>", letter(k)))
                 .collect();
-            format!("{chrome}{wrap}{chains}{}{extra}", "</div>".repeat(5))
+            // An article on every page: two pages that are no articles, each with a block
+            // of its own, are never joined (`blocks.rs`), at any similarity.
+            let article = "<main><p>a</p><p>b</p><h2>c</h2><ul><li>d</li></ul></main>";
+            format!(
+                "{chrome}{wrap}{chains}{}{extra}{article}",
+                "</div>".repeat(5)
+            )
         };
         let pages = [page("p", ""), page("p", "<div>more</div>"), page("q", "")];
         let config = |min_similarity| DedupConfig {

@@ -52,6 +52,25 @@ pub(crate) fn each_holds_own(
     holds(a, b) && holds(b, a)
 }
 
+/// When two pages (summaries, `silhouette_dom::PathSet::summary`) are no articles (under 3
+/// paths of prose each) and each holds 3 paths or more of the template that the other
+/// lacks: how many each holds. Then a crawl never joins the two pages, unless what they
+/// hold is its host's frame or has been learned to vary, which this does not know (see
+/// the module docs). Symmetric, the two counts swapped.
+#[must_use]
+pub fn blocks_differ(a: &[u32], b: &[u32]) -> Option<(usize, usize)> {
+    let (pa, pb) = (crate::prose::prose_paths(a), crate::prose::prose_paths(b));
+    if !each_holds_own(a, pa, b, pb, |_| false) {
+        return None;
+    }
+    let own = |page: &[u32], other: &[u32]| {
+        page.iter()
+            .filter(|&&id| !crate::frame::is_prose(id) && other.binary_search(&id).is_err())
+            .count()
+    };
+    Some((own(a, b), own(b, a)))
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -132,6 +151,11 @@ mod tests {
             let (pa, pb) = (pa as usize, pb as usize);
             let ab = each_holds_own(&sa, pa, &sb, pb, |_| false);
             prop_assert_eq!(ab, each_holds_own(&sb, pb, &sa, pa, |_| false));
+            prop_assert_eq!(
+                blocks_differ(&sa, &sb).map(|(x, y)| (y, x)),
+                blocks_differ(&sb, &sa)
+            );
+            prop_assert_eq!(blocks_differ(&sa, &sb).is_some(), ab);
             // Never for articles, never when one side holds nothing of its own.
             if pa.max(pb) >= MIN_ARTICLE || sa.iter().all(|id| sb.contains(id)) {
                 prop_assert!(!ab);

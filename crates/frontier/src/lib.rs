@@ -126,6 +126,7 @@ mod tables;
 mod traps;
 mod varying;
 
+pub use blocks::blocks_differ;
 pub use canon::{
     CanonConfig, CanonConfigError, CanonError, DEFAULT_STRIP_PARAMS, base_url, canonicalize,
     parse_canonical, resolve_link,
