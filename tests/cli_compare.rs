@@ -351,3 +351,38 @@ fn compare_judges_pages_beyond_the_threshold_at_a_higher_similarity() {
         );
     }
 }
+
+/// Two articles of one template whose authors wrote other blocks between their paragraphs
+/// (a definition list, a nested section, a listing) are compared without those blocks, as a
+/// crawl compares them: `compare` prints that similarity and judges by it.
+#[test]
+fn compare_judges_two_articles_without_their_articles_blocks() {
+    let page = |blocks: &str| {
+        format!(
+            "<body><div class=related><ul><li><a href=/>index</a></li></ul></div>\
+             <div class=sidebar><h3>Contents</h3><p>q</p><form class=search><input name=q></form></div>\
+             <div role=main class=body><section><h1>T</h1><p>one</p><blockquote><p>q</p></blockquote>{blocks}</section></div>\
+             <div class=footer>f</div></body>"
+        )
+    };
+    let (a, b) = (
+        page(
+            "<dl class=simple><dt>a</dt><dd><ul class=simple><li><p>x</p></li></ul></dd></dl>\
+             <div class=highlight-console><div class=highlight><pre>$ x</pre></div></div>",
+        ),
+        page(
+            "<section><h2>S</h2><p>y</p><ol class=arabic><li><p>z</p></li></ol>\
+             <table class=docutils><tr><td>c</td></tr></table></section>",
+        ),
+    );
+    let dir = scratch(&[("a.html", a.as_bytes()), ("b.html", b.as_bytes())]);
+    let r = run_in(dir.path(), &["compare", "a.html", "b.html"], b"");
+    assert!(
+        r.stdout
+            .contains("without their articles' blocks (two articles:"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("verdict: same structure"), "{}", r.stdout);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+}

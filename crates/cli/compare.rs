@@ -86,11 +86,22 @@ pub fn run(
     }
     let d = sa.fingerprint.distance(sb.fingerprint);
     writeln!(out, "distance: {d} bits ({})", hasher.params())?;
-    let similarity = sa.profile.similarity(&sb.profile);
+    let mut similarity = sa.profile.similarity(&sb.profile);
     if let Some(j) = similarity {
         writeln!(out, "similarity: {j:.3} (path sets, Jaccard)")?;
     }
     let summaries = [&sa, &sb].map(|s| s.profile.paths().map(silhouette_dom::PathSet::summary));
+    // Two articles: the crawl compares them without their articles' blocks.
+    if let [Some(a), Some(b)] = &summaries
+        && let Some((shared, all)) = silhouette_frontier::articles_overlap(a, b)
+    {
+        let j = shared as f64 / all as f64;
+        writeln!(
+            out,
+            "similarity: {j:.3} without their articles' blocks (two articles: {shared} of {all} paths shared)"
+        )?;
+        similarity = Some(j);
+    }
     let apart = match &summaries {
         [Some(a), Some(b)] => silhouette_frontier::forms_differ(a, b)
             .map(|(shared, all)| {

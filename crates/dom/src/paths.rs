@@ -560,6 +560,10 @@ pub struct PathSet {
     /// set for a path below a flow of prose, [`Self::FIELD`] for a visible form field and
     /// [`Self::TABLE`] for a table's column.
     levels: Vec<u8>,
+    /// The ids (sorted, a subset of `ids`) of an article's blocks: paths below an element of
+    /// the main content (or of a flow of prose) that holds a bare paragraph itself, but for
+    /// the main content's own template blocks ([`Self::is_article_block`]).
+    article: Vec<u32>,
 }
 
 impl PathSet {
@@ -589,7 +593,40 @@ impl PathSet {
         paths.sort_by_key(|&(id, _)| id);
         paths.dedup_by_key(|&mut (id, _)| id);
         let (ids, levels) = paths.into_iter().unzip();
-        Self { seed, ids, levels }
+        Self {
+            seed,
+            ids,
+            levels,
+            article: Vec::new(),
+        }
+    }
+
+    /// The set with the paths `article` (ids of the set, in any order; others are ignored)
+    /// marked as an article's blocks ([`Self::is_article_block`]).
+    #[must_use]
+    pub fn with_article_blocks(mut self, mut article: Vec<u32>) -> Self {
+        article.retain(|id| self.ids.binary_search(id).is_ok());
+        article.sort_unstable();
+        article.dedup();
+        self.article = article;
+        self
+    }
+
+    /// Whether path `id` is one of an article's blocks: below an element of the main content
+    /// (or of a flow of prose) that holds a bare paragraph itself (a Sphinx section, a wiki's
+    /// parsed text, a Markdown page's main), other than the main content's own template
+    /// blocks. What an author puts between paragraphs (a definition list, a nested section,
+    /// a listing, a table) is there; a template's blocks beside the text (a diff table, a
+    /// sidebar, a form) are not. The crawl compares two articles without them
+    /// (ALGORITHM.md §3, "Session 59"). Not read by the fingerprint.
+    #[must_use]
+    pub fn is_article_block(&self, id: u32) -> bool {
+        self.article.binary_search(&id).is_ok()
+    }
+
+    /// The ids of the paths marked as an article's blocks, increasing.
+    pub(crate) fn article_blocks(&self) -> &[u32] {
+        &self.article
     }
 
     /// The hash seed the fingerprint is computed with.
@@ -631,16 +668,19 @@ impl PathSet {
     /// The page's structure summary as a crawl compares it: each path id with its lowest
     /// bit replaced by whether the path is below a flow of prose (1) or not (0), its next bit
     /// by whether it is a visible form field (2) or not (0), and the next by whether it is a
-    /// table's column (4) or not (0), increasing, distinct. A scope's frame then
-    /// tells a page's prose from its template, and the crawl a page's forms and tables from
-    /// the rest (what two pages share is compared as [`Self::ids`] are, but for one pair of
-    /// ids in 2^29 that the bits merge).
+    /// table's column (4) or not (0), and the next by whether it is one of an article's
+    /// blocks (8, [`Self::is_article_block`]) or not (0), increasing, distinct. A scope's
+    /// frame then tells a page's prose from its template, and the crawl a page's forms and
+    /// tables from the rest, and two articles' blocks from their template (what two pages
+    /// share is compared as [`Self::ids`] are, but for one pair of ids in 2^28 that the bits
+    /// merge).
     #[must_use]
     pub fn summary(&self) -> Vec<u32> {
         let mut ids: Vec<u32> = self
             .stored()
             .map(|(id, level)| {
-                (id & !7)
+                (id & !15)
+                    | (u32::from(self.is_article_block(id)) << 3)
                     | u32::from(level & Self::PROSE != 0)
                     | (u32::from(level & Self::FIELD != 0) << 1)
                     | (u32::from(level & Self::TABLE != 0) << 2)
@@ -686,6 +726,10 @@ pub(crate) struct PathCollector {
     paths: Vec<(u32, u8)>,
     /// The paths' names, when explaining ([`crate::StructureHasher::explain`]).
     pub(crate) names: Option<crate::explain::Names>,
+    /// Paths met as an article's block, and met elsewhere: a path is an article's block
+    /// only if it always was ([`PathSet::is_article_block`]).
+    article: fnv::FnvHashSet<u32>,
+    not_article: fnv::FnvHashSet<u32>,
 }
 
 impl PathCollector {
@@ -695,6 +739,8 @@ impl PathCollector {
             seen: fnv::FnvHashMap::default(),
             paths: Vec::new(),
             names: None,
+            article: fnv::FnvHashSet::default(),
+            not_article: fnv::FnvHashSet::default(),
         }
     }
 
@@ -733,8 +779,25 @@ impl PathCollector {
         }
     }
 
+    /// Notes whether an element at `path` (already [`Self::add`]ed) is one of an article's
+    /// blocks ([`PathSet::is_article_block`]).
+    pub(crate) fn note_article(&mut self, path: u64, article: bool) {
+        let id = (path >> 32) as u32;
+        if article {
+            self.article.insert(id);
+        } else {
+            self.not_article.insert(id);
+        }
+    }
+
     pub(crate) fn finish(self, seed: u32) -> PathSet {
-        PathSet::from_paths(seed, self.paths)
+        let article = self
+            .article
+            .iter()
+            .copied()
+            .filter(|id| !self.not_article.contains(id))
+            .collect();
+        PathSet::from_paths(seed, self.paths).with_article_blocks(article)
     }
 }
 

@@ -121,13 +121,18 @@ const FORMAT_VERSION: u8 = 1;
 /// Version byte of [`Profile::to_bytes`] for `class-paths`.
 const PATHS_VERSION: u8 = 2;
 
+/// Version byte of [`Profile::to_bytes`] for `class-paths` with an article's blocks marked:
+/// [`PATHS_VERSION`]'s form, then how many paths are an article's blocks and the index of
+/// each as the gap from the previous one.
+const ARTICLE_VERSION: u8 = 3;
+
 /// A byte string that is not a [`Profile`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ProfileError {
     /// The first byte names a format this version does not read.
     #[error(
-        "profile format version {found} is not supported (this build reads versions {FORMAT_VERSION} and {PATHS_VERSION})"
+        "profile format version {found} is not supported (this build reads versions {FORMAT_VERSION}, {PATHS_VERSION} and {ARTICLE_VERSION})"
     )]
     Version {
         /// The version byte found.
@@ -194,9 +199,15 @@ impl Profile {
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
         if let Some(paths) = &self.paths {
-            // Version, seed, count, then each id as the gap from the previous one, and its depth.
-            let mut out = Vec::with_capacity(8 + paths.len() * 5);
-            out.push(PATHS_VERSION);
+            // Version, seed, count, then each id as the gap from the previous one, and its depth;
+            // then, where some paths are an article's blocks, their indices.
+            let article = paths.article_blocks();
+            let mut out = Vec::with_capacity(8 + paths.len() * 5 + article.len() * 2);
+            out.push(if article.is_empty() {
+                PATHS_VERSION
+            } else {
+                ARTICLE_VERSION
+            });
             put_varint(&mut out, u64::from(paths.seed()));
             put_varint(&mut out, paths.len() as u64);
             let mut prev = 0u32;
@@ -204,6 +215,16 @@ impl Profile {
                 put_varint(&mut out, u64::from(id - prev));
                 out.push(depth);
                 prev = id;
+            }
+            if !article.is_empty() {
+                put_varint(&mut out, article.len() as u64);
+                let mut prev = 0usize;
+                for (at, (id, _)) in paths.stored().enumerate() {
+                    if article.binary_search(&id).is_ok() {
+                        put_varint(&mut out, (at - prev) as u64);
+                        prev = at;
+                    }
+                }
             }
             return out;
         }
@@ -233,8 +254,8 @@ impl Profile {
         let mut r = Reader { bytes, at: 0 };
         let version = *bytes.first().ok_or(ProfileError::Corrupt { offset: 0 })?;
         r.at = 1;
-        if version == PATHS_VERSION {
-            return Self::paths_from(r);
+        if version == PATHS_VERSION || version == ARTICLE_VERSION {
+            return Self::paths_from(r, version == ARTICLE_VERSION);
         }
         if version != FORMAT_VERSION {
             return Err(ProfileError::Version { found: version });
@@ -285,7 +306,7 @@ impl Profile {
         })
     }
 
-    fn paths_from(mut r: Reader<'_>) -> Result<Self, ProfileError> {
+    fn paths_from(mut r: Reader<'_>, marked: bool) -> Result<Self, ProfileError> {
         let seed = r.u32()?;
         let n = r.varint()?;
         // Each path takes at least 2 bytes.
@@ -303,10 +324,28 @@ impl Profile {
             let depth = r.take(1)?[0];
             paths.push((id, depth));
         }
+        let mut article = Vec::new();
+        if marked {
+            let k = r.varint()?;
+            if k == 0 || k > paths.len() as u64 {
+                return Err(r.corrupt());
+            }
+            let mut at = 0usize;
+            for i in 0..k {
+                let gap = usize::try_from(r.varint()?).map_err(|_| r.corrupt())?;
+                if i > 0 && gap == 0 {
+                    return Err(r.corrupt());
+                }
+                at = at.checked_add(gap).ok_or_else(|| r.corrupt())?;
+                article.push(paths.get(at).ok_or_else(|| r.corrupt())?.0);
+            }
+        }
         if r.at != r.bytes.len() {
             return Err(r.corrupt());
         }
-        Ok(Self::from_paths(PathSet::from_paths(seed, paths)))
+        Ok(Self::from_paths(
+            PathSet::from_paths(seed, paths).with_article_blocks(article),
+        ))
     }
 }
 

@@ -167,6 +167,11 @@ pub(crate) fn walk_paths(
             | if field { crate::PathSet::FIELD } else { 0 }
             | table;
         out.add(path, depth, level, marks);
+        // What an author puts beside a paragraph is the article's (a list, a definition, a
+        // nested section); the main content's own template blocks are not (an index table,
+        // a form, a diff beside the text).
+        let article = up.article && !block;
+        out.note_article(path, article);
         if let Some(names) = out.names.as_mut() {
             let step = step_name(arena, id, node, up.in_main, classes);
             match column {
@@ -209,6 +214,10 @@ pub(crate) fn walk_paths(
             main,
             in_main: up.in_main || main,
             in_prose: up.in_prose || (prose_rules && is_prose_paragraph(arena, id)),
+            article: article
+                || ((up.in_main || main || up.prose)
+                    && !is_root(&node.name)
+                    && has_bare_paragraph(arena, id)),
         };
         push_all_children(arena, id, depth.saturating_add(1), down, &mut stack);
     }
@@ -406,6 +415,10 @@ struct Up {
     /// `<body>`: its classes are left out of the labels, and its paths are prose
     /// ([`crate::PathSet::PROSE`]).
     prose: bool,
+    /// Whether the parent is one of an article's blocks, or holds a bare paragraph itself in
+    /// the main content or in a flow of prose: its children are an article's blocks
+    /// ([`crate::PathSet::is_article_block`]), but for the main content's template blocks.
+    article: bool,
 }
 
 /// Whether `id` holds a flow of prose: a paragraph of its own ([`paragraphs`]).

@@ -86,6 +86,9 @@ pub enum Compared {
     /// Neither is an article and each holds paths of its own the other lacks (`blocks.rs`):
     /// never joined.
     EachOwn,
+    /// Both are articles (`articles.rs`): all but their articles' blocks and the paths the
+    /// host has learned to vary.
+    Articles,
 }
 
 impl Compared {
@@ -107,6 +110,9 @@ impl Compared {
             }
             Self::ProseDiffers => "one is an article, the other holds no prose",
             Self::EachOwn => "neither is an article, and each holds a block the other lacks",
+            Self::Articles => {
+                "two articles: without their articles' blocks and the paths the host learned to vary"
+            }
         }
     }
 }
@@ -122,6 +128,8 @@ struct Seen<'a> {
     tables: Vec<u32>,
     /// The page's paths of prose (`prose.rs`), counted once for all its candidates.
     prose: usize,
+    /// The page's article blocks (`articles.rs`), counted up to what matters.
+    blocks: usize,
 }
 
 /// The verdict on one page.
@@ -759,6 +767,7 @@ impl Dedup {
                 Vec::new()
             },
             prose: crate::prose::prose_paths(summary),
+            blocks: crate::articles::blocks(summary),
         }
     }
 
@@ -819,10 +828,23 @@ impl Dedup {
         ) {
             return Err(Compared::EachOwn);
         }
+        // Two articles: their articles' blocks left out, unless too few paths would be left
+        // (`articles.rs`).
+        let articles =
+            crate::articles::both(
+                seen.prose,
+                seen.blocks,
+                crate::prose::prose_paths(theirs),
+                crate::articles::blocks(theirs),
+            ) && silhouette_simhash::overlap_without(summary, theirs, crate::articles::is_block).1
+                >= MIN_COMPARED;
+        let block = |p: u32| articles && crate::articles::is_block(p);
         // The paths learned to vary, and those `skip` names, left out (`varying.rs`).
         let without = |skip: &dyn Fn(u32) -> bool| match (varying, &seen.flags) {
-            (Some(v), Some(flags)) => v.overlap_flagged(summary, flags, theirs, id, after, skip),
-            _ => silhouette_simhash::overlap_without(summary, theirs, skip),
+            (Some(v), Some(flags)) => {
+                v.overlap_flagged(summary, flags, theirs, id, after, |p| skip(p) || block(p))
+            }
+            _ => silhouette_simhash::overlap_without(summary, theirs, |p| skip(p) || block(p)),
         };
         Ok(match seen.frame {
             Some(f) if theirs_mostly => {
@@ -840,7 +862,9 @@ impl Dedup {
             }
             _ => (
                 without(&|_| false),
-                if seen.flags.is_some() {
+                if articles {
+                    Compared::Articles
+                } else if seen.flags.is_some() {
                     Compared::WithoutVarying
                 } else {
                     Compared::Whole

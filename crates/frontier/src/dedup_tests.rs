@@ -19,6 +19,12 @@ fn check(config: DedupConfig, pages: &[(&str, u128, u64, u64)], expected: &[Verd
 
 const BASE: u64 = 0x8c3a_5f7e_9ecb_3f35;
 
+/// Summary id of fixture path `n`: its lowest three bits kept (prose, a field, a column), and
+/// bit 8 (an article's block, `articles.rs`) clear; increasing in `n`.
+const fn template_id(n: u32) -> u32 {
+    (n & 7) | ((n >> 3) << 4)
+}
+
 /// Judges pages 1..=`n` on host `h`, page `k + 1` with summary `summary(k)` and a fingerprint
 /// far from the others': each is kept and starts a cluster.
 fn keep_far_apart(d: &mut Dedup, n: u32, summary: impl Fn(u32) -> Vec<u32>) {
@@ -287,7 +293,7 @@ fn summaries_confirm_near_matches() {
 fn candidates_say_how_a_page_is_compared() {
     let mut d = confirming();
     // Ids with their three low bits clear: no prose, no form field, no table column.
-    let set = |ids: std::ops::Range<u32>| ids.map(|i| i * 8).collect::<Vec<u32>>();
+    let set = |ids: std::ops::Range<u32>| ids.map(|i| i * 16).collect::<Vec<u32>>();
     d.judge(1, "h", 1, fp(BASE), 50, Some(&set(0..10)));
     d.judge(3, "h", 3, fp(BASE ^ 2), 50, Some(&set(5..15)));
     let summary = set(5..14);
@@ -430,8 +436,14 @@ fn paths_that_vary_within_clusters_stop_counting() {
 #[test]
 fn blocks_that_varied_in_one_other_cluster_still_tell_a_page_kind_apart() {
     use Verdict::*;
-    // Chrome 0..20 on every page; blocks 200..210 the page kind P brings.
-    let page = |own: &[u32]| -> Vec<u32> { (0..20).chain(own.iter().copied()).collect() };
+    // Chrome 0..20 on every page; blocks 200..210 the page kind P brings. (Path `n` is
+    // summary id `template_id(n)`: odd ones prose, none an article's block.)
+    let page = |own: &[u32]| -> Vec<u32> {
+        (0..20)
+            .chain(own.iter().copied())
+            .map(template_id)
+            .collect()
+    };
     let (a, b, c) = (BASE, BASE ^ 0xffff_ffff, BASE ^ 0xffff_ffff_0000_0000);
     let run = |in_two_clusters: bool| -> Verdict {
         let config = DedupConfig {
@@ -669,13 +681,13 @@ fn notes_on(d: &Dedup, signals: &PageSignals<'_>, id: u64) -> Vec<(u64, Option<f
         .collect()
 }
 
-/// A summary: paths `0..shared` and `own` of the template (path `n` is summary id `8n`) and
-/// `prose` paths of prose (summary id `8n + 1`), sorted.
+/// A summary: paths `0..shared` and `own` of the template (path `n` is summary id `16n`) and
+/// `prose` paths of prose (summary id `16n + 1`), sorted.
 fn page_of(shared: u32, own: std::ops::Range<u32>, prose: std::ops::Range<u32>) -> Vec<u32> {
     let mut paths: Vec<u32> = (0..shared)
         .chain(own)
-        .map(|n| n * 8)
-        .chain(prose.map(|n| n * 8 + 1))
+        .map(|n| n * 16)
+        .chain(prose.map(|n| n * 16 + 1))
         .collect();
     paths.sort_unstable();
     paths
@@ -685,7 +697,7 @@ fn page_of(shared: u32, own: std::ops::Range<u32>, prose: std::ops::Range<u32>) 
 fn a_page_mostly_frame_that_brings_what_the_host_never_kept_is_another_kind() {
     use Verdict::*;
     // A frame 0..80 that ten page kinds teach (3 paths of their own each). (Path `n` is
-    // summary id `8n`, a path of the template; `8n + 1` is prose.)
+    // summary id `16n`, a path of the template; `16n + 1` is prose.)
     let page = |own: std::ops::Range<u32>, prose: std::ops::Range<u32>| page_of(80, own, prose);
     let mut d = confirming_after_one();
     keep_far_apart(&mut d, 10, |k| page(1000 + 10 * k..1003 + 10 * k, 0..0));
@@ -724,9 +736,9 @@ fn a_page_mostly_frame_that_brings_what_the_host_never_kept_is_another_kind() {
 fn a_page_mostly_frame_never_joins_a_page_without_its_own_part() {
     use Verdict::*;
     // A frame 0..80 that ten page kinds teach (3 paths of their own each); paths learn to vary
-    // after one confirmed match. (Path `n` is summary id `8n`: a path of the template, no prose, field or column.)
+    // after one confirmed match. (Path `n` is summary id `16n`: a path of the template, no prose, field or column.)
     let page = |own: &mut dyn Iterator<Item = u32>| -> Vec<u32> {
-        let mut paths: Vec<u32> = (0..80).chain(own).map(|n| n * 8).collect();
+        let mut paths: Vec<u32> = (0..80).chain(own).map(|n| n * 16).collect();
         paths.sort_unstable();
         paths
     };
@@ -847,7 +859,7 @@ fn forms_that_name_their_item_split_a_host_at_most_max_forms_times() {
 #[test]
 fn kept_pages_beyond_the_threshold_confirm_at_a_higher_similarity() {
     use Verdict::*;
-    let set = |ids: std::ops::Range<u32>| ids.map(|i| i * 8).collect::<Vec<u32>>();
+    let set = |ids: std::ops::Range<u32>| ids.map(|i| i * 16).collect::<Vec<u32>>();
     let config = |far_reach| DedupConfig {
         threshold: 8,
         min_similarity: Some(0.7),
@@ -983,7 +995,7 @@ proptest::proptest! {
             let summary: Vec<u32> = (0..30)
                 .filter(|p| !removed.contains(p))
                 .chain(added.iter().copied())
-                .map(|p| p * 8)
+                .map(|p| p * 16)
                 .collect();
             let v = d.judge(id, "h", u128::from(id), fp(bits), 50, Some(&summary));
             if let Verdict::NearDuplicate { distance, .. } = v
@@ -1001,7 +1013,7 @@ proptest::proptest! {
 fn an_article_and_a_page_without_prose_are_two_kinds() {
     use Verdict::*;
     // A skin of 40 paths; a page view adds its article's container and 7 paths of prose, a
-    // history list 6 paths of its own. (Path `n` is summary id `8n`; `8n + 1` is prose.)
+    // history list 6 paths of its own. (Path `n` is summary id `16n`; `16n + 1` is prose.)
     let page = |own: std::ops::Range<u32>, prose: std::ops::Range<u32>| page_of(40, own, prose);
     let mut d = confirming_after_one();
     let view = page(600..603, 700..707);
@@ -1035,7 +1047,7 @@ fn an_article_and_a_page_without_prose_are_two_kinds() {
 fn two_pages_that_each_hold_a_block_the_other_lacks_are_two_kinds() {
     use Verdict::*;
     // A skin of 40 paths, no frame learned yet; a history list adds 6 paths of its own, a
-    // diff view 5 and a line of prose. (Path `n` is summary id `8n`; `8n + 1` is prose.)
+    // diff view 5 and a line of prose. (Path `n` is summary id `16n`; `16n + 1` is prose.)
     let mut d = confirming_after_one();
     let history = page_of(40, 500..506, 0..0);
     assert_eq!(
@@ -1058,5 +1070,51 @@ fn two_pages_that_each_hold_a_block_the_other_lacks_are_two_kinds() {
     assert_eq!(
         d.judge(4, "h", 4, fp(BASE ^ 1), 50, Some(&paged)),
         NearDuplicate { of: 1, distance: 1 }
+    );
+}
+
+#[test]
+fn two_articles_are_compared_without_their_articles_blocks() {
+    use Verdict::*;
+    // A skin of 30 paths and 4 of prose; each article holds 12 blocks an author wrote (a
+    // definition list, a nested section), 2 of them shared. (Path `n` is summary id `16n`,
+    // `16n + 1` prose, `16n + 8` an article's block.)
+    let article = |blocks: std::ops::Range<u32>| {
+        let mut ids = page_of(30, 0..0, 100..104);
+        ids.extend(blocks.map(|n| n * 16 + 8));
+        ids.sort_unstable();
+        ids
+    };
+    let mut d = confirming_after_one();
+    let first = article(200..212);
+    assert_eq!(
+        d.judge(1, "h", 1, fp(BASE), 50, Some(&first)),
+        Kept { cluster: 1 }
+    );
+    // 36 of 56 paths shared (0.64) on all paths; 34 of 34 without the blocks.
+    let second = article(210..222);
+    let none = PageContent::default();
+    let signals = signals_of(2, BASE ^ 0b11, &second, &none);
+    assert_eq!(
+        notes_on(&d, &signals, 1),
+        [(1, Some(1.0), Compared::Articles)]
+    );
+    assert_eq!(d.judge_page(&signals), NearDuplicate { of: 1, distance: 2 });
+    // A page with two blocks only is no article here: compared as before, without the paths
+    // the host learned to vary (those the second page brought)...
+    let short = article(200..202);
+    let signals = signals_of(3, BASE ^ 0b1, &short, &none);
+    let notes = notes_on(&d, &signals, 1);
+    assert_eq!(notes[0].2, Compared::WithoutVarying, "{notes:?}");
+    // ...and a template block beside the text (a diff table, 6 paths) still counts: 34 of 40.
+    let mut diff = article(300..312);
+    diff.extend((500..506).map(|n| n * 16));
+    diff.sort_unstable();
+    let signals = signals_of(4, BASE ^ 0b1, &diff, &none);
+    let notes = notes_on(&d, &signals, 1);
+    assert_eq!(notes[0].2, Compared::Articles, "{notes:?}");
+    assert!(
+        notes[0].1.is_some_and(|j| (j - 34.0 / 40.0).abs() < 1e-9),
+        "{notes:?}"
     );
 }

@@ -414,14 +414,23 @@ fn marginal_hub(similar: bool) -> impl Fn(&Job) -> Fetched {
         let path = job.url.path();
         let (fp, body, links) = hub_site(path);
         let summary: Vec<u32> = match path {
-            "/list/2" if !similar => (0..17).chain(100..103).collect(),
+            "/list/2" if !similar => (0..17).chain(100..103).collect::<Vec<_>>(),
             "/list/1" | "/list/2" => (0..20).collect(),
             _ => (1000 + u32::try_from(body).unwrap_or(0) * 100..)
                 .take(5)
                 .collect(),
-        };
+        }
+        .into_iter()
+        .map(template_id)
+        .collect();
         page_with(job, fp, body, &links, Some(summary))
     }
+}
+
+/// Summary id of fixture path `n`: its lowest three bits kept (prose, a field, a column), and
+/// bit 8 (an article's block) clear; increasing in `n`.
+const fn template_id(n: u32) -> u32 {
+    (n & 7) | ((n >> 3) << 4)
 }
 
 /// The summary a `marginal_hub` page's profile holds (its ids, little-endian).

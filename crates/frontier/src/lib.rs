@@ -101,6 +101,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod articles;
 mod blocks;
 mod canon;
 mod content;
@@ -126,6 +127,7 @@ mod tables;
 mod traps;
 mod varying;
 
+pub use articles::articles_overlap;
 pub use blocks::blocks_differ;
 pub use canon::{
     CanonConfig, CanonConfigError, CanonError, DEFAULT_STRIP_PARAMS, base_url, canonicalize,
