@@ -159,8 +159,8 @@ fn compare_paths_shows_where_two_pages_differ() {
         [
             "paths only in A: 0 of 11 (weight 0.00 of 4.81 at decay 0.76)",
             "paths only in B: 2 of 13 (weight 1.01 of 5.83 at decay 0.76)",
-            "    1   html/body/main/form.search",
-            "    5   html/body/main/form.search/input[field]",
+            "    1    html/body/main/form.search",
+            "    5    html/body/main/form.search/input[field]",
         ]
     );
     // Without the flag, no path is listed.
@@ -385,4 +385,20 @@ fn compare_judges_two_articles_without_their_articles_blocks() {
     );
     assert!(r.stdout.contains("verdict: same structure"), "{}", r.stdout);
     assert_eq!(r.code, 0, "{}", r.stdout);
+    // `--paths` marks them `A` (and prose `P`).
+    let r = run_in(dir.path(), &["compare", "--paths", "a.html", "b.html"], b"");
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l.ends_with(" A html/body/div.body/section/dl.simple")),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l.ends_with(" PA html/body/div.body/section/section/p")),
+        "{}",
+        r.stdout
+    );
 }

@@ -207,8 +207,9 @@ pub fn run(
     Ok(same)
 }
 
-/// Prints, for each page, the paths the other page has not: level, `P` for prose, and the
-/// path, with the weight they add at `decay` against the page's whole weight.
+/// Prints, for each page, the paths the other page has not: level, `P` for prose, `A` for
+/// one of an article's blocks, and the path, with the weight they add at `decay` against the
+/// page's whole weight.
 fn print_paths(decay: f64, (a, b): (&[PathName], &[PathName]), out: &mut dyn Write) -> Result<()> {
     let weight = |p: &PathName| decay.powi(i32::from(p.level));
     for (label, mine, theirs) in [("A", a, b), ("B", b, a)] {
@@ -224,8 +225,9 @@ fn print_paths(decay: f64, (a, b): (&[PathName], &[PathName]), out: &mut dyn Wri
             mine.len()
         )?;
         for p in only {
-            let prose = if p.prose { "P" } else { " " };
-            writeln!(out, "  {:>3} {prose} {}", p.level, p.name)?;
+            let prose = if p.prose { 'P' } else { ' ' };
+            let article = if p.article { 'A' } else { ' ' };
+            writeln!(out, "  {:>3} {prose}{article} {}", p.level, p.name)?;
         }
     }
     Ok(())

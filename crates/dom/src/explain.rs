@@ -17,6 +17,8 @@ pub struct PathName {
     pub level: u8,
     /// Whether it lies below a flow of prose (ALGORITHM.md §3, 3.).
     pub prose: bool,
+    /// Whether it is one of an article's blocks ([`PathSet::is_article_block`]).
+    pub article: bool,
     /// Its steps from `<html>`, `/`-separated: each element's tag name and, where its label
     /// reads them, its class tokens normalised (`html/body/div.nav/ul/li`); below a flow of
     /// prose, the flow's own path stands for the steps between. What a label holds beside
@@ -68,6 +70,7 @@ impl Names {
                     id,
                     level: level & !(PathSet::PROSE | PathSet::FIELD | PathSet::TABLE),
                     prose: level & PathSet::PROSE != 0,
+                    article: set.is_article_block(id),
                     name,
                 });
             }
