@@ -90,9 +90,9 @@ pub fn run(
     if let Some(j) = similarity {
         writeln!(out, "similarity: {j:.3} (path sets, Jaccard)")?;
     }
-    let summaries = [&sa, &sb].map(|s| s.profile.paths().map(silhouette_dom::PathSet::summary));
+    let raw = [&sa, &sb].map(|s| s.profile.paths().map(silhouette_dom::PathSet::summary));
     // Two articles: the crawl compares them without their articles' blocks.
-    if let [Some(a), Some(b)] = &summaries
+    if let [Some(a), Some(b)] = &raw
         && let Some((shared, all)) = silhouette_frontier::articles_overlap(a, b)
     {
         let j = shared as f64 / all as f64;
@@ -102,6 +102,8 @@ pub fn run(
         )?;
         similarity = Some(j);
     }
+    // The other rules read the paths alone (`split_summary`).
+    let summaries = raw.map(|s| s.map(|s| silhouette_frontier::split_summary(&s).0));
     let apart = match &summaries {
         [Some(a), Some(b)] => silhouette_frontier::forms_differ(a, b)
             .map(|(shared, all)| {

@@ -618,7 +618,8 @@ impl PathSet {
     /// blocks. What an author puts between paragraphs (a definition list, a nested section,
     /// a listing, a table) is there; a template's blocks beside the text (a diff table, a
     /// sidebar, a form) are not. The crawl compares two articles without them
-    /// (ALGORITHM.md §3, "Session 59"). Not read by the fingerprint.
+    /// (ALGORITHM.md §3, "Session 59"). Not read by the fingerprint, and no part of a path's
+    /// id in the summary ([`Self::summary`]).
     #[must_use]
     pub fn is_article_block(&self, id: u32) -> bool {
         self.article.binary_search(&id).is_ok()
@@ -667,25 +668,26 @@ impl PathSet {
 
     /// The page's structure summary as a crawl compares it: each path id with its lowest
     /// bit replaced by whether the path is below a flow of prose (1) or not (0), its next bit
-    /// by whether it is a visible form field (2) or not (0), and the next by whether it is a
-    /// table's column (4) or not (0), and the next by whether it is one of an article's
-    /// blocks (8, [`Self::is_article_block`]) or not (0), increasing, distinct. A scope's
-    /// frame then tells a page's prose from its template, and the crawl a page's forms and
-    /// tables from the rest, and two articles' blocks from their template (what two pages
-    /// share is compared as [`Self::ids`] are, but for one pair of ids in 2^28 that the bits
-    /// merge).
+    /// by whether it is a visible form field (2) or not (0), the next by whether it is a
+    /// table's column (4) or not (0), and its fourth bit clear; and for each of an article's
+    /// blocks ([`Self::is_article_block`]) the same id with its fourth bit set (8) beside it.
+    /// Increasing, distinct. A scope's frame then tells a page's prose from its template, the
+    /// crawl a page's forms and tables from the rest, and two articles' blocks from their
+    /// template, while a path is one id on every page, marked or not (what two pages share is
+    /// compared as [`Self::ids`] are, but for one pair of ids in 2^28 that the bits merge).
     #[must_use]
     pub fn summary(&self) -> Vec<u32> {
-        let mut ids: Vec<u32> = self
-            .stored()
-            .map(|(id, level)| {
-                (id & !15)
-                    | (u32::from(self.is_article_block(id)) << 3)
-                    | u32::from(level & Self::PROSE != 0)
-                    | (u32::from(level & Self::FIELD != 0) << 1)
-                    | (u32::from(level & Self::TABLE != 0) << 2)
-            })
-            .collect();
+        let mut ids: Vec<u32> = Vec::with_capacity(self.ids.len() + self.article.len());
+        for (id, level) in self.stored() {
+            let summary = (id & !15)
+                | u32::from(level & Self::PROSE != 0)
+                | (u32::from(level & Self::FIELD != 0) << 1)
+                | (u32::from(level & Self::TABLE != 0) << 2);
+            ids.push(summary);
+            if self.is_article_block(id) {
+                ids.push(summary | 8);
+            }
+        }
         ids.sort_unstable();
         ids.dedup();
         ids

@@ -7,8 +7,8 @@
 //! crawl kept 38 of its 83 pages; the paths learned to vary (`varying.rs`) never caught up,
 //! as too few pages joined to teach them (ALGORITHM.md §3, "Session 59").
 //!
-//! The structure model marks those blocks (`silhouette_dom::PathSet::is_article_block`, bit
-//! 8 of a summary id): the paths below an element of the main content, or of a flow of
+//! The structure model marks those blocks (`silhouette_dom::PathSet::is_article_block`,
+//! given a second time in the summary with bit 8 set, [`split_summary`]): the paths below an element of the main content, or of a flow of
 //! prose, that holds a bare paragraph itself, but for the main content's own template
 //! blocks. A sidebar's paragraph marks nothing (it is neither), nor does a diff table or a
 //! form beside a wiki's parsed text (they are not below the element holding its
@@ -26,22 +26,19 @@ use crate::prose::MIN_ARTICLE;
 /// out: `frame.rs`'s [`MIN_NEW`](crate::frame::MIN_NEW).
 pub(crate) const MIN_BLOCKS: usize = crate::frame::MIN_NEW;
 
-/// Whether summary id `id` is one of an article's blocks (its bit 8).
-pub(crate) const fn is_block(id: u32) -> bool {
-    id & 8 == 8
+/// A summary (`silhouette_dom::PathSet::summary`, sorted) apart: its paths, and the paths
+/// among them that are an article's blocks (given there a second time, with bit 8 set),
+/// both increasing.
+#[must_use]
+pub fn split_summary(summary: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let (article, ids): (Vec<u32>, Vec<u32>) = summary.iter().partition(|&&id| id & 8 == 8);
+    (ids, article.into_iter().map(|id| id & !8).collect())
 }
 
-/// How many of summary `ids` are an article's blocks, counted up to [`MIN_BLOCKS`].
-pub(crate) fn blocks(ids: &[u32]) -> usize {
-    ids.iter()
-        .filter(|&&id| is_block(id))
-        .take(MIN_BLOCKS)
-        .count()
-}
+pub(crate) use split_summary as split;
 
 /// Whether two pages, with `prose_a` and `prose_b` paths of prose and `blocks_a` and
-/// `blocks_b` article blocks ([`blocks`]), are both articles whose blocks the confirmation
-/// leaves out.
+/// `blocks_b` article blocks, are both articles whose blocks the confirmation leaves out.
 pub(crate) const fn both(prose_a: usize, blocks_a: usize, prose_b: usize, blocks_b: usize) -> bool {
     prose_a >= MIN_ARTICLE
         && prose_b >= MIN_ARTICLE
@@ -51,15 +48,17 @@ pub(crate) const fn both(prose_a: usize, blocks_a: usize, prose_b: usize, blocks
 
 /// Where two pages (summaries, `silhouette_dom::PathSet::summary`, sorted) are both
 /// articles with blocks of their own (see the module docs): the paths they share and the
-/// paths of either, their articles' blocks left out, as a crawl compares them when enough
-/// paths are left. `None` where a crawl compares all their paths. Symmetric.
+/// paths of either, the blocks of either article left out, as a crawl compares them when
+/// enough paths are left. `None` where a crawl compares all their paths. Symmetric.
 #[must_use]
 pub fn articles_overlap(a: &[u32], b: &[u32]) -> Option<(usize, usize)> {
-    let (pa, pb) = (crate::prose::prose_paths(a), crate::prose::prose_paths(b));
-    if !both(pa, blocks(a), pb, blocks(b)) {
+    let ((a, blocks_a), (b, blocks_b)) = (split(a), split(b));
+    let (pa, pb) = (crate::prose::prose_paths(&a), crate::prose::prose_paths(&b));
+    if !both(pa, blocks_a.len(), pb, blocks_b.len()) {
         return None;
     }
-    let left = silhouette_simhash::overlap_without(a, b, is_block);
+    let block = |p: u32| blocks_a.binary_search(&p).is_ok() || blocks_b.binary_search(&p).is_ok();
+    let left = silhouette_simhash::overlap_without(&a, &b, block);
     (left.1 >= crate::frame::MIN_COMPARED).then_some(left)
 }
 
@@ -70,12 +69,13 @@ mod tests {
     use super::*;
 
     /// A summary: `template` paths of the template (ids `16n`), `prose` paths of prose (odd
-    /// ids) and `blocks` article blocks (ids with bit 8) starting at `first`.
+    /// ids) and `blocks` article blocks (ids `16n`, each with its mark, the id with bit 8)
+    /// starting at `first`.
     fn summary(template: u32, prose: u32, blocks: u32, first: u32) -> Vec<u32> {
         let mut ids: Vec<u32> = (0..template)
             .map(|n| n * 16)
             .chain((0..prose).map(|n| 100_000 + n * 16 + 1))
-            .chain((first..first + blocks).map(|n| 200_000 + n * 16 + 8))
+            .chain((first..first + blocks).flat_map(|n| [200_000 + n * 16, 200_000 + n * 16 + 8]))
             .collect();
         ids.sort_unstable();
         ids
@@ -90,8 +90,15 @@ mod tests {
     fn two_articles_are_compared_without_their_blocks() {
         // 20 template paths and 4 of prose shared; 12 blocks each, 2 of them shared.
         let (a, b) = (summary(20, 4, 12, 0), summary(20, 4, 12, 10));
-        assert_eq!(silhouette_simhash::jaccard(&a, &b), 26.0 / 46.0);
+        let (pa, pb) = (split_summary(&a).0, split_summary(&b).0);
+        assert_eq!(silhouette_simhash::jaccard(&pa, &pb), 26.0 / 46.0);
         check(&a, &b, Some((24, 24)));
+    }
+
+    #[test]
+    fn a_summary_splits_into_its_paths_and_its_article_blocks() {
+        // Path 16 is an article's block (24 beside it); 33 is prose.
+        assert_eq!(split_summary(&[0, 16, 24, 33]), (vec![0, 16, 33], vec![16]));
     }
 
     #[test]

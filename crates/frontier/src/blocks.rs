@@ -52,7 +52,8 @@ pub(crate) fn each_holds_own(
     holds(a, b) && holds(b, a)
 }
 
-/// When two pages (summaries, `silhouette_dom::PathSet::summary`) are no articles (under 3
+/// When two pages (their summaries' paths, [`split_summary`](crate::split_summary)'s first
+/// part) are no articles (under 3
 /// paths of prose each) and each holds 3 paths or more of the template that the other
 /// lacks: how many each holds. Then a crawl never joins the two pages, unless what they
 /// hold is its host's frame or has been learned to vary, which this does not know (see

@@ -128,8 +128,8 @@ struct Seen<'a> {
     tables: Vec<u32>,
     /// The page's paths of prose (`prose.rs`), counted once for all its candidates.
     prose: usize,
-    /// The page's article blocks (`articles.rs`), counted up to what matters.
-    blocks: usize,
+    /// The paths of the page's article blocks (`articles.rs`), increasing.
+    article: &'a [u32],
 }
 
 /// The verdict on one page.
@@ -239,6 +239,8 @@ pub struct Dedup {
     kept_in_cluster: HashMap<u64, u32>,
     /// The structure summaries of the representatives that have one.
     summaries: HashMap<u64, Box<[u32]>>,
+    /// Of those, the paths of an article's blocks (`articles.rs`), where there are some.
+    articles: HashMap<u64, Box<[u32]>>,
     /// The paths learned to vary within clusters, per host ("" in global scope).
     varying: HashMap<String, Varying>,
     /// The frame each host's representatives teach ("" in global scope, `frame.rs`).
@@ -386,6 +388,7 @@ impl Dedup {
             far: Far::default(),
             kept_in_cluster: HashMap::new(),
             summaries: HashMap::new(),
+            articles: HashMap::new(),
             varying: HashMap::new(),
             frames: HashMap::new(),
             forms: HashMap::new(),
@@ -448,7 +451,12 @@ impl Dedup {
                 new_cluster: None,
             };
         }
-        let (host, summary) = (page.host, page.summary);
+        let host = page.host;
+        // The summary's paths, and apart from them its article blocks (`articles.rs`).
+        let split = page.summary.map(crate::articles::split);
+        let summary = split
+            .as_ref()
+            .map(|(ids, article)| (&ids[..], &article[..]));
         // Where the structure goes: unjudged (None), a new cluster (Ok) or a cluster (Err).
         let mut similarity = None;
         let mut learn_from = None;
@@ -517,7 +525,8 @@ impl Dedup {
         let (id, host, verdict) = (page.id, page.host, decision.verdict);
         self.last_similarity = decision.similarity;
         self.last_learned = false;
-        if let (Some(from), Some(summary)) = (decision.learn_from, page.summary)
+        let split = page.summary.map(crate::articles::split);
+        if let (Some(from), Some((summary, _))) = (decision.learn_from, &split)
             && let Some(theirs) = self.summaries.get(&from)
         {
             let scope = self.config.scope.of(host);
@@ -530,7 +539,7 @@ impl Dedup {
         match verdict {
             Verdict::Kept { cluster } if cluster == id => {
                 if let Some(fp) = decision.new_cluster {
-                    self.represent(host, fp, id, page.summary);
+                    self.represent(host, fp, id, split.as_ref());
                 }
                 self.kept_in_cluster.insert(id, 1);
             }
@@ -595,7 +604,13 @@ impl Dedup {
     }
 
     /// Makes kept page `id` the representative of a new cluster.
-    fn represent(&mut self, host: &str, fp: Fingerprint, id: u64, summary: Option<&[u32]>) {
+    fn represent(
+        &mut self,
+        host: &str,
+        fp: Fingerprint,
+        id: u64,
+        summary: Option<&(Vec<u32>, Vec<u32>)>,
+    ) {
         let k = self.config.threshold;
         match &mut self.global {
             Some(index) => index.insert(fp, id),
@@ -605,8 +620,11 @@ impl Dedup {
                 .or_insert_with(|| HostIndex::Small(Vec::new()))
                 .insert(fp, id, k, &self.params),
         }
-        if let (Some(_), Some(summary)) = (self.config.min_similarity, summary) {
-            self.summaries.insert(id, summary.into());
+        if let (Some(_), Some((summary, article))) = (self.config.min_similarity, summary) {
+            self.summaries.insert(id, summary[..].into());
+            if !article.is_empty() {
+                self.articles.insert(id, article[..].into());
+            }
             let scope = self.config.scope.of(host);
             if self.config.far_reach > 1 {
                 self.far.insert(scope, fp, id);
@@ -628,10 +646,10 @@ impl Dedup {
         &self,
         host: &str,
         fp: Fingerprint,
-        summary: &[u32],
+        (summary, article): (&[u32], &[u32]),
         min: f64,
     ) -> Result<Fingerprint, (Match, f64)> {
-        let seen = self.seen_by(host, summary);
+        let seen = self.seen_by(host, summary, article);
         // None within the threshold confirmed: those beyond it, at a higher similarity
         // (`far.rs`).
         let best = self
@@ -656,10 +674,12 @@ impl Dedup {
         else {
             return Vec::new();
         };
+        let (summary, article) = crate::articles::split(summary);
+        let summary = &summary[..];
         if page.elements < self.config.min_elements {
             return Vec::new();
         }
-        let seen = self.seen_by(page.host, summary);
+        let seen = self.seen_by(page.host, summary, &article);
         let judge = |m: Match, far: bool| {
             let compared = self.compare(&seen, summary, m.id);
             // All the paths of the two, beside those the similarity was read on.
@@ -738,7 +758,7 @@ impl Dedup {
     }
 
     /// What the host has learned that bears on comparing `summary` with its candidates.
-    fn seen_by<'a>(&'a self, host: &str, summary: &[u32]) -> Seen<'a> {
+    fn seen_by<'a>(&'a self, host: &str, summary: &[u32], article: &'a [u32]) -> Seen<'a> {
         let scope = self.config.scope.of(host);
         let after = self.config.varying_after;
         let varying = self.varying.get(scope);
@@ -767,7 +787,7 @@ impl Dedup {
                 Vec::new()
             },
             prose: crate::prose::prose_paths(summary),
-            blocks: crate::articles::blocks(summary),
+            article,
         }
     }
 
@@ -830,15 +850,18 @@ impl Dedup {
         }
         // Two articles: their articles' blocks left out, unless too few paths would be left
         // (`articles.rs`).
-        let articles =
-            crate::articles::both(
-                seen.prose,
-                seen.blocks,
-                crate::prose::prose_paths(theirs),
-                crate::articles::blocks(theirs),
-            ) && silhouette_simhash::overlap_without(summary, theirs, crate::articles::is_block).1
-                >= MIN_COMPARED;
-        let block = |p: u32| articles && crate::articles::is_block(p);
+        let their_article = self.articles.get(&id).map_or(&[][..], |a| &a[..]);
+        let is_block = |p: u32| {
+            seen.article.binary_search(&p).is_ok() || their_article.binary_search(&p).is_ok()
+        };
+        let articles = crate::articles::both(
+            seen.prose,
+            seen.article.len(),
+            crate::prose::prose_paths(theirs),
+            their_article.len(),
+        ) && silhouette_simhash::overlap_without(summary, theirs, is_block).1
+            >= MIN_COMPARED;
+        let block = |p: u32| articles && is_block(p);
         // The paths learned to vary, and those `skip` names, left out (`varying.rs`).
         let without = |skip: &dyn Fn(u32) -> bool| match (varying, &seen.flags) {
             (Some(v), Some(flags)) => {

@@ -251,7 +251,7 @@ fn host_lists_grow_into_an_index() {
 fn summaries_confirm_near_matches() {
     use Verdict::*;
     let mut d = confirming();
-    let set = |ids: std::ops::Range<u32>| ids.collect::<Vec<u32>>();
+    let set = |ids: std::ops::Range<u32>| ids.map(template_id).collect::<Vec<u32>>();
     let mut judge = |id: u64, body: u128, bits: u64, summary: &[u32]| {
         let v = d.judge(id, "h", body, fp(bits), 50, Some(summary));
         (v, d.last_similarity())
@@ -831,6 +831,7 @@ fn forms_that_name_their_item_split_a_host_at_most_max_forms_times() {
             .map(|n| n * 4)
             .chain((200..205).map(|n| n * 4 + 1))
             .chain([90, 1000 + i, 2000 + i].iter().map(|n| n * 4 + 2))
+            .map(template_id)
             .collect();
         ids.sort_unstable();
         ids
@@ -1078,10 +1079,10 @@ fn two_articles_are_compared_without_their_articles_blocks() {
     use Verdict::*;
     // A skin of 30 paths and 4 of prose; each article holds 12 blocks an author wrote (a
     // definition list, a nested section), 2 of them shared. (Path `n` is summary id `16n`,
-    // `16n + 1` prose, `16n + 8` an article's block.)
+    // `16n + 1` prose; `16n + 8` beside `16n` marks an article's block.)
     let article = |blocks: std::ops::Range<u32>| {
         let mut ids = page_of(30, 0..0, 100..104);
-        ids.extend(blocks.map(|n| n * 16 + 8));
+        ids.extend(blocks.flat_map(|n| [n * 16, n * 16 + 8]));
         ids.sort_unstable();
         ids
     };

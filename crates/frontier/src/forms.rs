@@ -148,8 +148,8 @@ pub(crate) fn marked_apart(
     (alike < SHARED).then_some((both, union))
 }
 
-/// Whether two pages with structure summaries `a` and `b`
-/// (`silhouette_dom::PathSet::summary`) hold two different forms, as a crawl judges them
+/// Whether two pages with structure summaries `a` and `b` (their paths:
+/// [`split_summary`](crate::split_summary)'s first part) hold two different forms, as a crawl judges them
 /// before it knows their host's frame: `Some((shared, fields))`, the visible fields the two
 /// forms share and how many they have together, when each page has at least two visible
 /// fields and they share less than half of them, or one has a single field and the other at

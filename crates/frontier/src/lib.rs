@@ -127,7 +127,7 @@ mod tables;
 mod traps;
 mod varying;
 
-pub use articles::articles_overlap;
+pub use articles::{articles_overlap, split_summary};
 pub use blocks::blocks_differ;
 pub use canon::{
     CanonConfig, CanonConfigError, CanonError, DEFAULT_STRIP_PARAMS, base_url, canonicalize,

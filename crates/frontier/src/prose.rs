@@ -37,7 +37,8 @@ pub(crate) const fn differs(pa: usize, pb: usize) -> Option<usize> {
     }
 }
 
-/// When one of two pages (summaries, `silhouette_dom::PathSet::summary`) is an article
+/// When one of two pages (their summaries' paths, [`split_summary`](crate::split_summary)'s
+/// first part) is an article
 /// (3 paths of prose or more) and the other holds no prose: the article's
 /// paths of prose. Then a crawl never joins the two pages (see the module docs). Symmetric.
 #[must_use]

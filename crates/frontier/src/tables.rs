@@ -60,8 +60,8 @@ pub(crate) fn different_tables(mine: &[u32], theirs: &[u32], frame: Option<&Fram
     marked_apart(mine, theirs, COLUMNS, frame).is_some()
 }
 
-/// Whether two pages with structure summaries `a` and `b`
-/// (`silhouette_dom::PathSet::summary`) show two different tables, as a crawl judges them
+/// Whether two pages with structure summaries `a` and `b` (their paths:
+/// [`split_summary`](crate::split_summary)'s first part) show two different tables, as a crawl judges them
 /// before it knows their host's frame: `Some((shared, columns))`, the columns the two share
 /// and how many they have together, when each page has at least two and they share
 /// less than half of them; then a crawl never joins the two pages.
