@@ -8,9 +8,9 @@
 //! as too few pages joined to teach them (ALGORITHM.md §3, "Session 59").
 //!
 //! The structure model marks those blocks (`silhouette_dom::PathSet::is_article_block`,
-//! given a second time in the summary with bit 8 set, [`split_summary`]): the paths below an element of the main content, or of a flow of
-//! prose, that holds a bare paragraph itself, but for the main content's own template
-//! blocks. A sidebar's paragraph marks nothing (it is neither), nor does a diff table or a
+//! given a second time in the summary with bit 8 set, [`split_summary`]): the paths below
+//! an element of the main content, or of a flow of prose, that holds a bare paragraph
+//! itself, but for the main content's own template blocks. A sidebar's paragraph marks nothing (it is neither), nor does a diff table or a
 //! form beside a wiki's parsed text (they are not below the element holding its
 //! paragraphs). So when both pages are articles ([`MIN_ARTICLE`] paths of prose each) and
 //! each holds at least [`MIN_BLOCKS`] article blocks, the confirmation leaves the blocks
