@@ -387,18 +387,14 @@ fn compare_judges_two_articles_without_their_articles_blocks() {
     assert_eq!(r.code, 0, "{}", r.stdout);
     // `--paths` marks them `A` (and prose `P`).
     let r = run_in(dir.path(), &["compare", "--paths", "a.html", "b.html"], b"");
-    assert!(
-        r.stdout
-            .lines()
-            .any(|l| l.ends_with(" A html/body/div.body/section/dl.simple")),
-        "{}",
-        r.stdout
-    );
-    assert!(
-        r.stdout
-            .lines()
-            .any(|l| l.ends_with(" PA html/body/div.body/section/section/p")),
-        "{}",
-        r.stdout
-    );
+    for marked in [
+        " A html/body/div.body/section/dl.simple",
+        " PA html/body/div.body/section/section/p",
+    ] {
+        assert!(
+            r.stdout.lines().any(|l| l.ends_with(marked)),
+            "{marked}\n{}",
+            r.stdout
+        );
+    }
 }

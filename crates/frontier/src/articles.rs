@@ -35,8 +35,6 @@ pub fn split_summary(summary: &[u32]) -> (Vec<u32>, Vec<u32>) {
     (ids, article.into_iter().map(|id| id & !8).collect())
 }
 
-pub(crate) use split_summary as split;
-
 /// Whether two pages, with `prose_a` and `prose_b` paths of prose and `blocks_a` and
 /// `blocks_b` article blocks, are both articles whose blocks the confirmation leaves out.
 pub(crate) const fn both(prose_a: usize, blocks_a: usize, prose_b: usize, blocks_b: usize) -> bool {
@@ -52,7 +50,7 @@ pub(crate) const fn both(prose_a: usize, blocks_a: usize, prose_b: usize, blocks
 /// enough paths are left. `None` where a crawl compares all their paths. Symmetric.
 #[must_use]
 pub fn articles_overlap(a: &[u32], b: &[u32]) -> Option<(usize, usize)> {
-    let ((a, blocks_a), (b, blocks_b)) = (split(a), split(b));
+    let ((a, blocks_a), (b, blocks_b)) = (split_summary(a), split_summary(b));
     let (pa, pb) = (crate::prose::prose_paths(&a), crate::prose::prose_paths(&b));
     if !both(pa, blocks_a.len(), pb, blocks_b.len()) {
         return None;

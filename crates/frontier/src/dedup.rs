@@ -453,7 +453,7 @@ impl Dedup {
         }
         let host = page.host;
         // The summary's paths, and apart from them its article blocks (`articles.rs`).
-        let split = page.summary.map(crate::articles::split);
+        let split = page.summary.map(crate::articles::split_summary);
         let summary = split
             .as_ref()
             .map(|(ids, article)| (&ids[..], &article[..]));
@@ -525,7 +525,11 @@ impl Dedup {
         let (id, host, verdict) = (page.id, page.host, decision.verdict);
         self.last_similarity = decision.similarity;
         self.last_learned = false;
-        let split = page.summary.map(crate::articles::split);
+        // Split only when something reads the summary: what it teaches, or a new cluster.
+        let split = page
+            .summary
+            .filter(|_| decision.learn_from.is_some() || decision.new_cluster.is_some())
+            .map(crate::articles::split_summary);
         if let (Some(from), Some((summary, _))) = (decision.learn_from, &split)
             && let Some(theirs) = self.summaries.get(&from)
         {
@@ -674,11 +678,11 @@ impl Dedup {
         else {
             return Vec::new();
         };
-        let (summary, article) = crate::articles::split(summary);
-        let summary = &summary[..];
         if page.elements < self.config.min_elements {
             return Vec::new();
         }
+        let (summary, article) = crate::articles::split_summary(summary);
+        let summary = &summary[..];
         let seen = self.seen_by(page.host, summary, &article);
         let judge = |m: Match, far: bool| {
             let compared = self.compare(&seen, summary, m.id);
