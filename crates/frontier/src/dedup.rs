@@ -81,6 +81,10 @@ pub enum Compared {
     /// The page is mostly the host's frame and brings paths the representative lacks and
     /// no representative of the host has: never joined.
     BringsNew,
+    /// The page brings paths the representative lacks and no representative of the host
+    /// has, and is less alike than a match beyond the threshold must be
+    /// (`min-similarity` + `far-margin`): not joined.
+    BringsNewUnlike,
     /// One is an article and the other holds no prose (`prose.rs`): never joined.
     ProseDiffers,
     /// Neither is an article and each holds paths of its own the other lacks (`blocks.rs`):
@@ -108,6 +112,9 @@ impl Compared {
             Self::BringsNew => {
                 "the page is mostly the host's frame and brings paths no kept page of the host has"
             }
+            Self::BringsNewUnlike => {
+                "the page brings paths no kept page of the host has, and is less alike than a far match must be"
+            }
             Self::ProseDiffers => "one is an article, the other holds no prose",
             Self::EachOwn => "neither is an article, and each holds a block the other lacks",
             Self::Articles => {
@@ -130,6 +137,9 @@ struct Seen<'a> {
     prose: usize,
     /// The paths of the page's article blocks (`articles.rs`), increasing.
     article: &'a [u32],
+    /// The similarity a page that brings paths no representative of the host has must
+    /// reach (`frame.rs`, [`Frame::brings_new`]): a far match's.
+    novel_bar: f64,
 }
 
 /// The verdict on one page.
@@ -792,6 +802,10 @@ impl Dedup {
             },
             prose: crate::prose::prose_paths(summary),
             article,
+            novel_bar: self
+                .config
+                .min_similarity
+                .map_or(1.0, |min| self.config.far_similarity(min)),
         }
     }
 
@@ -873,7 +887,7 @@ impl Dedup {
             }
             _ => silhouette_simhash::overlap_without(summary, theirs, |p| skip(p) || block(p)),
         };
-        Ok(match seen.frame {
+        let compared = match seen.frame {
             Some(f) if theirs_mostly => {
                 let own = without(&|id| f.is_frame(id));
                 if own.1 >= MIN_COMPARED {
@@ -897,7 +911,18 @@ impl Dedup {
                     Compared::Whole
                 },
             ),
-        })
+        };
+        // A page that brings what the host has never kept joins only as alike as a far match
+        // must be (`frame.rs`).
+        if let Some(f) = seen.host_frame
+            && crate::varying::share(compared.0) < seen.novel_bar
+            && f.brings_new(summary, theirs, |p| {
+                varying.is_some_and(|v| v.is_varying(p, after))
+            })
+        {
+            return Err(Compared::BringsNewUnlike);
+        }
+        Ok(compared)
     }
 
     /// The structure similarity behind the last verdict, when summaries confirmed a near match.

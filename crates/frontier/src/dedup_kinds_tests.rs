@@ -600,3 +600,57 @@ fn two_articles_are_compared_without_their_articles_blocks() {
         "{notes:?}"
     );
 }
+
+#[test]
+fn a_page_that_brings_what_the_host_never_kept_joins_only_as_alike_as_a_far_match() {
+    use Verdict::*;
+    // A frame 0..10 that ten page kinds teach (3 paths of their own each), and a manual
+    // page: the frame and 30 blocks 100..130, not mostly frame. (Path `n` is summary id
+    // `16n`.)
+    let mut d = confirming();
+    keep_far_apart(&mut d, 10, |k| {
+        page_of(10, 1000 + 10 * k..1003 + 10 * k, 0..0)
+    });
+    let manual = page_of(10, 100..130, 0..0);
+    assert_eq!(
+        d.judge(100, "h", 100, fp(BASE), 50, Some(&manual)),
+        Kept { cluster: 100 }
+    );
+    let none = PageContent::default();
+    // A module page: 28 of the manual's 30 blocks and 8 paths no kept page of the host has
+    // (a synopsis table, directive sections): 38 of 48 paths shared, 0.79, below the far
+    // match's 0.8 (min-similarity 0.7 + far-margin 0.1): another kind.
+    let with = |new: &[u32]| {
+        let mut paths = page_of(10, 100..128, 0..0);
+        paths.extend(new.iter().map(|n| n * 16));
+        paths.sort_unstable();
+        paths
+    };
+    let module = with(&(200..208).collect::<Vec<_>>());
+    let signals = signals_of(200, BASE ^ 1, &module, &none);
+    assert_eq!(
+        notes_on(&d, &signals, 100),
+        [(100, None, Compared::BringsNewUnlike)]
+    );
+    assert_eq!(d.judge_page(&signals), Kept { cluster: 200 });
+    // As alike, but what it brings other kept pages have: it joins, as before.
+    let known = with(&[1000, 1001, 1002, 1010, 1011, 1012, 1020, 1021]);
+    assert_eq!(
+        d.judge(201, "h", 201, fp(BASE ^ 2), 50, Some(&known)),
+        NearDuplicate {
+            of: 100,
+            distance: 1
+        }
+    );
+    // Three new paths on a page 0.93 alike (40 of 43): as alike as a far match, it joins.
+    let mut close = page_of(10, 100..130, 0..0);
+    close.extend([300 * 16, 301 * 16, 302 * 16]);
+    close.sort_unstable();
+    assert_eq!(
+        d.judge(202, "h", 202, fp(BASE ^ 4), 50, Some(&close)),
+        NearDuplicate {
+            of: 100,
+            distance: 1
+        }
+    );
+}

@@ -26,7 +26,12 @@
 //! And where the page being judged is mostly frame and its candidate is not, a page that
 //! brings paths no representative of the host has ([`MIN_NEW`] of them, the candidate
 //! lacking them) is another kind: a wiki's diff view is its frame with a `pre.diff` where
-//! the page view has its article (ALGORITHM.md §3, "Session 56").
+//! the page view has its article (ALGORITHM.md §3, "Session 56"). Any other page that
+//! brings them joins only as alike as a match beyond the threshold must be
+//! (`min-similarity` + `far-margin`, 0.8 by default): a web server manual's module page is
+//! a manual page with a synopsis table and directive sections below its text, 0.77 alike
+//! to one once the blocks that vary between manual pages are left out (ALGORITHM.md §3,
+//! "Session 61").
 //!
 //! The paths learned to vary (`varying.rs`) are left out there too, unless fewer than
 //! [`MIN_COMPARED`] paths would be left of the two own parts: a list page of a wiki whose
@@ -169,10 +174,10 @@ impl Frame {
         own >= MIN_OWN && held.saturating_mul(2) < own
     }
 
-    /// Whether `page`, mostly frame and not yet a representative, and `other`, a
-    /// representative that is not mostly frame, are two kinds: `page` brings at least
-    /// [`MIN_NEW`] paths that `other` lacks and that no representative of the host has,
-    /// neither prose nor named by `varies`. Never once the scope counts no new paths
+    /// Whether `page`, not yet a representative, brings at least [`MIN_NEW`] paths that
+    /// `other`, a representative, lacks and that no representative of the host has, neither
+    /// prose nor named by `varies`: two kinds where `page` is mostly frame and `other` is
+    /// not, and otherwise unless they are as alike as a far match (`dedup.rs`). Never once the scope counts no new paths
     /// ([`MAX_COUNTED`]): an uncounted path is not a new one. Both summaries sorted.
     pub(crate) fn brings_new(
         &self,
