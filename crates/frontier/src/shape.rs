@@ -11,9 +11,14 @@
 //! meanwhile ([`most_held`]), is queued then.
 //!
 //! A URL's shape is its path, each segment that holds an ASCII digit or is longer than
-//! [`LONG_SEGMENT`] bytes written as `0` (ids, hashes, dates), then the sorted, distinct
-//! names of its query parameters without their values: `/log/rev/59747613f3c9?style=gitweb`
-//! → `/log/rev/0?style`. Which shapes a host has is what its own pages linked to (links from
+//! [`LONG_SEGMENT`] bytes written as `0` (ids, hashes, dates), but for a word and a number
+//! (`issue53`, `msg8`, `page-2.html`: `word_number`), whose number alone is written as `0`,
+//! then the sorted, distinct names of its query parameters without their values:
+//! `/log/rev/59747613f3c9?style=gitweb` → `/log/rev/0?style`, `/tracker/file26` →
+//! `/tracker/file0`. An issue tracker names its items `issueN`, `msgN`, `fileN`, `userN`,
+//! `keywordN` at one level: written `0`, they were one shape, and a crawl in drop mode that
+//! kept one issue never followed a dropped issue's links to its files and keywords
+//! (ALGORITHM.md §3, "Session 61"). Which shapes a host has is what its own pages linked to (links from
 //! a page on the host to the host), in the order pages are judged: the same in every run and
 //! after a resume, which rebuilds it from the recorded links.
 
@@ -35,7 +40,14 @@ pub fn shape_key(host: &str, url: &Url) -> u64 {
     for segment in url.path().split('/') {
         h.write(b"/");
         if segment.len() > LONG_SEGMENT || segment.bytes().any(|b| b.is_ascii_digit()) {
-            h.write(b"0");
+            match word_number(segment).filter(|_| segment.len() <= LONG_SEGMENT) {
+                Some((word, ext)) => {
+                    h.write(word.as_bytes());
+                    h.write(b"0");
+                    h.write(ext.as_bytes());
+                }
+                None => h.write(b"0"),
+            }
         } else {
             h.write(segment.as_bytes());
         }
@@ -49,6 +61,30 @@ pub fn shape_key(host: &str, url: &Url) -> u64 {
         h.write(b"&");
     }
     h.finish()
+}
+
+/// A path segment that is a word and a number: the word (ASCII letters, `-` and `_`, with a
+/// letter that is no hexadecimal digit, so that a hash is no word), the number (ASCII
+/// digits, to the end or to an extension of letters), and the extension (`.html`, or
+/// empty). `None` for anything else: an id, a hash, a date, a version.
+fn word_number(segment: &str) -> Option<(&str, &str)> {
+    let digits = segment.find(|c: char| c.is_ascii_digit())?;
+    let (word, rest) = segment.split_at(digits);
+    let number = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    let ext = &rest[number..];
+    let is_word = word
+        .bytes()
+        .all(|b| b.is_ascii_alphabetic() || b == b'-' || b == b'_')
+        && word
+            .bytes()
+            .any(|b| b.is_ascii_alphabetic() && !b.is_ascii_hexdigit());
+    let is_ext = ext.is_empty()
+        || (ext.len() > 1
+            && ext.starts_with('.')
+            && ext[1..].bytes().all(|b| b.is_ascii_alphabetic()));
+    (is_word && is_ext).then_some((word, ext))
 }
 
 /// Which of a judged page's links go on ([`explored_links`]).
@@ -153,6 +189,25 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// A word and a number is the segment itself: its word, a run of digits, its
+        /// extension; two segments that differ only in that number have one shape.
+        #[test]
+        fn a_word_and_a_number_is_the_segment_with_its_number_out(
+            segment in "[a-zA-Z_0-9.%-]{0,24}|[a-z_-]{0,8}[0-9]{1,6}(\\.[a-z]{1,4})?",
+            other in 0u32..100_000,
+        ) {
+            if let Some((word, ext)) = word_number(&segment) {
+                let digits = &segment[word.len()..segment.len() - ext.len()];
+                proptest::prop_assert!(!digits.is_empty());
+                proptest::prop_assert!(digits.bytes().all(|b| b.is_ascii_digit()));
+                let a = Url::parse(&format!("http://h/x/{segment}")).expect("url");
+                let b = Url::parse(&format!("http://h/x/{word}{other}{ext}")).expect("url");
+                proptest::prop_assert_eq!(shape_key("h:80", &a), shape_key("h:80", &b));
+            }
+        }
+    }
+
     #[test]
     fn ids_and_values_are_one_shape_names_are_not() {
         check("http://h/rev/59747613f3c9", "http://h/rev/0a1b2c3d", true);
@@ -165,6 +220,18 @@ mod tests {
         check("http://h/timeline?y=e", "http://h/timeline?c=x", false);
         check("http://h/technote/7282148a", "http://h/timeline", false);
         check("http://h/a/", "http://h/a", false);
+        // A word and a number: the number is the id, the word the route.
+        check("http://h/demo/issue53", "http://h/demo/issue7", true);
+        check("http://h/demo/issue53", "http://h/demo/file26", false);
+        check("http://h/demo/msg8", "http://h/demo/keyword5", false);
+        check("http://h/p/page-2.html", "http://h/p/page-31.html", true);
+        check("http://h/p/page-2.html", "http://h/p/page-2", false);
+        // Not a word and a number: an id, a hash, a date, a version, a word after a number.
+        check("http://h/rev/abc123", "http://h/rev/7f3e9a1b", true);
+        check("http://h/v/v1.2", "http://h/v/3", true);
+        check("http://h/d/2026-11-29", "http://h/d/9", true);
+        check("http://h/x/9issue", "http://h/x/4", true);
+        check("http://h/x/a1b2", "http://h/x/4", true);
         // Another host: another key.
         let u = Url::parse("http://h/x").expect("url");
         assert_ne!(shape_key("h:80", &u), shape_key("g:80", &u));
