@@ -831,6 +831,9 @@ impl Dedup {
             return Err(Compared::ProseDiffers);
         }
         let (varying, after) = (seen.varying, seen.after);
+        let varies = |p| varying.is_some_and(|v| v.is_varying(p, after));
+        // Whether the page brings what the host never kept (`frame.rs`), once asked.
+        let mut brings_new = None;
         let theirs_mostly = seen.host_frame.is_some_and(|f| f.mostly_frame(theirs));
         // One mostly frame, the other not: the first's own part must be in the other
         // (`frame.rs`).
@@ -842,21 +845,21 @@ impl Dedup {
             } else {
                 (summary, theirs)
             };
-            let varies = |p| varying.is_some_and(|v| v.is_varying(p, after));
             if f.own_part_absent(small, big, varies) {
                 return Err(Compared::OwnPartAbsent);
             }
             // The page mostly frame: what it brings that the host has never kept is its own
             // kind (`frame.rs`).
-            if !theirs_mostly && f.brings_new(summary, theirs, varies) {
-                return Err(Compared::BringsNew);
+            if !theirs_mostly {
+                let new = f.brings_new(summary, theirs, varies);
+                if new {
+                    return Err(Compared::BringsNew);
+                }
+                brings_new = Some(new);
             }
         }
         // Neither an article, each with a block of its own: two kinds (`blocks.rs`).
-        let skip = |p| {
-            seen.host_frame.is_some_and(|f| f.is_frame(p))
-                || varying.is_some_and(|v| v.is_varying(p, after))
-        };
+        let skip = |p| seen.host_frame.is_some_and(|f| f.is_frame(p)) || varies(p);
         if crate::blocks::each_holds_own(
             summary,
             seen.prose,
@@ -916,9 +919,7 @@ impl Dedup {
         // must be (`frame.rs`).
         if let Some(f) = seen.host_frame
             && crate::varying::share(compared.0) < seen.novel_bar
-            && f.brings_new(summary, theirs, |p| {
-                varying.is_some_and(|v| v.is_varying(p, after))
-            })
+            && brings_new.unwrap_or_else(|| f.brings_new(summary, theirs, varies))
         {
             return Err(Compared::BringsNewUnlike);
         }

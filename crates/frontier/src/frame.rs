@@ -177,8 +177,9 @@ impl Frame {
     /// Whether `page`, not yet a representative, brings at least [`MIN_NEW`] paths that
     /// `other`, a representative, lacks and that no representative of the host has, neither
     /// prose nor named by `varies`: two kinds where `page` is mostly frame and `other` is
-    /// not, and otherwise unless they are as alike as a far match (`dedup.rs`). Never once the scope counts no new paths
-    /// ([`MAX_COUNTED`]): an uncounted path is not a new one. Both summaries sorted.
+    /// not, and otherwise unless they are as alike as a far match (`dedup.rs`). Never once
+    /// the scope counts no new paths ([`MAX_COUNTED`]): an uncounted path is not a new one.
+    /// Both summaries sorted.
     pub(crate) fn brings_new(
         &self,
         page: &[u32],

@@ -18,9 +18,9 @@
 //! `/tracker/file0`. An issue tracker names its items `issueN`, `msgN`, `fileN`, `userN`,
 //! `keywordN` at one level: written `0`, they were one shape, and a crawl in drop mode that
 //! kept one issue never followed a dropped issue's links to its files and keywords
-//! (ALGORITHM.md §3, "Session 61"). Which shapes a host has is what its own pages linked to (links from
-//! a page on the host to the host), in the order pages are judged: the same in every run and
-//! after a resume, which rebuilds it from the recorded links.
+//! (ALGORITHM.md §3, "Session 61"). Which shapes a host has is what its own pages linked to
+//! (links from a page on the host to the host), in the order pages are judged: the same in
+//! every run and after a resume, which rebuilds it from the recorded links.
 
 use std::borrow::Cow;
 use std::hash::Hasher;
@@ -39,15 +39,14 @@ pub fn shape_key(host: &str, url: &Url) -> u64 {
     h.write(b"\0");
     for segment in url.path().split('/') {
         h.write(b"/");
-        if segment.len() > LONG_SEGMENT || segment.bytes().any(|b| b.is_ascii_digit()) {
-            match word_number(segment).filter(|_| segment.len() <= LONG_SEGMENT) {
-                Some((word, ext)) => {
-                    h.write(word.as_bytes());
-                    h.write(b"0");
-                    h.write(ext.as_bytes());
-                }
-                None => h.write(b"0"),
-            }
+        if segment.len() > LONG_SEGMENT {
+            h.write(b"0");
+        } else if let Some((word, ext)) = word_number(segment) {
+            h.write(word.as_bytes());
+            h.write(b"0");
+            h.write(ext.as_bytes());
+        } else if segment.bytes().any(|b| b.is_ascii_digit()) {
+            h.write(b"0");
         } else {
             h.write(segment.as_bytes());
         }
