@@ -23,6 +23,7 @@
 //! With [`DedupConfig::drop_when`] other than `structure`, the content signal takes part as
 //! [`DropWhen`] defines: [`Dedup::judge_page`] is the one place where both signals decide.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 
 use silhouette_simhash::{Fingerprint, IndexError, MAX_K128, Match, NearIndex};
@@ -30,7 +31,7 @@ use silhouette_simhash::{Fingerprint, IndexError, MAX_K128, Match, NearIndex};
 use crate::content::ContentIndex;
 pub use crate::dedup_config::{DedupConfig, DedupError, DedupScope, OnDuplicate};
 use crate::far::Far;
-use crate::frame::{Frame, MIN_COMPARED};
+use crate::frame::{Brings, Frame, MIN_COMPARED, Novel};
 use crate::varying::Varying;
 use crate::{DropWhen, PageContent};
 
@@ -82,6 +83,10 @@ pub enum Compared {
     /// no representative of the host has: never joined.
     BringsNew,
     /// The page brings paths the representative lacks and no representative of the host
+    /// has, a third or more of its own part (the paths neither the host's frame nor learned
+    /// to vary): never joined.
+    BringsNewPart,
+    /// The page brings paths the representative lacks and no representative of the host
     /// has, and is less alike than a match beyond the threshold must be
     /// (`min-similarity` + `far-margin`): not joined.
     BringsNewUnlike,
@@ -112,6 +117,9 @@ impl Compared {
             Self::BringsNew => {
                 "the page is mostly the host's frame and brings paths no kept page of the host has"
             }
+            Self::BringsNewPart => {
+                "the page brings paths no kept page of the host has, a third of its own part or more"
+            }
             Self::BringsNewUnlike => {
                 "the page brings paths no kept page of the host has, and is less alike than a far match must be"
             }
@@ -138,8 +146,11 @@ struct Seen<'a> {
     /// The paths of the page's article blocks (`articles.rs`), increasing.
     article: &'a [u32],
     /// The similarity a page that brings paths no representative of the host has must
-    /// reach (`frame.rs`, [`Frame::brings_new`]): a far match's.
+    /// reach (`frame.rs`, [`Novel::brings`]): a far match's.
     novel_bar: f64,
+    /// What the page holds that no representative of the host has, read once it is asked
+    /// (`frame.rs`).
+    novel: OnceCell<Novel>,
 }
 
 /// The verdict on one page.
@@ -806,6 +817,7 @@ impl Dedup {
                 .config
                 .min_similarity
                 .map_or(1.0, |min| self.config.far_similarity(min)),
+            novel: OnceCell::new(),
         }
     }
 
@@ -832,8 +844,12 @@ impl Dedup {
         }
         let (varying, after) = (seen.varying, seen.after);
         let varies = |p| varying.is_some_and(|v| v.is_varying(p, after));
-        // Whether the page brings what the host never kept (`frame.rs`), once asked.
-        let mut brings_new = None;
+        // What the page brings that the host never kept (`frame.rs`), read once per page.
+        let brings = |f: &Frame| {
+            seen.novel
+                .get_or_init(|| f.novel(summary, seen.article, varies))
+                .brings(theirs)
+        };
         let theirs_mostly = seen.host_frame.is_some_and(|f| f.mostly_frame(theirs));
         // One mostly frame, the other not: the first's own part must be in the other
         // (`frame.rs`).
@@ -850,12 +866,8 @@ impl Dedup {
             }
             // The page mostly frame: what it brings that the host has never kept is its own
             // kind (`frame.rs`).
-            if !theirs_mostly {
-                let new = f.brings_new(summary, theirs, varies);
-                if new {
-                    return Err(Compared::BringsNew);
-                }
-                brings_new = Some(new);
+            if !theirs_mostly && brings(f).any() {
+                return Err(Compared::BringsNew);
             }
         }
         // Neither an article, each with a block of its own: two kinds (`blocks.rs`).
@@ -915,13 +927,16 @@ impl Dedup {
                 },
             ),
         };
-        // A page that brings what the host has never kept joins only as alike as a far match
-        // must be (`frame.rs`).
-        if let Some(f) = seen.host_frame
-            && crate::varying::share(compared.0) < seen.novel_bar
-            && brings_new.unwrap_or_else(|| f.brings_new(summary, theirs, varies))
-        {
-            return Err(Compared::BringsNewUnlike);
+        // A page that brings what the host has never kept, a third of its own part, is
+        // another kind; less, it joins only as alike as a far match must be (`frame.rs`).
+        if let Some(f) = seen.host_frame {
+            match brings(f) {
+                Brings::OwnPart => return Err(Compared::BringsNewPart),
+                Brings::Some if crate::varying::share(compared.0) < seen.novel_bar => {
+                    return Err(Compared::BringsNewUnlike);
+                }
+                Brings::Some | Brings::Nothing => {}
+            }
         }
         Ok(compared)
     }

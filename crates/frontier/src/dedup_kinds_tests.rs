@@ -654,3 +654,58 @@ fn a_page_that_brings_what_the_host_never_kept_joins_only_as_alike_as_a_far_matc
         }
     );
 }
+
+#[test]
+fn a_page_whose_own_part_is_a_third_new_is_another_kind_however_alike() {
+    use Verdict::*;
+    // A frame 0..40 that ten page kinds teach (3 paths of their own each), and an article
+    // view: the frame and 30 paths of its own 100..130, not mostly frame. (Path `n` is
+    // summary id `16n`.)
+    let mut d = confirming();
+    keep_far_apart(&mut d, 10, |k| {
+        page_of(40, 1000 + 10 * k..1003 + 10 * k, 0..0)
+    });
+    let article = page_of(40, 100..130, 0..0);
+    assert_eq!(
+        d.judge(100, "h", 100, fp(BASE), 50, Some(&article)),
+        Kept { cluster: 100 }
+    );
+    let none = PageContent::default();
+    // The article with a table no kept page has above it (a wiki's diff view): `new` paths.
+    let diff = |new: u32| {
+        let mut paths = page_of(40, 100..130, 0..0);
+        paths.extend((200..200 + new).map(|n| n * 16));
+        paths.sort_unstable();
+        paths
+    };
+    // 15 new paths, a third of its own 45: another kind, although 70 of 85 paths are
+    // shared (0.82, as alike as a far match).
+    let (fifteen, fourteen) = (diff(15), diff(14));
+    let signals = signals_of(200, BASE ^ 1, &fifteen, &none);
+    assert_eq!(
+        notes_on(&d, &signals, 100),
+        [(100, None, Compared::BringsNewPart)]
+    );
+    // 14 of 44: less than a third; 70 of 84 shared (0.83) is as alike as a far match.
+    let signals = signals_of(201, BASE ^ 2, &fourteen, &none);
+    let notes = notes_on(&d, &signals, 100);
+    assert_eq!(notes[0].2, Compared::Whole, "{notes:?}");
+    assert_eq!(
+        d.judge_page(&signals),
+        NearDuplicate {
+            of: 100,
+            distance: 1
+        }
+    );
+    // The same 15 paths as blocks of its article (an author's table between paragraphs):
+    // the text's, no kind of their own; 0.82 is as alike as a far match.
+    let mut blocks = fifteen.clone();
+    blocks.extend((200..215).map(|n| n * 16 + 8));
+    blocks.sort_unstable();
+    let signals = signals_of(203, BASE ^ 8, &blocks, &none);
+    let notes = notes_on(&d, &signals, 100);
+    assert_eq!(notes[0].2, Compared::Whole, "{notes:?}");
+    // The first is kept: a kind of its own.
+    let signals = signals_of(202, BASE ^ 4, &fifteen, &none);
+    assert_eq!(d.judge_page(&signals), Kept { cluster: 202 });
+}

@@ -26,12 +26,15 @@
 //! And where the page being judged is mostly frame and its candidate is not, a page that
 //! brings paths no representative of the host has ([`MIN_NEW`] of them, the candidate
 //! lacking them) is another kind: a wiki's diff view is its frame with a `pre.diff` where
-//! the page view has its article (ALGORITHM.md §3, "Session 56"). Any other page that
-//! brings them joins only as alike as a match beyond the threshold must be
-//! (`min-similarity` + `far-margin`, 0.8 by default): a web server manual's module page is
-//! a manual page with a synopsis table and directive sections below its text, 0.77 alike
-//! to one once the blocks that vary between manual pages are left out (ALGORITHM.md §3,
-//! "Session 61").
+//! the page view has its article (ALGORITHM.md §3, "Session 56"). Any other page whose own
+//! part (its paths neither frame nor learned to vary) they are a third of ([`NEW_PART`]) is
+//! another kind too, however alike the two are: a wiki's diff view is the page view with a
+//! diff table above the article, 0.83 alike to it on all paths (ALGORITHM.md §3, "Session
+//! 62"). Any other page that brings them joins only as alike as a match beyond the
+//! threshold must be (`min-similarity` + `far-margin`, 0.8 by default): a web server
+//! manual's module page is a manual page with a synopsis table and directive sections below
+//! its text, 0.77 alike to one once the blocks that vary between manual pages are left out
+//! (ALGORITHM.md §3, "Session 61").
 //!
 //! The paths learned to vary (`varying.rs`) are left out there too, unless fewer than
 //! [`MIN_COMPARED`] paths would be left of the two own parts: a list page of a wiki whose
@@ -82,6 +85,14 @@ pub(crate) const MIN_OWN: usize = MIN_COMPARED;
 /// against a page's history (ALGORITHM.md §3, "Session 56"). Two paths would split more;
 /// five kept none of those kinds.
 pub(crate) const MIN_NEW: usize = 3;
+
+/// A page that brings [`MIN_NEW`] or more paths no representative of its host has, at least
+/// one in this many of its own paths (neither frame nor learned to vary), is another kind
+/// than a page that lacks them, however alike the two are on all their paths: a third. A
+/// wiki's diff view is the page view with a diff table above the article: 22 new paths, 22
+/// of its 41 own, and 0.83 alike to the article, the frame most of both (ALGORITHM.md §3,
+/// "Session 62").
+pub(crate) const NEW_PART: usize = 3;
 
 /// A page with at least this many paths of prose ([`is_prose`]) is never mostly frame:
 /// an article whose blocks fold to a few paths is compared on all its paths, not on what
@@ -174,30 +185,98 @@ impl Frame {
         own >= MIN_OWN && held.saturating_mul(2) < own
     }
 
-    /// Whether `page`, not yet a representative, brings at least [`MIN_NEW`] paths that
-    /// `other`, a representative, lacks and that no representative of the host has, neither
-    /// prose nor named by `varies`: two kinds where `page` is mostly frame and `other` is
-    /// not, and otherwise unless they are as alike as a far match (`dedup.rs`). Never once
-    /// the scope counts no new paths ([`MAX_COUNTED`]): an uncounted path is not a new one.
-    /// Both summaries sorted.
-    pub(crate) fn brings_new(
+    /// What `page`, not yet a representative, holds that no representative of the host has
+    /// (paths neither prose nor named by `varies`), which of those are no blocks of its
+    /// article (`article`, `articles.rs`), and how many paths are its own (neither frame
+    /// nor named by `varies`): read once per page, for each of its candidates
+    /// ([`Novel::brings`]). Nothing once the scope counts no new paths ([`MAX_COUNTED`]): an
+    /// uncounted path is not a new one. `page` and `article` sorted.
+    pub(crate) fn novel(
         &self,
         page: &[u32],
-        other: &[u32],
+        article: &[u32],
         varies: impl Fn(u32) -> bool,
-    ) -> bool {
+    ) -> Novel {
+        let mut novel = Novel::default();
         if self.representatives < MIN_REPRESENTATIVES || self.counts.len() >= MAX_COUNTED {
-            return false;
+            return novel;
         }
-        page.iter()
-            .filter(|&&id| {
-                !is_prose(id)
-                    && !self.counts.contains_key(&id)
-                    && !varies(id)
-                    && other.binary_search(&id).is_err()
-            })
-            .nth(MIN_NEW - 1)
-            .is_some()
+        let frame_at = FRAME_SHARE * f64::from(self.representatives);
+        for &id in page {
+            let count = self.counts.get(&id).copied();
+            let frame = !is_prose(id) && count.is_some_and(|n| f64::from(n) >= frame_at);
+            if frame || varies(id) {
+                continue;
+            }
+            novel.own += 1;
+            if !is_prose(id) && count.is_none() {
+                novel.unkept.push(id);
+                if article.binary_search(&id).is_err() {
+                    novel.template.push(id);
+                }
+            }
+        }
+        novel
+    }
+}
+
+/// What a page holds that no representative of its host has, and the size of its own part
+/// ([`Frame::novel`]).
+#[derive(Debug, Default)]
+pub(crate) struct Novel {
+    /// Its paths no representative has, neither prose nor learned to vary, increasing.
+    unkept: Vec<u32>,
+    /// Those of them that are no blocks of its article (an author's blocks between the
+    /// paragraphs are the text's, not another kind's), increasing.
+    template: Vec<u32>,
+    /// Its paths neither frame nor learned to vary.
+    own: usize,
+}
+
+impl Novel {
+    /// What the page brings that `other`, a representative, lacks (sorted):
+    /// [`Brings::Nothing`] under [`MIN_NEW`] paths, [`Brings::OwnPart`] when those that are
+    /// no blocks of its article are [`MIN_NEW`] or more and at least one in [`NEW_PART`] of
+    /// the page's own part, else [`Brings::Some`].
+    pub(crate) fn brings(&self, other: &[u32]) -> Brings {
+        if self.unkept.len() < MIN_NEW {
+            return Brings::Nothing;
+        }
+        let lacks = |paths: &[u32]| {
+            paths
+                .iter()
+                .filter(|id| other.binary_search(id).is_err())
+                .count()
+        };
+        if lacks(&self.unkept) < MIN_NEW {
+            return Brings::Nothing;
+        }
+        let new = lacks(&self.template);
+        if new >= MIN_NEW && new.saturating_mul(NEW_PART) >= self.own {
+            Brings::OwnPart
+        } else {
+            Brings::Some
+        }
+    }
+}
+
+/// What a page brings that the host has never kept ([`Novel::brings`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Brings {
+    /// Fewer than [`MIN_NEW`] such paths.
+    Nothing,
+    /// [`MIN_NEW`] or more, under one in [`NEW_PART`] of the page's own part: it joins only
+    /// as alike as a far match (`dedup.rs`).
+    Some,
+    /// [`MIN_NEW`] or more, at least one in [`NEW_PART`] of the page's own part: another
+    /// kind, however alike.
+    OwnPart,
+}
+
+impl Brings {
+    /// Whether the page brings [`MIN_NEW`] or more such paths.
+    pub(crate) fn any(self) -> bool {
+        self != Self::Nothing
     }
 }
 
@@ -303,36 +382,57 @@ mod tests {
     }
 
     #[test]
-    fn a_page_mostly_frame_that_brings_what_the_host_never_kept_is_another_kind() {
+    fn what_a_page_brings_that_the_host_never_kept() {
+        use Brings::{Nothing, OwnPart, Some};
         // Ten representatives: the frame 0..20, three paths of their own each.
         let f = taught(10);
         let other = ids(&(0..20).chain(1000..1003).collect::<Vec<_>>());
         // (page's own paths, the prose among them, the paths learned to vary, verdict)
-        let check = |own: &[u32], prose: &[u32], varying: &[u32], apart: bool| {
+        let check = |own: &[u32], prose: &[u32], varying: &[u32], brings: Brings| {
             let mut page = ids(&(0..20).chain(own.iter().copied()).collect::<Vec<_>>());
             page.extend(prose.iter().map(|&n| n * 2 + 1));
             page.sort_unstable();
             let varying = ids(varying);
             assert_eq!(
-                f.brings_new(&page, &other, |id| varying.contains(&id)),
-                apart,
+                f.novel(&page, &[], |id| varying.contains(&id))
+                    .brings(&other),
+                brings,
                 "{own:?} {prose:?} {varying:?}"
             );
         };
-        // Three paths no representative has (a diff view's `pre.diff`): another kind.
-        check(&[500, 501, 502], &[], &[], true);
+        // Three paths no representative has, all its own part (a diff view's `pre.diff`).
+        check(&[500, 501, 502], &[], &[], OwnPart);
         // Two are too few; paths other representatives have are not new.
-        check(&[500, 501], &[], &[], false);
-        check(&[500, 501, 1010, 1011], &[], &[], false);
+        check(&[500, 501], &[], &[], Nothing);
+        check(&[500, 501, 1010, 1011], &[], &[], Nothing);
         // Nor are prose or the paths learned to vary.
-        check(&[500, 501], &[502], &[], false);
-        check(&[500, 501, 502], &[], &[502], false);
+        check(&[500, 501], &[502], &[], Nothing);
+        check(&[500, 501, 502], &[], &[502], Nothing);
         // Nor what the other page holds.
-        check(&[500, 501, 1000], &[], &[], false);
+        check(&[500, 501, 1000], &[], &[], Nothing);
+        // Three new of nine own paths (prose counts as its own): a third, another kind; of
+        // ten, fewer: they are some of it. Paths learned to vary are no part of it.
+        let known = [1010, 1011, 1012, 1020, 1021];
+        let own: Vec<u32> = [500, 501, 502].into_iter().chain(known).collect();
+        check(&own, &[900], &[], OwnPart);
+        check(&own, &[900, 901], &[], Some);
+        check(&own, &[900, 901], &[1010], OwnPart);
+        // New paths that are blocks of its article (a table an author wrote between two
+        // paragraphs) are the text's: they are some of it, not another kind.
+        let page = ids(&(0..20).chain(500..503).collect::<Vec<_>>());
+        assert_eq!(
+            f.novel(&page, &ids(&[500, 501]), |_| false).brings(&other),
+            Some
+        );
+        let four = ids(&(0..20).chain(500..504).collect::<Vec<_>>());
+        assert_eq!(
+            f.novel(&four, &ids(&[500]), |_| false).brings(&other),
+            OwnPart
+        );
         // Before five representatives, no path is new.
         let young = taught(4);
         let page = ids(&(0..20).chain(500..503).collect::<Vec<_>>());
-        assert!(!young.brings_new(&page, &other, |_| false));
+        assert_eq!(young.novel(&page, &[], |_| false).brings(&other), Nothing);
     }
 
     #[test]
