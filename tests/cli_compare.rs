@@ -292,7 +292,7 @@ fn compare_says_when_each_page_holds_a_block_the_other_lacks() {
     );
     check_apart(
         [a, b, c],
-        "verdict: different structure (neither is an article, and each holds a block the other lacks: 5 and 4 paths of its own)",
+        "verdict: different structure (each holds a block the other lacks (their articles' blocks aside): 5 and 4 paths of its own)",
     );
 }
 

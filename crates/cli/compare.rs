@@ -103,9 +103,11 @@ pub fn run(
         similarity = Some(j);
     }
     // The other rules read the paths alone (`split_summary`).
-    let summaries = raw.map(|s| s.map(|s| silhouette_frontier::split_summary(&s).0));
-    let apart = match &summaries {
-        [Some(a), Some(b)] => silhouette_frontier::forms_differ(a, b)
+    let summaries = raw
+        .clone()
+        .map(|s| s.map(|s| silhouette_frontier::split_summary(&s).0));
+    let apart = match (&summaries, &raw) {
+        ([Some(a), Some(b)], [Some(raw_a), Some(raw_b)]) => silhouette_frontier::forms_differ(a, b)
             .map(|(shared, all)| {
                 format!("their forms ask for other fields: {shared} of {all} shared")
             })
@@ -120,9 +122,9 @@ pub fn run(
                 })
             })
             .or_else(|| {
-                silhouette_frontier::blocks_differ(a, b).map(|(x, y)| {
+                silhouette_frontier::blocks_differ(raw_a, raw_b).map(|(x, y)| {
                     format!(
-                        "neither is an article, and each holds a block the other lacks: {x} and {y} paths of its own"
+                        "each holds a block the other lacks (their articles' blocks aside): {x} and {y} paths of its own"
                     )
                 })
             }),

@@ -769,15 +769,19 @@ mod tests {
         // Two page kinds within the threshold of each other: with confirmation they stay
         // apart; replayed without it (similarity 0) they merge.
         let dir = tempfile::tempdir().expect("tempdir");
-        // 60 shallow blocks shared, then 10 deep chains whose classes differ: path sets 40%
-        // alike, fingerprints a bit apart (deep paths weigh little at decay 0.75).
-        let page = |class: &str, extra: &str| {
+        // 60 shallow blocks shared, then 10 deep chains of each class: the third page holds
+        // the first's and 20 more, path sets about half alike, fingerprints a bit apart (deep
+        // paths weigh little at decay 0.75). (Two pages each with a block of its own are
+        // never joined, `blocks.rs`, at any similarity: the first holds none.)
+        let page = |classes: &[&str], extra: &str| {
             let letter = |i: u8| char::from(b'a' + i % 26);
             let chrome: String = (0..60u8)
                 .map(|i| format!("<div class=c{}{}>x</div>", letter(i), letter(i / 26)))
                 .collect();
-            let chains: String = (0..10u8)
-                .map(|j| {
+            let chains: String = classes
+                .iter()
+                .flat_map(|class| (0..10u8).map(move |j| (class, j)))
+                .map(|(class, j)| {
                     // Each level's class its own: a level that repeats its parent's would fold.
                     let open: String = (0..5u8)
                         .map(|k| format!("<div class={class}{}{}>", letter(j), letter(k)))
@@ -788,15 +792,17 @@ mod tests {
             let wrap: String = (0..5u8)
                 .map(|k| format!("<div class=w{}>", letter(k)))
                 .collect();
-            // An article on every page: two pages that are no articles, each with a block
-            // of its own, are never joined (`blocks.rs`), at any similarity.
             let article = "<main><p>a</p><p>b</p><h2>c</h2><ul><li>d</li></ul></main>";
             format!(
                 "{chrome}{wrap}{chains}{}{extra}{article}",
                 "</div>".repeat(5)
             )
         };
-        let pages = [page("p", ""), page("p", "<div>more</div>"), page("q", "")];
+        let pages = [
+            page(&["p"], ""),
+            page(&["p"], "<div>more</div>"),
+            page(&["p", "q", "r"], ""),
+        ];
         let config = |min_similarity| DedupConfig {
             threshold: 8,
             min_similarity: Some(min_similarity),

@@ -92,8 +92,8 @@ pub enum Compared {
     BringsNewUnlike,
     /// One is an article and the other holds no prose (`prose.rs`): never joined.
     ProseDiffers,
-    /// Neither is an article and each holds paths of its own the other lacks (`blocks.rs`):
-    /// never joined.
+    /// Each holds paths of its own the other lacks, their articles' blocks aside
+    /// (`blocks.rs`): never joined.
     EachOwn,
     /// Both are articles (`articles.rs`): all but their articles' blocks and the paths the
     /// host has learned to vary.
@@ -124,7 +124,7 @@ impl Compared {
                 "the page brings paths no kept page of the host has, and is less alike than a far match must be"
             }
             Self::ProseDiffers => "one is an article, the other holds no prose",
-            Self::EachOwn => "neither is an article, and each holds a block the other lacks",
+            Self::EachOwn => "each holds a block the other lacks (their articles' blocks aside)",
             Self::Articles => {
                 "two articles: without their articles' blocks and the paths the host learned to vary"
             }
@@ -870,7 +870,11 @@ impl Dedup {
                 return Err(Compared::BringsNew);
             }
         }
-        // Neither an article, each with a block of its own: two kinds (`blocks.rs`).
+        let their_article = self.articles.get(&id).map_or(&[][..], |a| &a[..]);
+        let is_block = |p: u32| {
+            seen.article.binary_search(&p).is_ok() || their_article.binary_search(&p).is_ok()
+        };
+        // Each with a block of its own, their articles' blocks aside: two kinds (`blocks.rs`).
         let skip = |p| seen.host_frame.is_some_and(|f| f.is_frame(p)) || varies(p);
         if crate::blocks::each_holds_own(
             summary,
@@ -878,15 +882,12 @@ impl Dedup {
             theirs,
             crate::prose::prose_paths(theirs),
             skip,
+            is_block,
         ) {
             return Err(Compared::EachOwn);
         }
         // Two articles: their articles' blocks left out, unless too few paths would be left
         // (`articles.rs`).
-        let their_article = self.articles.get(&id).map_or(&[][..], |a| &a[..]);
-        let is_block = |p: u32| {
-            seen.article.binary_search(&p).is_ok() || their_article.binary_search(&p).is_ok()
-        };
         let articles = crate::articles::both(
             seen.prose,
             seen.article.len(),
