@@ -601,16 +601,23 @@ fn two_articles_are_compared_without_their_articles_blocks() {
     );
 }
 
+/// Confirming dedup state whose host has kept ten page kinds far apart, each the frame
+/// `0..frame` and 3 paths of its own (`1000 + 10k ..`): the frame is learned.
+fn framed(frame: u32) -> Dedup {
+    let mut d = confirming();
+    keep_far_apart(&mut d, 10, |k| {
+        page_of(frame, 1000 + 10 * k..1003 + 10 * k, 0..0)
+    });
+    d
+}
+
 #[test]
 fn a_page_that_brings_what_the_host_never_kept_joins_only_as_alike_as_a_far_match() {
     use Verdict::*;
     // A frame 0..10 that ten page kinds teach (3 paths of their own each), and a manual
     // page: the frame and 30 blocks 100..130, not mostly frame. (Path `n` is summary id
     // `16n`.)
-    let mut d = confirming();
-    keep_far_apart(&mut d, 10, |k| {
-        page_of(10, 1000 + 10 * k..1003 + 10 * k, 0..0)
-    });
+    let mut d = framed(10);
     let manual = page_of(10, 100..130, 0..0);
     assert_eq!(
         d.judge(100, "h", 100, fp(BASE), 50, Some(&manual)),
@@ -661,10 +668,7 @@ fn a_page_whose_own_part_is_a_third_new_is_another_kind_however_alike() {
     // A frame 0..40 that ten page kinds teach (3 paths of their own each), and an article
     // view: the frame and 30 paths of its own 100..130, not mostly frame. (Path `n` is
     // summary id `16n`.)
-    let mut d = confirming();
-    keep_far_apart(&mut d, 10, |k| {
-        page_of(40, 1000 + 10 * k..1003 + 10 * k, 0..0)
-    });
+    let mut d = framed(40);
     let article = page_of(40, 100..130, 0..0);
     assert_eq!(
         d.judge(100, "h", 100, fp(BASE), 50, Some(&article)),

@@ -136,12 +136,15 @@ impl Frame {
 
     /// Whether path `id` is the frame; a path of prose ([`is_prose`]) never is.
     pub(crate) fn is_frame(&self, id: u32) -> bool {
+        self.frame_on(id, self.counts.get(&id).copied())
+    }
+
+    /// [`is_frame`](Self::is_frame) of path `id`, on `count` representatives (its count,
+    /// looked up once by the caller).
+    fn frame_on(&self, id: u32, count: Option<u32>) -> bool {
         self.representatives >= MIN_REPRESENTATIVES
             && !is_prose(id)
-            && self
-                .counts
-                .get(&id)
-                .is_some_and(|&n| f64::from(n) >= FRAME_SHARE * f64::from(self.representatives))
+            && count.is_some_and(|n| f64::from(n) >= FRAME_SHARE * f64::from(self.representatives))
     }
 
     /// Whether a page with `summary` is mostly frame (see the module docs); never before the
@@ -201,11 +204,9 @@ impl Frame {
         if self.representatives < MIN_REPRESENTATIVES || self.counts.len() >= MAX_COUNTED {
             return novel;
         }
-        let frame_at = FRAME_SHARE * f64::from(self.representatives);
         for &id in page {
             let count = self.counts.get(&id).copied();
-            let frame = !is_prose(id) && count.is_some_and(|n| f64::from(n) >= frame_at);
-            if frame || varies(id) {
+            if self.frame_on(id, count) || varies(id) {
                 continue;
             }
             novel.own += 1;
