@@ -16,6 +16,7 @@ mod crawl_end;
 mod crawl_flags;
 mod crawl_input;
 mod crawl_interrupt;
+mod crawl_kinds;
 mod crawl_limits;
 mod crawl_order;
 mod crawl_origin;

@@ -29,7 +29,11 @@
 //!   path with the flow's path in place of its parent's (how an author nests lists,
 //!   definitions and listings is not the template's), at its depth plus 2 as its level
 //!   (the prose's blocks are its content, lighter than the template's elements), and a path
-//!   met at several depths keeps the lowest level;
+//!   met at several depths keeps the lowest level. A `<body>` is such an element too, but
+//!   its flow keeps the classes and is no prose (a footer's line is no text); where it holds
+//!   two bare paragraphs itself, its children from the first to the last are its **text**:
+//!   their paths are marked prose and (tables and forms aside) an article's blocks, their
+//!   labels and levels as they are, so the fingerprint does not change;
 //! - its **level** is its depth `d`, except for the template's blocks among the children of
 //!   the page's **main content**, the first element in document order (template contents
 //!   left out) that is a `<main>` or has `role=main`. A child that is a sectioning or

@@ -86,6 +86,9 @@ pub(crate) fn walk_paths(
         Some(id) if main_flow => amid_prose(arena, id),
         _ => fnv::FnvHashSet::default(),
     };
+    // On a page that marks no main content, the children of a `<body>` that holds its text
+    // itself (`body_text`), filled in when the walk meets `<body>`.
+    let mut body_text = BodyText::default();
     while let Some((id, depth, up)) = stack.pop() {
         let Some(node) = arena.node(id) else { continue };
         if node.kind != Kind::Element {
@@ -114,6 +117,8 @@ pub(crate) fn walk_paths(
         // table outside the main content keeps its column headers), but for a template
         // block of the main content and a form field.
         let prose = up.prose;
+        // Below the text a `<body>` holds itself: its content, marked so, its labels kept.
+        let in_text = up.text || body_text.text.contains(&id);
         let classes = if prose && !block && !is_field(node.name.as_bytes()) {
             Classes::Left
         } else {
@@ -160,6 +165,7 @@ pub(crate) fn walk_paths(
         // (the fingerprint does not read the mark). A Sphinx article's paragraphs lie in its
         // sections, which are no flow; unmarked, every article of a host was mostly frame.
         let text = prose
+            || in_text
             || (up.in_main
                 && is_prose_paragraph(arena, id)
                 && arena_label(arena, id) == tag_label(&node.name));
@@ -170,7 +176,7 @@ pub(crate) fn walk_paths(
         // What an author puts beside a paragraph is the article's (a list, a definition, a
         // nested section); the main content's own template blocks are not (an index table,
         // a form, a diff beside the text).
-        let article = up.article && !block;
+        let article = (up.article || body_text.articles.contains(&id)) && !block;
         out.note_article(path, article);
         if let Some(names) = out.names.as_mut() {
             let step = step_name(arena, id, node, up.in_main, classes);
@@ -198,6 +204,9 @@ pub(crate) fn walk_paths(
             continue;
         }
         let main = main_id == Some(id);
+        if prose_rules && node.name == html5ever::local_name!("body") && !up.text {
+            body_text = own_text(arena, id);
+        }
         let starts_flow = up.flow.is_none() && (flows.contains(&path) || (main && main_flow));
         let down = Up {
             flow: if starts_flow { Some(path) } else { up.flow },
@@ -214,6 +223,7 @@ pub(crate) fn walk_paths(
             main,
             in_main: up.in_main || main,
             in_prose: up.in_prose || (prose_rules && is_prose_paragraph(arena, id)),
+            text: in_text,
             article: article
                 || ((up.in_main || main || up.prose)
                     && !is_root(&node.name)
@@ -415,6 +425,9 @@ struct Up {
     /// `<body>`: its classes are left out of the labels, and its paths are prose
     /// ([`crate::PathSet::PROSE`]).
     prose: bool,
+    /// Whether the parent is the text a `<body>` holds itself ([`own_text`]), or inside it:
+    /// its paths are prose, their labels as they are.
+    text: bool,
     /// Whether the parent is one of an article's blocks, or holds a bare paragraph itself in
     /// the main content or in a flow of prose: its children are an article's blocks
     /// ([`crate::PathSet::is_article_block`]), but for the main content's template blocks.
@@ -568,11 +581,33 @@ fn only_element_child(arena: &TreeArena, id: NodeId) -> Option<NodeId> {
 /// API renderer wrote) is the article's, not its template's; a table or a form there still
 /// tells one page kind from another. Empty when `main` has fewer than two such children.
 fn amid_prose(arena: &TreeArena, main: NodeId) -> fnv::FnvHashSet<NodeId> {
+    let Some(span) = paragraph_span(arena, main) else {
+        return fnv::FnvHashSet::default();
+    };
+    span.get(1..span.len().saturating_sub(1))
+        .unwrap_or_default()
+        .iter()
+        .copied()
+        .filter(|&id| !is_table_or_form(arena, id))
+        .collect()
+}
+
+/// Whether element `id` is a `<table>` or a `<form>`: among the paragraphs of a text, still
+/// the template's.
+fn is_table_or_form(arena: &TreeArena, id: NodeId) -> bool {
+    arena.node(id).is_none_or(|n| {
+        is_html(n, &html5ever::local_name!("table")) || is_html(n, &html5ever::local_name!("form"))
+    })
+}
+
+/// The element children of `parent` from its first to its last child that is (or wraps,
+/// as [`paragraphs`] counts) a bare paragraph, both included; `None` without one.
+fn paragraph_span(arena: &TreeArena, parent: NodeId) -> Option<Vec<NodeId>> {
     let mut children = Vec::new();
     let (mut first, mut last) = (None, None);
     let (mut child, wrapped) = arena
-        .node(main)
-        .map_or((NONE, false), |n| (n.first, wrappers_count(arena, main)));
+        .node(parent)
+        .map_or((NONE, false), |n| (n.first, wrappers_count(arena, parent)));
     while let Some(node) = arena.node(child) {
         if node.kind == Kind::Element {
             if is_own_paragraph(arena, child, Paragraphs::Bare, wrapped) {
@@ -583,21 +618,53 @@ fn amid_prose(arena: &TreeArena, main: NodeId) -> fnv::FnvHashSet<NodeId> {
         }
         child = node.next;
     }
-    let (Some(first), Some(last)) = (first, last) else {
-        return fnv::FnvHashSet::default();
+    let (first, last) = (first?, last?);
+    children.truncate(last + 1);
+    children.drain(..first);
+    Some(children)
+}
+
+/// The text a `<body>` holds itself ([`own_text`]).
+#[derive(Default)]
+struct BodyText {
+    /// Its children from its first to its last bare paragraph: they and all below them are
+    /// prose.
+    text: fnv::FnvHashSet<NodeId>,
+    /// Those of them that are an article's blocks, with all below them: the paragraphs and
+    /// what lies between them, but tables and forms ([`amid_prose`]).
+    articles: fnv::FnvHashSet<NodeId>,
+}
+
+/// The text `<body>` `body` holds itself, on a page that marks no main content: where it
+/// holds [`MAIN_FLOW_PARAGRAPHS`] bare paragraphs itself (as [`paragraphs`] counts them),
+/// its children from the first to the last. A hand-written manual page (SQLite's), a
+/// Texinfo node, a man page put their text right in `<body>`, below the site's header; a
+/// footer's one line is none. Its paths are prose, and its paragraphs and blocks (tables
+/// and forms aside) an article's: their labels and levels stay as they are (the
+/// fingerprint does not change), and the crawl compares two such pages as two articles,
+/// not on which blocks each author wrote (ALGORITHM.md §3, "Session 63"). A table among
+/// the paragraphs is prose as well: a man page's table of options holds paragraphs at the
+/// path of the text's own, and a path is prose only where it always is.
+fn own_text(arena: &TreeArena, body: NodeId) -> BodyText {
+    if paragraphs(arena, body, MAIN_FLOW_PARAGRAPHS, Paragraphs::Bare) < MAIN_FLOW_PARAGRAPHS {
+        return BodyText::default();
+    }
+    let Some(span) = paragraph_span(arena, body) else {
+        return BodyText::default();
     };
-    children
-        .get(first + 1..last)
-        .unwrap_or_default()
+    let wrapped = wrappers_count(arena, body);
+    let inner = 1..span.len().saturating_sub(1);
+    let articles = span
         .iter()
-        .copied()
-        .filter(|&id| {
-            arena.node(id).is_some_and(|n| {
-                !is_html(n, &html5ever::local_name!("table"))
-                    && !is_html(n, &html5ever::local_name!("form"))
-            })
+        .enumerate()
+        .filter(|&(at, &id)| {
+            is_own_paragraph(arena, id, Paragraphs::Bare, wrapped)
+                || (inner.contains(&at) && !is_table_or_form(arena, id))
         })
-        .collect()
+        .map(|(_, &id)| id)
+        .collect();
+    let text = span.into_iter().collect();
+    BodyText { text, articles }
 }
 
 /// Whether a child `id` of a main content that is a flow is prose itself: a listing (a

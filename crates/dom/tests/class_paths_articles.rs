@@ -11,13 +11,19 @@ use support::{hash, paths};
 /// The names of `html`'s paths marked as an article's blocks, in order, by the last steps
 /// of each path (up to `steps`).
 fn blocks(html: &str, steps: usize) -> Vec<String> {
+    marked(html, steps, false)
+}
+
+/// The names of `html`'s paths marked as an article's blocks (and prose, with `prose`), in
+/// order, by the last steps of each path (up to `steps`).
+fn marked(html: &str, steps: usize, prose: bool) -> Vec<String> {
     let (s, names) = support::hasher()
         .explain(html.as_bytes(), None)
         .expect("explains");
     let set = paths(&s);
     let mut names: Vec<String> = names
         .iter()
-        .filter(|p| set.is_article_block(p.id))
+        .filter(|p| set.is_article_block(p.id) && (p.prose || !prose))
         .map(|p| {
             let parts: Vec<&str> = p.name.split('/').collect();
             parts[parts.len().saturating_sub(steps)..].join("/")
@@ -113,4 +119,70 @@ fn a_corrupt_list_of_marks_is_an_error() {
     let mut longer = bytes.clone();
     longer.push(0);
     assert!(Profile::from_bytes(&longer).is_err());
+}
+
+fn check_body(html: &str, expected: &[&str]) {
+    assert_eq!(marked(html, 2, true), expected, "{html:?}");
+}
+
+/// A hand-written manual page: the site's header, then the text right in `<body>`.
+const HEADER: &str = "<div class=menu><ul><li><a href=/>home</a></li></ul></div>";
+
+#[test]
+fn the_text_a_body_holds_itself_is_prose_and_an_article() {
+    // The paragraphs and what lies between the first and the last, and all below it; not
+    // the header above them, nor its list (the `ul` path is the header's as well).
+    check_body(
+        &format!(
+            "{HEADER}<p>x</p><h2>S</h2><blockquote><pre>code</pre></blockquote>\
+             <ul><li>a</li></ul><p>y</p>"
+        ),
+        &["body/blockquote", "body/h2", "body/p", "body/pre"],
+    );
+    // A table or a form between the paragraphs is the template's: prose, no article's block
+    // (a path is prose only where it always is, and a man page's table of options holds
+    // paragraphs at the text's own path).
+    let table =
+        format!("{HEADER}<p>x</p><table><tr><td><p>a</p></td></tr></table><h2>S</h2><p>y</p>");
+    // (The paragraph in its cell is at the text's paragraphs' path: no block either.)
+    check_body(&table, &["body/h2"]);
+    let (s, names) = support::hasher()
+        .explain(table.as_bytes(), None)
+        .expect("explains");
+    let prose_only: Vec<&str> = names
+        .iter()
+        .filter(|p| p.prose && !paths(&s).is_article_block(p.id))
+        .map(|p| p.name.rsplit('/').next().unwrap_or(""))
+        .collect();
+    assert_eq!(prose_only, ["p", "table", "tbody", "tr", "td"], "{names:?}");
+}
+
+#[test]
+fn a_footer_line_is_no_text_of_the_body() {
+    // One bare paragraph of its own (a footer's line): nothing marked.
+    check_body(
+        &format!("{HEADER}<h2>S</h2><ul><li>a</li></ul><p>y</p>"),
+        &[],
+    );
+    // Paragraphs with a class are an application's lines, not text.
+    check_body(
+        &format!("{HEADER}<p class=msg>x</p><h2>S</h2><p class=msg>y</p>"),
+        &[],
+    );
+    // A page with a main content: its own rules (`main-p=prose`, `amid=prose`).
+    check_body(
+        "<p>x</p><main><div class=list><a href=/>a</a></div></main><p>y</p>",
+        &[],
+    );
+}
+
+#[test]
+fn the_body_text_marks_leave_the_fingerprint_alone() {
+    // The same paths and levels without the marks: the same fingerprint.
+    let page = format!("{HEADER}<p>x</p><h2>S</h2><p>y</p>");
+    let s = hash(&page);
+    let set = paths(&s);
+    assert!(set.ids().iter().any(|&id| set.is_article_block(id)));
+    let bare = silhouette_dom::PathSet::from_paths(set.seed(), set.paths().collect());
+    assert_eq!(bare.fingerprint(0.76), set.fingerprint(0.76));
 }

@@ -1,0 +1,146 @@
+//! `silhouette crawl` end to end on a hand-written manual: pages of one site frame whose
+//! text lies right in `<body>`, each author writing other blocks between the paragraphs.
+//! They are one kind; the crawl keeps about one of them (ALGORITHM.md §3, 17.), and the
+//! site's other kinds do not take them in.
+
+use std::fmt::Write as _;
+
+use crate::crawl_support::{config, crawl, field, jsonl};
+use crate::sites::{Response, Rng, Server};
+
+/// How many pages of text the manual has.
+const PAGES: u32 = 16;
+
+/// The site's `<head>`.
+const HEAD: &str = "<head><meta charset=utf-8><title>Manual</title>\
+    <meta name=viewport content=width=device-width><link rel=stylesheet href=/s.css></head>";
+
+/// The site's frame above the text: a logo, a menu and a search form, classed as a
+/// hand-written site's header is.
+const HEADER: &str = "<div class=nosearch><a href=/><img class=logo src=/logo.png alt=logo></a>\
+    <div class=tagline>Small. Fast. Reliable.</div><div class=\"menu mainmenu\"><ul>\
+    <li><a href=/>Home</a></li><li class=desktoponly><a href=/p/1>About</a></li>\
+    <li class=wideonly><a href=/k/download>Download</a></li><li class=mobileonly>\
+    <a href=/>Menu</a></li><li class=search><a href=/k/search>Search</a></li></ul></div>\
+    <div class=\"menu submenu\"><ul><li><a href=/>Features</a></li></ul></div>\
+    <div class=searchmenu><form method=GET action=/search><select name=s><option value=d>Docs\
+    </option></select><input type=text name=q><input type=submit value=Go></form></div></div>\
+    <script>function toggle(){}</script>";
+
+/// The line below every page.
+const FOOTER: &str = "<p align=center><small><i>This page last modified in 2024</i></small></p>";
+
+/// The site's other kinds of page, in the frame: each is kept, and together they teach
+/// the crawl the host's frame before the first page of text comes.
+const KINDS: [(&str, &str); 5] = [
+    (
+        "search",
+        "<form class=query action=/k/search><input name=term><select name=scope><option>all\
+         </option></select><input type=checkbox name=exact><button>Find</button></form>",
+    ),
+    (
+        "download",
+        "<table class=downloads><thead><tr><th>File</th><th>Size</th><th>Checksum</th></tr>\
+         </thead><tr><td><a href=/>a.zip</a></td><td>1</td><td>x</td></tr></table>",
+    ),
+    (
+        "index",
+        "<div class=columns><div class=col><ul class=links><li><a href=/>a</a></li></ul></div>\
+         <div class=col><ul class=links><li><a href=/>b</a></li></ul></div></div>",
+    ),
+    (
+        "chronology",
+        "<table class=chrono><thead><tr><th>Date</th><th>Version</th></tr></thead>\
+         <tr><td>2024</td><td><a href=/>3.45</a></td></tr></table>",
+    ),
+    (
+        "login",
+        "<form class=login method=POST action=/k/login><label>User <input name=user></label>\
+         <label>Password <input type=password name=pass></label><button>Log in</button></form>",
+    ),
+];
+
+/// Page `n`: the frame, then its text right in `<body>`, with blocks drawn for the page.
+fn page(n: u32) -> String {
+    const BLOCKS: [&str; 8] = [
+        "<h2>Section</h2>",
+        "<blockquote><pre>CREATE TABLE t(x);</pre></blockquote>",
+        "<ol><li>first<li>second</ol>",
+        "<ul><li><p>an item with a paragraph</p></li></ul>",
+        "<hr>",
+        "<dl><dt>term</dt><dd>what it means</dd></dl>",
+        "<table border=1><tr><th>name</th><th>value</th></tr><tr><td>a</td><td>1</td></tr></table>",
+        "<h3>Subsection</h3><p>more <b>bold</b> text</p>",
+    ];
+    let mut rng = Rng::new(&format!("{n}: a manual page"));
+    let mut body = format!("{HEADER}<h1 align=center>Page {n}</h1><p>The page's first words.</p>");
+    for _ in 0..rng.range(1, 2) {
+        body.push_str(BLOCKS[rng.range(0, 7) as usize]);
+        let _ = write!(body, "<p>A paragraph of page {n}.</p>");
+    }
+    let next = n % PAGES + 1;
+    let _ = write!(
+        body,
+        "<p>See <a href=/p/{next}>the next page</a>.</p>\
+         {FOOTER}"
+    );
+    format!("<!DOCTYPE html><html>{HEAD}<body>{body}</body></html>")
+}
+
+/// The home page links the other kinds first, then every page of text.
+fn manual(target: &str) -> Response {
+    let path = target.split('?').next().unwrap_or(target);
+    let framed = |content: &str| {
+        Response::html(format!(
+            "<!DOCTYPE html><html>{HEAD}<body>{HEADER}{content}{FOOTER}</body></html>"
+        ))
+    };
+    if path == "/" {
+        let links: String = KINDS
+            .iter()
+            .map(|(name, _)| format!("/k/{name}"))
+            .chain((1..=PAGES).map(|n| format!("/p/{n}")))
+            .map(|l| format!("<li><a href={l}>{l}</a></li>"))
+            .collect();
+        return framed(&format!("<h1>Manual</h1><ul class=toc>{links}</ul>"));
+    }
+    if let Some((_, content)) = path
+        .strip_prefix("/k/")
+        .and_then(|k| KINDS.iter().find(|(name, _)| *name == k))
+    {
+        return framed(content);
+    }
+    match path.strip_prefix("/p/").and_then(|n| n.parse::<u32>().ok()) {
+        Some(n) if (1..=PAGES).contains(&n) => Response::html(page(n)),
+        _ => crate::sites::not_found(),
+    }
+}
+
+#[test]
+fn a_manuals_pages_whose_text_lies_in_body_are_one_kind() {
+    let server = Server::start(|_| manual);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let toml = config("on-duplicate = \"keep\"", "concurrency = 1");
+    let r = crawl(dir.path(), &toml, &[&server.url("/")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let records = jsonl(&dir.path().join("state/decisions.jsonl"));
+    let kept: Vec<&str> = records
+        .iter()
+        .filter(|r| field(r, "decision") == Some("kept"))
+        .filter_map(|r| field(r, "url"))
+        .filter(|u| u.contains("/p/"))
+        .collect();
+    let judged = records
+        .iter()
+        .filter(|r| field(r, "url").is_some_and(|u| u.contains("/p/")))
+        .count();
+    assert_eq!(judged, PAGES as usize, "every page judged");
+    // Their text is prose: a page or two kept, none of them merged into the frame's other
+    // kinds (an article and a page without prose are two kinds), and the rest compared on
+    // the frame around their text, not on which blocks each author wrote.
+    assert!(
+        (1..=2).contains(&kept.len()),
+        "{} of {PAGES} pages kept: {kept:?}",
+        kept.len()
+    );
+}
