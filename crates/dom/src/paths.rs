@@ -19,7 +19,8 @@
 //!   what follows names an item; Tailwind's `md:flex` → `md:0`), cut to 48 bytes, sorted, deduplicated,
 //!   and at most the first 16 kept; a form field's `name` and `type` follow
 //!   ([`field_label`]), and a `<table>` outside the main content whose `<thead>` names its
-//!   columns has the column headers' letters in its label ([`table_label`]);
+//!   columns (or, outside a flow of prose too, whose first row is two header cells or more)
+//!   has the column headers' letters in its label ([`table_label`]);
 //! - its **path** is `mix(parent's path · φ ⊕ label)` (the document's path is 0), with
 //!   `mix` the MurmurHash3 64-bit finaliser and φ = `0x9e3779b97f4a7c15`; the path id is the
 //!   path's high 32 bits. On a page without a main content, an element with a `<p>` child
@@ -387,8 +388,8 @@ impl HeaderText {
     }
 }
 
-/// The label of a `<table>` whose header row names its columns (`walk.rs`: the first row of
-/// its `<thead>`, all header cells): `label` with the cells' texts ([`HeaderText`]; `None`,
+/// The label of a `<table>` whose header row names its columns (`walk.rs` `header_row`: the
+/// first row of its `<thead>`, or without one its first row, all header cells): `label` with the cells' texts ([`HeaderText`]; `None`,
 /// a cell without letters, as 0) mixed in, in column order. A list of tags and a list of
 /// branches are then two kinds of table, and every path below them differs, although their
 /// markup is the same: a table's column headers are what a user reads as another page.

@@ -124,7 +124,7 @@ pub(crate) fn walk_paths(
         } else {
             Classes::Kept
         };
-        let (label, head) = labelled(arena, id, node, up.in_main, classes);
+        let (label, head) = labelled(arena, id, node, up.in_main, classes, up.flow.is_some());
         // In a flow of prose, how the blocks nest (a list in a definition in a section) is
         // the author's: an element is labelled under the flow, whatever lies between.
         let parent = up.flow.unwrap_or(up.path);
@@ -179,7 +179,7 @@ pub(crate) fn walk_paths(
         let article = (up.article || body_text.articles.contains(&id)) && !block;
         out.note_article(path, article);
         if let Some(names) = out.names.as_mut() {
-            let step = step_name(arena, id, node, up.in_main, classes);
+            let step = step_name(arena, id, node, up.in_main, classes, up.flow.is_some());
             match column {
                 Some((at, _)) => names.add(path, at, &format!("{step}[column]")),
                 None => names.add(path, parent, &step),
@@ -242,6 +242,7 @@ fn step_name(
     node: &crate::tree::Node,
     in_main: bool,
     classes: Classes,
+    in_flow: bool,
 ) -> String {
     let mut step = node.name.to_string();
     let field = is_field(node.name.as_bytes());
@@ -273,7 +274,7 @@ fn step_name(
         step.push_str("[field]");
     } else if !in_main
         && node.name == html5ever::local_name!("table")
-        && header_row(arena, id).is_some()
+        && header_row(arena, id, in_flow).is_some()
     {
         step.push_str("[columns]");
     }
@@ -305,7 +306,7 @@ fn element_label(
     in_main: bool,
     classes: Classes,
 ) -> u64 {
-    labelled(arena, id, node, in_main, classes).0
+    labelled(arena, id, node, in_main, classes, false).0
 }
 
 /// [`element_label`], and for a table whose column headers it reads, the header row.
@@ -315,13 +316,14 @@ fn labelled(
     node: &crate::tree::Node,
     in_main: bool,
     classes: Classes,
+    in_flow: bool,
 ) -> (u64, Option<NodeId>) {
     let label = match classes {
         Classes::Kept => arena_label(arena, id),
         Classes::Left => tag_label(&node.name),
     };
     if !in_main && node.name == html5ever::local_name!("table") && node.ns == Ns::Html {
-        header_row(arena, id).map_or((label, None), |(row, cells)| {
+        header_row(arena, id, in_flow).map_or((label, None), |(row, cells)| {
             (table_label(label, cells), Some(row))
         })
     } else {
@@ -702,9 +704,11 @@ fn count_descendants(arena: &TreeArena, id: NodeId) -> u64 {
 
 /// The header texts of table `id`'s header row, in column order (a cell without text as
 /// `None`): the first row of its `<thead>`, where a generator of data tables declares the
-/// row that names the columns; `None` without one, or unless that row's cells are all
-/// header cells, one of them with text.
-fn header_row(arena: &TreeArena, id: NodeId) -> Option<(NodeId, Vec<Option<u64>>)> {
+/// row that names the columns; or, for a table outside a flow of prose (`in_flow` false)
+/// without one, its first row where that row holds [`MIN_BARE_COLUMNS`] header cells or
+/// more (a report generator's tables, AWStats', name their columns so). `None` otherwise,
+/// or unless that row's cells are all header cells, one of them with text.
+fn header_row(arena: &TreeArena, id: NodeId, in_flow: bool) -> Option<(NodeId, Vec<Option<u64>>)> {
     let children = |id: NodeId| {
         std::iter::successors(
             arena.node(id).map(|n| n.first).filter(|&c| c != NONE),
@@ -717,8 +721,19 @@ fn header_row(arena: &TreeArena, id: NodeId) -> Option<(NodeId, Vec<Option<u64>>
         })
     };
     let name = |id: NodeId| arena.node(id).map(|n| &*n.name);
-    let head = children(id).find(|&c| name(c) == Some("thead"))?;
-    let row = children(head).find(|&r| name(r) == Some("tr"))?;
+    let first_row = |group: NodeId| children(group).find(|&r| name(r) == Some("tr"));
+    let (row, min_columns) = match children(id).find(|&c| name(c) == Some("thead")) {
+        Some(head) => (first_row(head)?, 1),
+        // In a flow of prose a table is the text's (a manual's table of options), and a
+        // row with one header cell is a title (DocBook's navigation header names the page).
+        None if !in_flow => {
+            match children(id).find(|&c| matches!(name(c), Some("tbody" | "tr")))? {
+                row if name(row) == Some("tr") => (row, MIN_BARE_COLUMNS),
+                body => (first_row(body)?, MIN_BARE_COLUMNS),
+            }
+        }
+        None => return None,
+    };
     let mut named = false;
     let mut columns = Vec::new();
     for cell in children(row) {
@@ -733,5 +748,12 @@ fn header_row(arena: &TreeArena, id: NodeId) -> Option<(NodeId, Vec<Option<u64>>
             _ => {}
         }
     }
-    named.then_some((row, columns))
+    (named && columns.len() >= min_columns).then_some((row, columns))
 }
+
+/// The header cells a table's first row needs to name its columns without a `<thead>`
+/// ([`header_row`]): two. One header cell across a table is its title, and DocBook's
+/// navigation header puts the page's title there: read as a column, every page of a manual
+/// was another kind (held-out PostgreSQL 15: 20 → 1,103 kept of 1,169; ALGORITHM.md §3,
+/// "Session 63").
+const MIN_BARE_COLUMNS: usize = 2;

@@ -135,15 +135,16 @@ fn the_text_a_body_holds_itself_is_prose_and_an_article() {
     check_body(
         &format!(
             "{HEADER}<p>x</p><h2>S</h2><blockquote><pre>code</pre></blockquote>\
-             <ul><li>a</li></ul><p>y</p>"
+             <p>z</p><ul><li>a</li></ul><p>y</p>"
         ),
         &["body/blockquote", "body/h2", "body/p", "body/pre"],
     );
     // A table or a form between the paragraphs is the template's: prose, no article's block
     // (a path is prose only where it always is, and a man page's table of options holds
     // paragraphs at the text's own path).
-    let table =
-        format!("{HEADER}<p>x</p><table><tr><td><p>a</p></td></tr></table><h2>S</h2><p>y</p>");
+    let table = format!(
+        "{HEADER}<p>x</p><table><tr><td><p>a</p></td></tr></table><h2>S</h2><p>z</p><p>y</p>"
+    );
     // (The paragraph in its cell is at the text's paragraphs' path: no block either.)
     check_body(&table, &["body/h2"]);
     let (s, names) = support::hasher()
@@ -166,7 +167,7 @@ fn a_footer_line_is_no_text_of_the_body() {
     );
     // Paragraphs with a class are an application's lines, not text.
     check_body(
-        &format!("{HEADER}<p class=msg>x</p><h2>S</h2><p class=msg>y</p>"),
+        &format!("{HEADER}<p class=msg>x</p><h2>S</h2><p class=msg>z</p><p class=msg>y</p>"),
         &[],
     );
     // A page with a main content: its own rules (`main-p=prose`, `amid=prose`).
@@ -179,7 +180,7 @@ fn a_footer_line_is_no_text_of_the_body() {
 #[test]
 fn the_body_text_marks_leave_the_fingerprint_alone() {
     // The same paths and levels without the marks: the same fingerprint.
-    let page = format!("{HEADER}<p>x</p><h2>S</h2><p>y</p>");
+    let page = format!("{HEADER}<p>x</p><h2>S</h2><p>z</p><p>y</p>");
     let s = hash(&page);
     let set = paths(&s);
     assert!(set.ids().iter().any(|&id| set.is_article_block(id)));

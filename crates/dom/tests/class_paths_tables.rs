@@ -77,6 +77,18 @@ fn a_tables_column_headers_name_its_kind() {
     // No `<thead>` (a wiki's tables), or a row whose headers name rows: no column names.
     let plain = |h: &str| format!("<table><tr><th>{h}</th></tr><tr><td>1</td></tr></table>");
     check_same(&plain("name"), &plain("expression"), (9, 9));
+    // Without `<thead>`, a first row of two header cells or more names the columns (a
+    // report generator's tables), outside a flow of prose: there a table is the text's.
+    let report = |a: &str, b: &str| {
+        format!("<table><tr><th>{a}</th><th>{b}</th></tr><tr><td>1</td><td>2</td></tr></table>")
+    };
+    check_differ(&report("Hosts", "Pages"), &report("URL", "Error hits"));
+    let in_text = |a: &str, b: &str| format!("<div><p>text</p>{}</div>", report(a, b));
+    check_same(
+        &in_text("Hosts", "Pages"),
+        &in_text("URL", "Error hits"),
+        (13, 13),
+    );
     let keys = |h: &str| format!("<table><thead><tr><th>{h}</th><td>1</td></tr></thead></table>");
     check_same(&keys("hash"), &keys("date"), (8, 8));
     // Header cells without letters name nothing either.
