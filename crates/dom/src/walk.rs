@@ -118,7 +118,9 @@ pub(crate) fn walk_paths(
         // block of the main content and a form field.
         let prose = up.prose;
         // Below the text a `<body>` holds itself: its content, marked so, its labels kept.
-        let in_text = up.text || body_text.text.contains(&id);
+        // (Only `<body>`'s children are looked up.)
+        let of_body = node.parent == body_text.body;
+        let in_text = up.text || (of_body && body_text.text.contains(&id));
         let classes = if prose && !block && !is_field(node.name.as_bytes()) {
             Classes::Left
         } else {
@@ -176,7 +178,7 @@ pub(crate) fn walk_paths(
         // What an author puts beside a paragraph is the article's (a list, a definition, a
         // nested section); the main content's own template blocks are not (an index table,
         // a form, a diff beside the text).
-        let article = (up.article || body_text.articles.contains(&id)) && !block;
+        let article = (up.article || (of_body && body_text.articles.contains(&id))) && !block;
         out.note_article(path, article);
         if let Some(names) = out.names.as_mut() {
             let step = step_name(arena, id, node, up.in_main, classes, up.flow.is_some());
@@ -204,7 +206,7 @@ pub(crate) fn walk_paths(
             continue;
         }
         let main = main_id == Some(id);
-        if prose_rules && node.name == html5ever::local_name!("body") && !up.text {
+        if prose_rules && node.name == html5ever::local_name!("body") {
             body_text = own_text(arena, id);
         }
         let starts_flow = up.flow.is_none() && (flows.contains(&path) || (main && main_flow));
@@ -589,7 +591,7 @@ fn amid_prose(arena: &TreeArena, main: NodeId) -> fnv::FnvHashSet<NodeId> {
     span.get(1..span.len().saturating_sub(1))
         .unwrap_or_default()
         .iter()
-        .copied()
+        .map(|&(id, _)| id)
         .filter(|&id| !is_table_or_form(arena, id))
         .collect()
 }
@@ -603,8 +605,9 @@ fn is_table_or_form(arena: &TreeArena, id: NodeId) -> bool {
 }
 
 /// The element children of `parent` from its first to its last child that is (or wraps,
-/// as [`paragraphs`] counts) a bare paragraph, both included; `None` without one.
-fn paragraph_span(arena: &TreeArena, parent: NodeId) -> Option<Vec<NodeId>> {
+/// as [`paragraphs`] counts) a bare paragraph, both included, each with whether it is one;
+/// `None` without one.
+fn paragraph_span(arena: &TreeArena, parent: NodeId) -> Option<Vec<(NodeId, bool)>> {
     let mut children = Vec::new();
     let (mut first, mut last) = (None, None);
     let (mut child, wrapped) = arena
@@ -612,11 +615,12 @@ fn paragraph_span(arena: &TreeArena, parent: NodeId) -> Option<Vec<NodeId>> {
         .map_or((NONE, false), |n| (n.first, wrappers_count(arena, parent)));
     while let Some(node) = arena.node(child) {
         if node.kind == Kind::Element {
-            if is_own_paragraph(arena, child, Paragraphs::Bare, wrapped) {
+            let paragraph = is_own_paragraph(arena, child, Paragraphs::Bare, wrapped);
+            if paragraph {
                 first.get_or_insert(children.len());
                 last = Some(children.len());
             }
-            children.push(child);
+            children.push((child, paragraph));
         }
         child = node.next;
     }
@@ -627,14 +631,25 @@ fn paragraph_span(arena: &TreeArena, parent: NodeId) -> Option<Vec<NodeId>> {
 }
 
 /// The text a `<body>` holds itself ([`own_text`]).
-#[derive(Default)]
 struct BodyText {
+    /// The `<body>` (`NONE` where it holds no text).
+    body: NodeId,
     /// Its children from its first to its last bare paragraph: they and all below them are
     /// prose.
     text: fnv::FnvHashSet<NodeId>,
     /// Those of them that are an article's blocks, with all below them: the paragraphs and
     /// what lies between them, but tables and forms ([`amid_prose`]).
     articles: fnv::FnvHashSet<NodeId>,
+}
+
+impl Default for BodyText {
+    fn default() -> Self {
+        Self {
+            body: NONE,
+            text: fnv::FnvHashSet::default(),
+            articles: fnv::FnvHashSet::default(),
+        }
+    }
 }
 
 /// The text `<body>` `body` holds itself, on a page that marks no main content: where it
@@ -648,25 +663,27 @@ struct BodyText {
 /// the paragraphs is prose as well: a man page's table of options holds paragraphs at the
 /// path of the text's own, and a path is prose only where it always is.
 fn own_text(arena: &TreeArena, body: NodeId) -> BodyText {
-    if paragraphs(arena, body, MAIN_FLOW_PARAGRAPHS, Paragraphs::Bare) < MAIN_FLOW_PARAGRAPHS {
-        return BodyText::default();
-    }
     let Some(span) = paragraph_span(arena, body) else {
         return BodyText::default();
     };
-    let wrapped = wrappers_count(arena, body);
+    if span.iter().filter(|&&(_, paragraph)| paragraph).count() < MAIN_FLOW_PARAGRAPHS {
+        return BodyText::default();
+    }
     let inner = 1..span.len().saturating_sub(1);
     let articles = span
         .iter()
         .enumerate()
-        .filter(|&(at, &id)| {
-            is_own_paragraph(arena, id, Paragraphs::Bare, wrapped)
-                || (inner.contains(&at) && !is_table_or_form(arena, id))
+        .filter(|&(at, &(id, paragraph))| {
+            paragraph || (inner.contains(&at) && !is_table_or_form(arena, id))
         })
-        .map(|(_, &id)| id)
+        .map(|(_, &(id, _))| id)
         .collect();
-    let text = span.into_iter().collect();
-    BodyText { text, articles }
+    let text = span.into_iter().map(|(id, _)| id).collect();
+    BodyText {
+        body,
+        text,
+        articles,
+    }
 }
 
 /// Whether a child `id` of a main content that is a flow is prose itself: a listing (a

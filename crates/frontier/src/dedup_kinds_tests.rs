@@ -611,6 +611,13 @@ fn framed(frame: u32) -> Dedup {
     d
 }
 
+/// `paths` with summary ids `extra` added, sorted.
+fn adding(mut paths: Vec<u32>, extra: impl IntoIterator<Item = u32>) -> Vec<u32> {
+    paths.extend(extra);
+    paths.sort_unstable();
+    paths
+}
+
 #[test]
 fn a_page_that_brings_what_the_host_never_kept_joins_only_as_alike_as_a_far_match() {
     use Verdict::*;
@@ -627,12 +634,7 @@ fn a_page_that_brings_what_the_host_never_kept_joins_only_as_alike_as_a_far_matc
     // A module page: 28 of the manual's 30 blocks and 8 paths no kept page of the host has
     // (a synopsis table, directive sections): 38 of 48 paths shared, 0.79, below the far
     // match's 0.8 (min-similarity 0.7 + far-margin 0.1): another kind.
-    let with = |new: &[u32]| {
-        let mut paths = page_of(10, 100..128, 0..0);
-        paths.extend(new.iter().map(|n| n * 16));
-        paths.sort_unstable();
-        paths
-    };
+    let with = |new: &[u32]| adding(page_of(10, 100..128, 0..0), new.iter().map(|n| n * 16));
     let module = with(&(200..208).collect::<Vec<_>>());
     let signals = signals_of(200, BASE ^ 1, &module, &none);
     assert_eq!(
@@ -650,9 +652,7 @@ fn a_page_that_brings_what_the_host_never_kept_joins_only_as_alike_as_a_far_matc
         }
     );
     // Three new paths on a page 0.93 alike (40 of 43): as alike as a far match, it joins.
-    let mut close = page_of(10, 100..130, 0..0);
-    close.extend([300 * 16, 301 * 16, 302 * 16]);
-    close.sort_unstable();
+    let close = adding(page_of(10, 100..130, 0..0), [300 * 16, 301 * 16, 302 * 16]);
     assert_eq!(
         d.judge(202, "h", 202, fp(BASE ^ 4), 50, Some(&close)),
         NearDuplicate {
@@ -677,10 +677,10 @@ fn a_page_whose_own_part_is_a_third_new_is_another_kind_however_alike() {
     let none = PageContent::default();
     // The article with a table no kept page has above it (a wiki's diff view): `new` paths.
     let diff = |new: u32| {
-        let mut paths = page_of(40, 100..130, 0..0);
-        paths.extend((200..200 + new).map(|n| n * 16));
-        paths.sort_unstable();
-        paths
+        adding(
+            page_of(40, 100..130, 0..0),
+            (200..200 + new).map(|n| n * 16),
+        )
     };
     // 15 new paths, a third of its own 45: another kind, although 70 of 85 paths are
     // shared (0.82, as alike as a far match).
@@ -703,9 +703,7 @@ fn a_page_whose_own_part_is_a_third_new_is_another_kind_however_alike() {
     );
     // The same 15 paths as blocks of its article (an author's table between paragraphs):
     // the text's, no kind of their own; 0.82 is as alike as a far match.
-    let mut blocks = fifteen.clone();
-    blocks.extend((200..215).map(|n| n * 16 + 8));
-    blocks.sort_unstable();
+    let blocks = adding(fifteen.clone(), (200..215).map(|n| n * 16 + 8));
     let signals = signals_of(203, BASE ^ 8, &blocks, &none);
     let notes = notes_on(&d, &signals, 100);
     assert_eq!(notes[0].2, Compared::Whole, "{notes:?}");
