@@ -1,7 +1,8 @@
-//! `silhouette crawl` end to end on a hand-written manual: pages of one site frame whose
-//! text lies right in `<body>`, each author writing other blocks between the paragraphs.
-//! They are one kind; the crawl keeps about one of them (ALGORITHM.md §3, 17.), and the
-//! site's other kinds do not take them in.
+//! `silhouette crawl` end to end on two manuals. A hand-written one: pages of one site
+//! frame whose text lies right in `<body>`, each author writing other blocks between the
+//! paragraphs. They are one kind; the crawl keeps about one of them (ALGORITHM.md §3, 17.),
+//! and the site's other kinds do not take them in. A generated one (Texinfo's node pages):
+//! each node in a section named by its level, which is no other kind (18.).
 
 use std::fmt::Write as _;
 
@@ -116,31 +117,89 @@ fn manual(target: &str) -> Response {
     }
 }
 
-#[test]
-fn a_manuals_pages_whose_text_lies_in_body_are_one_kind() {
-    let server = Server::start(|_| manual);
+/// Crawls `site` (follow-links, one page at a time) and checks that every one of its
+/// `PAGES` pages under `prefix` was judged and one or two of them were kept.
+fn one_kind(site: fn(&str) -> Response, prefix: &str) {
+    let server = Server::start(|_| site);
     let dir = tempfile::tempdir().expect("tempdir");
     let toml = config("on-duplicate = \"keep\"", "concurrency = 1");
     let r = crawl(dir.path(), &toml, &[&server.url("/")]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let records = jsonl(&dir.path().join("state/decisions.jsonl"));
-    let kept: Vec<&str> = records
+    let pages: Vec<(&str, Option<&str>)> = records
         .iter()
-        .filter(|r| field(r, "decision") == Some("kept"))
-        .filter_map(|r| field(r, "url"))
-        .filter(|u| u.contains("/p/"))
+        .filter_map(|r| field(r, "url").map(|u| (u, field(r, "decision"))))
+        .filter(|(u, _)| u.contains(prefix))
         .collect();
-    let judged = records
+    assert_eq!(pages.len(), PAGES as usize, "every page judged: {pages:?}");
+    let kept: Vec<&str> = pages
         .iter()
-        .filter(|r| field(r, "url").is_some_and(|u| u.contains("/p/")))
-        .count();
-    assert_eq!(judged, PAGES as usize, "every page judged");
-    // Their text is prose: a page or two kept, none of them merged into the frame's other
-    // kinds (an article and a page without prose are two kinds), and the rest compared on
-    // the frame around their text, not on which blocks each author wrote.
+        .filter(|(_, d)| *d == Some("kept"))
+        .map(|(u, _)| *u)
+        .collect();
     assert!(
         (1..=2).contains(&kept.len()),
         "{} of {PAGES} pages kept: {kept:?}",
         kept.len()
     );
+}
+
+#[test]
+fn a_manuals_pages_whose_text_lies_in_body_are_one_kind() {
+    // Their text is prose: a page or two kept, none of them merged into the frame's other
+    // kinds (an article and a page without prose are two kinds), and the rest compared on
+    // the frame around their text, not on which blocks each author wrote.
+    one_kind(manual, "/p/");
+}
+
+/// The levels of a Texinfo manual's nodes: the class of the node's section and of its
+/// heading, and the heading's rank.
+const LEVELS: [(&str, u32); 4] = [
+    ("chapter", 2),
+    ("section", 3),
+    ("subsection", 4),
+    ("unnumbered", 2),
+];
+
+/// Node `n` of a Texinfo manual: a navigation line, then its heading and text in a `div`
+/// named by its level: paragraphs, a definition list and an example.
+fn node(n: u32) -> String {
+    let (level, rank) = LEVELS[(n % 4) as usize];
+    let next = n % PAGES + 1;
+    format!(
+        "<!DOCTYPE html><html>{HEAD}<body lang=en><div class={level} id=N{n}>\
+         <div class=header><p>Next: <a href=/n/{next} rel=next>{next}</a>, \
+         Up: <a href=/ rel=up>Top</a></p></div><hr><span id=index-{n}></span>\
+         <h{rank} class={level}>{n} Node</h{rank}><p>The first words of node {n}.</p>\
+         <dl compact=compact><dt><code>-q</code></dt><dd><p>Quiet.</p></dd></dl>\
+         <p>More of node {n}.</p><div class=example><pre class=example>x = {n};</pre></div>\
+         <p>The last words.</p></div></body></html>"
+    )
+}
+
+/// The top node links every other node.
+fn texinfo(target: &str) -> Response {
+    let path = target.split('?').next().unwrap_or(target);
+    if path == "/" {
+        let links: String = (1..=PAGES)
+            .map(|n| format!("<li><a href=/n/{n} accesskey={n}>Node {n}</a></li>"))
+            .collect();
+        return Response::html(format!(
+            "<!DOCTYPE html><html>{HEAD}<body lang=en><div class=top id=Top>\
+             <div class=header><p>Next: <a href=/n/1>1</a></p></div><hr>\
+             <h1 class=top>Manual</h1><p>This manual is about nodes.</p>\
+             <ul class=mini-toc>{links}</ul></div></body></html>"
+        ));
+    }
+    match path.strip_prefix("/n/").and_then(|n| n.parse::<u32>().ok()) {
+        Some(n) if (1..=PAGES).contains(&n) => Response::html(node(n)),
+        _ => crate::sites::not_found(),
+    }
+}
+
+#[test]
+fn a_manuals_nodes_of_every_level_are_one_kind() {
+    // The level's class no longer keys the section and every block below it: the nodes
+    // are one kind, not one per level.
+    one_kind(texinfo, "/n/");
 }

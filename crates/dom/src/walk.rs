@@ -131,6 +131,19 @@ pub(crate) fn walk_paths(
         // the author's: an element is labelled under the flow, whatever lies between.
         let parent = up.flow.unwrap_or(up.path);
         let path = child_path(parent, label);
+        let main = main_id == Some(id);
+        let starts_flow = up.flow.is_none() && (flows.contains(&path) || (main && main_flow));
+        // A flow of prose begun here; a page-wide section named by its level is labelled by
+        // its tag alone, and so are its blocks below it (`section_level`).
+        let prose_flow = starts_flow
+            && !is_root(&node.name)
+            && (prose_flows.contains(&path) || (main && main_prose));
+        let by_level = prose_flow && !main && section_level(arena, id, node);
+        let path = if by_level {
+            child_path(parent, tag_label(&node.name))
+        } else {
+            path
+        };
         // A header cell of a table whose column headers its label reads is a column of that
         // name at the table's place (a cell without letters, a column without a name),
         // whatever the table's classes and other columns: two lists of one kind share their
@@ -181,7 +194,11 @@ pub(crate) fn walk_paths(
         let article = (up.article || (of_body && body_text.articles.contains(&id))) && !block;
         out.note_article(path, article);
         if let Some(names) = out.names.as_mut() {
-            let step = step_name(arena, id, node, up.in_main, classes, up.flow.is_some());
+            let step = if by_level {
+                format!("{}[level]", node.name)
+            } else {
+                step_name(arena, id, node, up.in_main, classes, up.flow.is_some())
+            };
             match column {
                 Some((at, _)) => names.add(path, at, &format!("{step}[column]")),
                 None => names.add(path, parent, &step),
@@ -205,11 +222,9 @@ pub(crate) fn walk_paths(
             elements += count_descendants(arena, id);
             continue;
         }
-        let main = main_id == Some(id);
         if prose_rules && node.name == html5ever::local_name!("body") {
             body_text = own_text(arena, id);
         }
-        let starts_flow = up.flow.is_none() && (flows.contains(&path) || (main && main_flow));
         let down = Up {
             flow: if starts_flow { Some(path) } else { up.flow },
             // A flow is prose when a paragraph of its own (or of an element at its path) is
@@ -217,10 +232,7 @@ pub(crate) fn walk_paths(
             // `p.other-formats` line in its content area folds the nesting below it, but the
             // page's blocks keep their classes and may be its frame; so do those of a
             // `<body>` that holds paragraphs itself (a footer's, a bare man page's).
-            prose: up.prose
-                || (starts_flow
-                    && !is_root(&node.name)
-                    && (prose_flows.contains(&path) || (main && main_prose))),
+            prose: up.prose || prose_flow,
             path,
             main,
             in_main: up.in_main || main,
@@ -249,13 +261,8 @@ fn step_name(
     let mut step = node.name.to_string();
     let field = is_field(node.name.as_bytes());
     if classes == Classes::Kept && !field {
-        let at = arena.classes.binary_search_by_key(&id, |&(c, _, _)| c);
-        match at.ok().and_then(|at| arena.classes.get(at)) {
-            Some(&(_, start, end)) => {
-                let class = arena
-                    .class_text
-                    .get(start as usize..end as usize)
-                    .unwrap_or("");
+        match class_of(arena, id) {
+            Some(class) => {
                 step.push_str(&crate::paths::class_names(class));
                 if crate::paths::label(&node.name, Some(class)) != arena_label(arena, id) {
                     // `items.rs` left some of these tokens out of the label.
@@ -774,3 +781,64 @@ fn header_row(arena: &TreeArena, id: NodeId, in_flow: bool) -> Option<(NodeId, V
 /// was another kind (held-out PostgreSQL 15: 20 → 1,103 kept of 1,169; ALGORITHM.md §3,
 /// "Session 63").
 const MIN_BARE_COLUMNS: usize = 2;
+
+/// Whether element `id`, a flow of prose, is a page-wide section named by its level
+/// (`section-level=tag`): a child of `<body>` whose first heading carries one of its class
+/// tokens, or the start of one before a `-` (Texinfo's `div.chapter` around `h2.chapter`,
+/// `div.section` around `h3.section`; a newer `makeinfo`'s `div.section-level-extent`). Such
+/// a section is labelled by its tag alone, and so are its blocks below it. A manual's nodes
+/// are one template whatever their level, and the level's class keyed the section and
+/// every block below it: two nodes of one level shared their paths, two of two levels
+/// only the navigation line's (held-out Octave manual: 19 pages kept of 507, 4 since;
+/// ALGORITHM.md §3, 18.). Where the heading does not repeat the class (`div.document`
+/// around `h1.title`, an application's `div.content` around a bare `h1`) the class is the
+/// template's.
+fn section_level(arena: &TreeArena, id: NodeId, node: &crate::tree::Node) -> bool {
+    if !arena
+        .node(node.parent)
+        .is_some_and(|p| is_html(p, &html5ever::local_name!("body")))
+    {
+        return false;
+    }
+    let Some(own) = class_of(arena, id) else {
+        return false;
+    };
+    let mut child = node.first;
+    while let Some(c) = arena.node(child) {
+        if c.kind == Kind::Element && is_heading(c) {
+            let echoes = |token: &str| {
+                own.split_ascii_whitespace().any(|o| {
+                    o.eq_ignore_ascii_case(token)
+                        || o.get(..token.len()).is_some_and(|head| {
+                            head.eq_ignore_ascii_case(token)
+                                && o.as_bytes().get(token.len()) == Some(&b'-')
+                        })
+                })
+            };
+            return class_of(arena, child)
+                .is_some_and(|class| class.split_ascii_whitespace().any(echoes));
+        }
+        child = c.next;
+    }
+    false
+}
+
+/// Whether `node` is a heading, `<h1>` to `<h6>`.
+fn is_heading(node: &crate::tree::Node) -> bool {
+    node.ns == Ns::Html
+        && matches!(
+            node.name.as_bytes(),
+            b"h1" | b"h2" | b"h3" | b"h4" | b"h5" | b"h6"
+        )
+}
+
+/// The `class` of element `id` as written, when the arena keeps it (a classed element other
+/// than a root, an inline element or a form field).
+fn class_of(arena: &TreeArena, id: NodeId) -> Option<&str> {
+    let at = arena
+        .classes
+        .binary_search_by_key(&id, |&(c, _, _)| c)
+        .ok()?;
+    let &(_, start, end) = arena.classes.get(at)?;
+    arena.class_text.get(start as usize..end as usize)
+}

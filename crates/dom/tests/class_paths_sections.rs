@@ -1,0 +1,101 @@
+//! The `class-paths` model's page-wide sections named by their level (ALGORITHM.md §3, 18.):
+//! a flow of prose right in `<body>` whose first heading repeats its class (Texinfo's
+//! `div.chapter` around `h2.chapter`) is labelled by its tag alone, and its blocks below it,
+//! so a manual's nodes of two levels differ in their heading only.
+
+mod support;
+
+use support::{check_differ, paths};
+
+/// The names of the paths of `a` that `b` lacks, sorted.
+fn only_in(a: &str, b: &str) -> Vec<String> {
+    let explain = |html: &str| {
+        support::hasher()
+            .explain(html.as_bytes(), None)
+            .expect("explains")
+    };
+    let ((_, names), (theirs, _)) = (explain(a), explain(b));
+    let theirs = paths(&theirs).ids();
+    let mut only: Vec<String> = names
+        .into_iter()
+        .filter(|p| !theirs.contains(&p.id))
+        .map(|p| p.name)
+        .collect();
+    only.sort();
+    only
+}
+
+/// A Texinfo node of level `class`, its heading `<h{rank}>` carrying `heading`'s class.
+fn node(class: &str, rank: u32, heading: &str) -> String {
+    format!(
+        "<body><div class={class}><div class=header><p>Next: <a href=n>n</a></p></div><hr>\
+         <h{rank} class={heading}>1.2 Title</h{rank}><p>Some words.</p>\
+         <dl><dt>-q</dt><dd><p>Quiet.</p></dd></dl><div class=example><pre>x</pre></div>\
+         <p>More words.</p></div></body>"
+    )
+}
+
+fn check(a: &str, b: &str, expected: &[&str]) {
+    assert_eq!(only_in(a, b), expected, "{a:?} vs {b:?}");
+}
+
+#[test]
+fn a_sections_level_names_no_template() {
+    // A chapter's node and a subsection's: the same blocks, their headings' ranks apart.
+    let chapter = node("chapter", 2, "chapter");
+    let subsection = node("subsection", 4, "subsection");
+    check(&chapter, &subsection, &["html/body/div[level]/h2"]);
+    check(&subsection, &chapter, &["html/body/div[level]/h4"]);
+    // A newer `makeinfo`'s section: its class begins with the heading's.
+    let extent = node("section-level-extent", 3, "section");
+    check(&extent, &node("section", 3, "section"), &[]);
+    // Among other class tokens, in any case.
+    check(&node("\"top Chapter\"", 2, "\"x chapter\""), &chapter, &[]);
+}
+
+#[test]
+fn a_class_the_heading_does_not_repeat_is_the_templates() {
+    // `div.document` around `h1.title` (docutils), an application's `div.content` around
+    // a bare `h1`: the class keys the section and its blocks (their tags alone, as in any
+    // flow of prose) as before.
+    let document = node("document", 1, "title");
+    let other = node("other", 1, "title");
+    check(
+        &document,
+        &other,
+        &[
+            "html/body/div.document",
+            "html/body/div.document/dd",
+            "html/body/div.document/div",
+            "html/body/div.document/dl",
+            "html/body/div.document/dt",
+            "html/body/div.document/h1",
+            "html/body/div.document/hr",
+            "html/body/div.document/p",
+            "html/body/div.document/pre",
+        ],
+    );
+    check_differ(&node("content", 1, "x"), &node("main-content", 1, "x"));
+    // A token that only begins like the heading's is no level (`sectionbody`, `chapters`).
+    check_differ(
+        &node("sectionbody", 2, "section"),
+        &node("chapters", 2, "chapter"),
+    );
+}
+
+#[test]
+fn only_a_page_wide_section_of_prose() {
+    // Inside another element the section's class stays.
+    let nested = |class: &str| format!("<div class=page>{}</div>", node(class, 2, class));
+    check_differ(&nested("chapter"), &nested("section"));
+    // A section without a paragraph of prose is no flow of prose: its classes stay.
+    let list = |class: &str| {
+        format!("<div class={class}><h2 class={class}>T</h2><ul class=x><li>a</li></ul></div>")
+    };
+    check_differ(&list("chapter"), &list("section"));
+    // The main content is its own flow (ALGORITHM.md §3, 7.).
+    let main = |class: &str| {
+        format!("<main class={class}><h2 class={class}>T</h2><p>x</p><p>y</p></main>")
+    };
+    check_differ(&main("chapter"), &main("section"));
+}
