@@ -193,8 +193,8 @@ pub struct HasherConfig {
     pub decay: f64,
     /// The feature model. Default `class-paths`.
     pub features: FeatureSet,
-    /// Paths deeper than this are left out, but for visible form fields (`class-paths` only;
-    /// 1..=64). Default 12.
+    /// Paths deeper than this are left out, but for visible form fields and a table's named
+    /// columns (`class-paths` only; 1..=64). Default 12.
     pub path_depth: u32,
     /// Seed of the feature hash (`class-paths` only; `classic` is fixed by ALGORITHM.md §2).
     /// Fingerprints with different seeds are not comparable. Default 0.

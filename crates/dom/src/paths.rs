@@ -65,7 +65,8 @@ pub(crate) use crate::linked::{
     MIN_NAME_BYTES, link_name_label, link_token_labels, linkable_tokens, token_tails,
 };
 
-/// Paths deeper than this are left out by default (but for visible form fields): past it,
+/// Paths deeper than this are left out by default (but for visible form fields and a table's
+/// named columns): past it,
 /// depth mostly measures content.
 pub const DEFAULT_PATH_DEPTH: u32 = 12;
 
@@ -752,8 +753,10 @@ impl PathCollector {
     }
 
     /// Notes an element's path at `depth` (held to the depth limit, but for a visible form
-    /// field: a widget toolkit nests a form's fields a dozen levels deep, and what a form asks
-    /// for is what tells its page from another), with its `level` and its `marks`:
+    /// field and a table's column: a widget toolkit nests a form's fields, and an
+    /// application's frame its lists, a dozen levels deep, and what a form asks for and what
+    /// a list's columns name is what tells its page from another), with its `level` and its
+    /// `marks`:
     /// [`PathSet::PROSE`] below a flow of prose, [`PathSet::FIELD`] for a visible form field,
     /// [`PathSet::TABLE`] for a table's column. A path met
     /// again keeps the lowest level it was met at (in a flow of prose one path stands for
@@ -761,7 +764,7 @@ impl PathCollector {
     /// only if it always was (a field's label holds its type, so a path is a field's every
     /// time or never; a path is a column's if it ever was).
     pub(crate) fn add(&mut self, path: u64, depth: u32, level: u32, marks: u8) {
-        if depth > self.max_depth && marks & PathSet::FIELD == 0 {
+        if depth > self.max_depth && marks & (PathSet::FIELD | PathSet::TABLE) == 0 {
             return;
         }
         let id = (path >> 32) as u32;

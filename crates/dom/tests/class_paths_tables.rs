@@ -154,6 +154,41 @@ fn a_tables_named_columns_are_marked_where_the_table_is() {
 }
 
 #[test]
+fn columns_below_the_depth_limit_are_kept_and_nothing_else_there_is_a_path() {
+    // An application's frame (a sidebar layout, a tab pane, a card, a scrolling wrapper)
+    // puts its lists a dozen levels deep: the columns still tell one model's list from
+    // another's, the rows and cells below the limit add no path, as anywhere else.
+    let deep = |heads: &[&str]| {
+        let head: String = heads.iter().map(|h| format!("<th>{h}</th>")).collect();
+        let rows = (0..3)
+            .map(|i| format!("<tr><td><a href=\"/r/{i}\">r{i}</a></td><td>x</td></tr>"))
+            .collect::<String>();
+        format!(
+            "<div class=menu><a href=/>home</a></div>{}\
+             <table class=list><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>",
+            "<div class=w>".repeat(12)
+        )
+    };
+    let sites = columns(&deep(&["Name", "Status", "Region"]));
+    assert_eq!(sites.len(), 3);
+    let devices = columns(&deep(&["Name", "Role", "Rack", "Serial"]));
+    assert_eq!(devices.len(), 4);
+    assert_eq!(devices.iter().filter(|c| sites.contains(c)).count(), 1);
+    // The columns are the only paths the deep table adds.
+    let total = |html: &str| paths(&hash(html)).len();
+    assert_eq!(total(&deep(&["Name", "Status", "Region"])), total(&deep(&[])) + 3);
+    // Two lists of other columns at that depth are two kinds; of the same columns, one.
+    check_differ(
+        &deep(&["Name", "Status", "Region"]),
+        &deep(&["Name", "Role", "Rack", "Serial"]),
+    );
+    assert_eq!(
+        paths(&hash(&deep(&["Name", "Status"]))),
+        paths(&hash(&deep(&["name", "STATUS"])))
+    );
+}
+
+#[test]
 fn header_text_goes_to_its_own_cell() {
     // A `<th>` the tree builder ignores (outside a table) leaves no text to an earlier one.
     check_same(
