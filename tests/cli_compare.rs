@@ -270,6 +270,36 @@ fn compare_says_when_two_tables_show_other_columns() {
     }
 }
 
+/// Two records' pages alike but for the keys of their attributes (a site's and a cable's,
+/// an application's detail views a dozen levels deep) are two kinds of page, as a crawl
+/// judges them: `compare` says why; a record of the same model is the same page.
+#[test]
+fn compare_says_when_two_records_show_other_keys() {
+    let page = |keys: &[&str]| {
+        let rows: String = keys
+            .iter()
+            .map(|k| format!("<tr><th scope=row>{k}</th><td><a href=/v>v</a></td></tr>"))
+            .collect();
+        let nav: String = ('a'..='j')
+            .map(|i| format!("<li class=i{i}><a href=/x{i}>x</a></li>"))
+            .collect();
+        format!(
+            "<body><div class=nav><ul>{nav}</ul><a href=/>h</a></div><div class=page>{}\
+             <div class=card><h2 class=card-header>Record</h2><table class=attr-table>{rows}\
+             </table></div></div><div class=footer><span class=f>f</span></div></body>",
+            "<div class=wrapper>".repeat(8)
+        )
+    };
+    check_apart(
+        [
+            page(&["Region", "Group", "Status", "Tenant", "Facility"]),
+            page(&["Type", "Status", "Tenant", "Label", "Length"]),
+            page(&["region", "GROUP", "Status", "Tenant", "Facility"]),
+        ],
+        "verdict: different structure (their tables are other tables: 2 of 8 columns shared)",
+    );
+}
+
 /// Two pages of one skin, no articles, each with a block the other lacks (a history list,
 /// a diff) are two kinds of page, as a crawl judges them before it learns that those paths
 /// vary: `compare` says why; a history with a pager more is the same list.

@@ -67,6 +67,7 @@ mod paths;
 mod profile;
 mod refresh;
 mod sink;
+mod table_rows;
 mod text;
 mod tokens;
 mod tree;

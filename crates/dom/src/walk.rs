@@ -5,6 +5,7 @@ use crate::paths::{
     PathCollector, child_path, is_field, is_phrasing, is_root, is_template_block, table_label,
     tag_label,
 };
+use crate::table_rows::{header_row, key_rows};
 use crate::tree::{DOCUMENT, Kind, NONE, NodeId, Ns, TreeArena};
 
 /// Walks every element under the document, feeding `model`; returns the element count.
@@ -81,6 +82,8 @@ pub(crate) fn walk_paths(
     // The header rows of the tables met whose labels read their column headers, with the
     // path of each table's parent: where their columns are.
     let mut columns: fnv::FnvHashMap<NodeId, u64> = fnv::FnvHashMap::default();
+    // The rows of the key-value tables met, with the path of each table's parent.
+    let mut keys: fnv::FnvHashMap<NodeId, u64> = fnv::FnvHashMap::default();
     // The main content's children between its first and its last bare paragraph.
     let amid = match main_id {
         Some(id) if main_flow => amid_prose(arena, id),
@@ -163,6 +166,19 @@ pub(crate) fn walk_paths(
         // (Below a flow of prose a table is the article's: its cells stay under it.)
         if let Some(row) = head.filter(|_| !prose) {
             columns.insert(row, parent);
+        } else if !prose
+            && !up.in_main
+            && up.flow.is_none()
+            && node.name == html5ever::local_name!("table")
+        {
+            // A key-value table (a record's attributes, each row a header cell and its
+            // values; `keys`): its keys are its columns turned on their side, what a record
+            // of one model shows and another's does not. As for columns, outside the main
+            // content and a flow only: there a table is the article's (an infobox, a
+            // field list).
+            for row in key_rows(arena, id) {
+                keys.insert(row, parent);
+            }
         }
         // A flow's blocks are its content: lighter than the template's elements at their
         // depth (`FLOW_LEVELS`), so what a page's prose holds moves its fingerprint less.
@@ -188,6 +204,20 @@ pub(crate) fn walk_paths(
             | if field { crate::PathSet::FIELD } else { 0 }
             | table;
         out.add(path, depth, level, marks);
+        // A key of a key-value table is a column too, at the table's place and marked so,
+        // beside its own path in its row (the key cell's classes, a code browser's
+        // `th.author`, still tell its page).
+        if let Some(&at) = (node.name == html5ever::local_name!("th") && !keys.is_empty())
+            .then(|| keys.get(&node.parent))
+            .flatten()
+        {
+            let text = arena.header_text(id).unwrap_or(0);
+            let key = child_path(at, crate::paths::column_label(tag_label(&node.name), text));
+            out.add(key, depth, level, crate::PathSet::TABLE);
+            if let Some(names) = out.names.as_mut() {
+                names.add(key, at, &format!("{}[key]", node.name));
+            }
+        }
         // What an author puts beside a paragraph is the article's (a list, a definition, a
         // nested section); the main content's own template blocks are not (an index table,
         // a form, a diff beside the text).
@@ -725,62 +755,6 @@ fn count_descendants(arena: &TreeArena, id: NodeId) -> u64 {
     }
     n
 }
-
-/// The header texts of table `id`'s header row, in column order (a cell without text as
-/// `None`): the first row of its `<thead>`, where a generator of data tables declares the
-/// row that names the columns; or, for a table outside a flow of prose (`in_flow` false)
-/// without one, its first row where that row holds [`MIN_BARE_COLUMNS`] header cells or
-/// more (a report generator's tables, AWStats', name their columns so). `None` otherwise,
-/// or unless that row's cells are all header cells, one of them with text.
-fn header_row(arena: &TreeArena, id: NodeId, in_flow: bool) -> Option<(NodeId, Vec<Option<u64>>)> {
-    let children = |id: NodeId| {
-        std::iter::successors(
-            arena.node(id).map(|n| n.first).filter(|&c| c != NONE),
-            |&c| arena.node(c).map(|n| n.next).filter(|&n| n != NONE),
-        )
-        .filter(|&c| {
-            arena
-                .node(c)
-                .is_some_and(|n| n.kind == Kind::Element && n.ns == Ns::Html)
-        })
-    };
-    let name = |id: NodeId| arena.node(id).map(|n| &*n.name);
-    let first_row = |group: NodeId| children(group).find(|&r| name(r) == Some("tr"));
-    let (row, min_columns) = match children(id).find(|&c| name(c) == Some("thead")) {
-        Some(head) => (first_row(head)?, 1),
-        // In a flow of prose a table is the text's (a manual's table of options), and a
-        // row with one header cell is a title (DocBook's navigation header names the page).
-        None if !in_flow => {
-            match children(id).find(|&c| matches!(name(c), Some("tbody" | "tr")))? {
-                row if name(row) == Some("tr") => (row, MIN_BARE_COLUMNS),
-                body => (first_row(body)?, MIN_BARE_COLUMNS),
-            }
-        }
-        None => return None,
-    };
-    let mut named = false;
-    let mut columns = Vec::new();
-    for cell in children(row) {
-        match name(cell) {
-            Some("th") => {
-                let text = arena.header_text(cell);
-                named |= text.is_some();
-                columns.push(text);
-            }
-            // A data cell: the row's header cells name rows (a key-value table), not columns.
-            Some("td") => return None,
-            _ => {}
-        }
-    }
-    (named && columns.len() >= min_columns).then_some((row, columns))
-}
-
-/// The header cells a table's first row needs to name its columns without a `<thead>`
-/// ([`header_row`]): two. One header cell across a table is its title, and DocBook's
-/// navigation header puts the page's title there: read as a column, every page of a manual
-/// was another kind (held-out PostgreSQL 15: 20 → 1,103 kept of 1,169; ALGORITHM.md §3,
-/// "Session 63").
-const MIN_BARE_COLUMNS: usize = 2;
 
 /// Whether element `id`, a flow of prose, is a page-wide section named by its level
 /// (`section-level=tag`): a child of `<body>` whose first heading carries one of its class

@@ -176,7 +176,10 @@ fn columns_below_the_depth_limit_are_kept_and_nothing_else_there_is_a_path() {
     assert_eq!(devices.iter().filter(|c| sites.contains(c)).count(), 1);
     // The columns are the only paths the deep table adds.
     let total = |html: &str| paths(&hash(html)).len();
-    assert_eq!(total(&deep(&["Name", "Status", "Region"])), total(&deep(&[])) + 3);
+    assert_eq!(
+        total(&deep(&["Name", "Status", "Region"])),
+        total(&deep(&[])) + 3
+    );
     // Two lists of other columns at that depth are two kinds; of the same columns, one.
     check_differ(
         &deep(&["Name", "Status", "Region"]),
@@ -185,6 +188,61 @@ fn columns_below_the_depth_limit_are_kept_and_nothing_else_there_is_a_path() {
     assert_eq!(
         paths(&hash(&deep(&["Name", "Status"]))),
         paths(&hash(&deep(&["name", "STATUS"])))
+    );
+}
+
+#[test]
+fn a_key_value_tables_keys_are_its_columns() {
+    // A record's page (an application's detail view) shows its attributes as rows of a
+    // header cell and a value, a dozen levels deep: its keys are columns turned on their
+    // side, where the table is.
+    let record = |keys: &[&str]| {
+        let rows: String = keys
+            .iter()
+            .map(|k| format!("<tr><th scope=row>{k}</th><td><a href=/v>v</a></td></tr>"))
+            .collect();
+        format!(
+            "<div class=menu><a href=/>home</a></div>{}<div class=card><h2>Record</h2>\
+             <table class=attrs>{rows}</table></div>",
+            "<div class=w>".repeat(8)
+        )
+    };
+    let site = columns(&record(&["Region", "Status", "Facility", "Time Zone"]));
+    assert_eq!(site.len(), 4);
+    let cable = columns(&record(&["Type", "Status", "Length", "Color", "Label"]));
+    assert_eq!(cable.len(), 5);
+    assert_eq!(cable.iter().filter(|c| site.contains(c)).count(), 1);
+    // The values are data: two records of one model have the same paths.
+    assert_eq!(
+        paths(&hash(&record(&["Region", "Status"]))),
+        paths(&hash(&record(&["region", "STATUS"])))
+    );
+    // Every row a key and its values, two rows or more; else no keys: one row (a title),
+    // a row of values only, a header row (the table has columns), a `<thead>`.
+    assert!(columns(&record(&["Region"])).is_empty());
+    for table in [
+        "<table><tr><th>a</th><td>1</td></tr><tr><td>b</td><td>2</td></tr></table>",
+        "<table><tr><th>a</th><td>1</td></tr><tr><th>b</th></tr></table>",
+        "<table><tr><th>a</th><td>1</td></tr><tr><th>b</th><td>2</td><th>c</th></tr></table>",
+    ] {
+        assert!(columns(table).is_empty(), "{table}");
+    }
+    assert_eq!(
+        columns(
+            "<table><thead><tr><th>k</th><th>v</th></tr></thead>\
+             <tr><th>a</th><td>1</td></tr><tr><th>b</th><td>2</td></tr></table>"
+        )
+        .len(),
+        2
+    );
+    // An article's table (in the main content, or in a flow of prose) keeps its keys.
+    assert!(columns(&format!("<main><p>t</p>{}</main>", record(&["a", "b"]))).is_empty());
+    assert!(
+        columns(&format!(
+            "<div><p>t</p><p>u</p>{}</div>",
+            record(&["a", "b"])
+        ))
+        .is_empty()
     );
 }
 

@@ -1,0 +1,111 @@
+//! A table's header cells as the walk reads them (ALGORITHM.md §3, 2.): the row that names
+//! a table's columns, and the rows of a key-value table, whose keys are its columns turned
+//! on their side.
+
+use crate::tree::{Kind, NONE, NodeId, Ns, TreeArena};
+
+/// The header texts of table `id`'s header row, in column order (a cell without text as
+/// `None`): the first row of its `<thead>`, where a generator of data tables declares the
+/// row that names the columns; or, for a table outside a flow of prose (`in_flow` false)
+/// without one, its first row where that row holds [`MIN_BARE_COLUMNS`] header cells or
+/// more (a report generator's tables, AWStats', name their columns so). `None` otherwise,
+/// or unless that row's cells are all header cells, one of them with text.
+pub(crate) fn header_row(
+    arena: &TreeArena,
+    id: NodeId,
+    in_flow: bool,
+) -> Option<(NodeId, Vec<Option<u64>>)> {
+    let children = |id: NodeId| children(arena, id);
+    let name = |id: NodeId| name(arena, id);
+    let first_row = |group: NodeId| children(group).find(|&r| name(r) == Some("tr"));
+    let (row, min_columns) = match children(id).find(|&c| name(c) == Some("thead")) {
+        Some(head) => (first_row(head)?, 1),
+        // In a flow of prose a table is the text's (a manual's table of options), and a
+        // row with one header cell is a title (DocBook's navigation header names the page).
+        None if !in_flow => {
+            match children(id).find(|&c| matches!(name(c), Some("tbody" | "tr")))? {
+                row if name(row) == Some("tr") => (row, MIN_BARE_COLUMNS),
+                body => (first_row(body)?, MIN_BARE_COLUMNS),
+            }
+        }
+        None => return None,
+    };
+    let mut named = false;
+    let mut columns = Vec::new();
+    for cell in children(row) {
+        match name(cell) {
+            Some("th") => {
+                let text = arena.header_text(cell);
+                named |= text.is_some();
+                columns.push(text);
+            }
+            // A data cell: the row's header cells name rows (a key-value table), not columns.
+            Some("td") => return None,
+            _ => {}
+        }
+    }
+    (named && columns.len() >= min_columns).then_some((row, columns))
+}
+
+/// The rows of key-value table `id`: two rows or more, every row of it a header cell with
+/// letters followed by data cells only. Empty otherwise.
+pub(crate) fn key_rows(arena: &TreeArena, id: NodeId) -> Vec<NodeId> {
+    let children = |id: NodeId| children(arena, id);
+    let name = |id: NodeId| name(arena, id);
+    let mut rows = Vec::new();
+    for group in children(id) {
+        let group_rows: Vec<NodeId> = match name(group) {
+            Some("tr") => vec![group],
+            Some("tbody") => children(group).filter(|&r| name(r) == Some("tr")).collect(),
+            Some("thead" | "tfoot") => return Vec::new(),
+            _ => continue,
+        };
+        for row in group_rows {
+            let mut cells = children(row).filter(|&c| matches!(name(c), Some("th" | "td")));
+            let key = cells.next();
+            if !key.is_some_and(|k| name(k) == Some("th") && arena.header_text(k).is_some()) {
+                return Vec::new();
+            }
+            let mut values = 0;
+            for cell in cells {
+                if name(cell) != Some("td") {
+                    return Vec::new();
+                }
+                values += 1;
+            }
+            if values == 0 {
+                return Vec::new();
+            }
+            rows.push(row);
+        }
+    }
+    if rows.len() < 2 {
+        rows.clear();
+    }
+    rows
+}
+
+/// The header cells a table's first row needs to name its columns without a `<thead>`
+/// ([`header_row`]): two. One header cell across a table is its title, and DocBook's
+/// navigation header puts the page's title there: read as a column, every page of a manual
+/// was another kind (held-out PostgreSQL 15: 20 → 1,103 kept of 1,169; ALGORITHM.md §3,
+/// "Session 63").
+pub(crate) const MIN_BARE_COLUMNS: usize = 2;
+
+/// The HTML element children of `id`.
+fn children(arena: &TreeArena, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+    std::iter::successors(
+        arena.node(id).map(|n| n.first).filter(|&c| c != NONE),
+        |&c| arena.node(c).map(|n| n.next).filter(|&n| n != NONE),
+    )
+    .filter(|&c| {
+        arena
+            .node(c)
+            .is_some_and(|n| n.kind == Kind::Element && n.ns == Ns::Html)
+    })
+}
+
+/// The tag name of `id`.
+fn name(arena: &TreeArena, id: NodeId) -> Option<&str> {
+    arena.node(id).map(|n| &*n.name)
+}
