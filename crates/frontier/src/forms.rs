@@ -104,6 +104,9 @@ pub(crate) struct Marks {
     /// ... but for a page with at least this many (1 to `min`) whose marked paths the
     /// other page, with at least `min`, has none of.
     pub(crate) lone: usize,
+    /// Whether a page whose marked paths all lie among the other's is never apart from it
+    /// (a table with some columns or keys hidden is the same table).
+    pub(crate) contained: bool,
 }
 
 /// A form's visible fields ([`different_forms`]).
@@ -111,6 +114,7 @@ const FIELDS: Marks = Marks {
     marked: is_field,
     min: MIN_FIELDS,
     lone: LONE_FIELDS,
+    contained: false,
 };
 
 /// Whether a page whose own marked paths are `mine` ([`own_marked`]) and a page with
@@ -121,7 +125,12 @@ const FIELDS: Marks = Marks {
 pub(crate) fn marked_apart(
     mine: &[u32],
     theirs: &[u32],
-    Marks { marked, min, lone }: Marks,
+    Marks {
+        marked,
+        min,
+        lone,
+        contained,
+    }: Marks,
     frame: Option<&Frame>,
 ) -> Option<(usize, usize)> {
     if mine.len() < lone {
@@ -139,7 +148,7 @@ pub(crate) fn marked_apart(
         }
     }
     let (fewer, more) = (mine.len().min(count), mine.len().max(count));
-    if fewer < lone || more < min || (fewer < min && both > 0) {
+    if fewer < lone || more < min || (fewer < min && both > 0) || (contained && both == fewer) {
         return None;
     }
     let union = mine.len() + count - both;
