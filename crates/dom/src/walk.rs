@@ -154,13 +154,9 @@ pub(crate) fn walk_paths(
         // compares pages' own columns, `tables.rs`).
         let column = (node.name == html5ever::local_name!("th"))
             .then(|| columns.get(&node.parent).copied())
-            .flatten()
-            .map(|at| (at, arena.header_text(id).unwrap_or(0)));
+            .flatten();
         let (path, table) = match column {
-            Some((at, text)) => (
-                child_path(at, crate::paths::column_label(tag_label(&node.name), text)),
-                crate::PathSet::TABLE,
-            ),
+            Some(at) => (column_path(arena, at, id, node), crate::PathSet::TABLE),
             None => (path, 0),
         };
         // (Below a flow of prose a table is the article's: its cells stay under it.)
@@ -211,8 +207,7 @@ pub(crate) fn walk_paths(
             .then(|| keys.get(&node.parent))
             .flatten()
         {
-            let text = arena.header_text(id).unwrap_or(0);
-            let key = child_path(at, crate::paths::column_label(tag_label(&node.name), text));
+            let key = column_path(arena, at, id, node);
             out.add(key, depth, level, crate::PathSet::TABLE);
             if let Some(names) = out.names.as_mut() {
                 names.add(key, at, &format!("{}[key]", node.name));
@@ -230,7 +225,7 @@ pub(crate) fn walk_paths(
                 step_name(arena, id, node, up.in_main, classes, up.flow.is_some())
             };
             match column {
-                Some((at, _)) => names.add(path, at, &format!("{step}[column]")),
+                Some(at) => names.add(path, at, &format!("{step}[column]")),
                 None => names.add(path, parent, &step),
             }
         }
@@ -754,6 +749,14 @@ fn count_descendants(arena: &TreeArena, id: NodeId) -> u64 {
         push_all_children(arena, id, 0, (), &mut stack);
     }
     n
+}
+
+/// The path of header cell `id` as a column of its text at `at`, its table's place (a cell
+/// without letters, the column without a name): a header row's cell or a key-value table's
+/// key alike.
+fn column_path(arena: &TreeArena, at: u64, id: NodeId, node: &crate::tree::Node) -> u64 {
+    let text = arena.header_text(id).unwrap_or(0);
+    child_path(at, crate::paths::column_label(tag_label(&node.name), text))
 }
 
 /// Whether element `id`, a flow of prose, is a page-wide section named by its level
