@@ -2,7 +2,10 @@
 //! frame whose text lies right in `<body>`, each author writing other blocks between the
 //! paragraphs. They are one kind; the crawl keeps about one of them (ALGORITHM.md §3, 17.),
 //! and the site's other kinds do not take them in. A generated one (Texinfo's node pages):
-//! each node in a section named by its level, which is no other kind (18.).
+//! each node in a section named by its level, which is no other kind (18.). And an API
+//! reference as Javadoc writes one: each class page's summary tables are `div` cells marked
+//! with their column and their row's stripe, a table of one row without odd rows (2.,
+//! `bare-items`).
 
 use std::fmt::Write as _;
 
@@ -111,7 +114,15 @@ fn manual(target: &str) -> Response {
     {
         return framed(content);
     }
-    match path.strip_prefix("/p/").and_then(|n| n.parse::<u32>().ok()) {
+    numbered(path, "/p/", page)
+}
+
+/// Page `n` of `page` at `path` if that is `prefix` and `n`, `n` in `1..=PAGES`; else 404.
+fn numbered(path: &str, prefix: &str, page: fn(u32) -> String) -> Response {
+    match path
+        .strip_prefix(prefix)
+        .and_then(|n| n.parse::<u32>().ok())
+    {
         Some(n) if (1..=PAGES).contains(&n) => Response::html(page(n)),
         _ => crate::sites::not_found(),
     }
@@ -191,10 +202,7 @@ fn texinfo(target: &str) -> Response {
              <ul class=mini-toc>{links}</ul></div></body></html>"
         ));
     }
-    match path.strip_prefix("/n/").and_then(|n| n.parse::<u32>().ok()) {
-        Some(n) if (1..=PAGES).contains(&n) => Response::html(node(n)),
-        _ => crate::sites::not_found(),
-    }
+    numbered(path, "/n/", node)
 }
 
 #[test]
@@ -202,4 +210,65 @@ fn a_manuals_nodes_of_every_level_are_one_kind() {
     // The level's class no longer keys the section and every block below it: the nodes
     // are one kind, not one per level.
     one_kind(texinfo, "/n/");
+}
+
+/// The cells of a Javadoc summary table of `rows` rows whose name column is `name`.
+fn summary_table(name: &str, rows: u32) -> String {
+    let mut cells = format!(
+        "<div class=\"table-header col-first\">Modifier</div>\
+         <div class=\"table-header {name}\">Name</div>\
+         <div class=\"table-header col-last\">Description</div>"
+    );
+    for row in 0..rows {
+        let stripe = if row % 2 == 0 { "even" } else { "odd" };
+        let _ = write!(
+            cells,
+            "<div class=\"col-first {stripe}-row-color\"><code>int</code></div>\
+             <div class=\"{name} {stripe}-row-color\"><code><a href=#m{row}>m{row}</a></code></div>\
+             <div class=\"col-last {stripe}-row-color\"><div class=block>Does {row}.</div></div>"
+        );
+    }
+    format!("<div class=\"summary-table three-column-summary\">{cells}</div>")
+}
+
+/// Class page `n` of an API reference: one of its three summary tables has three rows,
+/// the others one, so each of three pages in a row holds odd rows the other two lack.
+fn class_page(n: u32) -> String {
+    let rows = |table: u32| if n % 3 == table { 3 } else { 1 };
+    format!(
+        "<!DOCTYPE html><html>{HEAD}<body class=class-declaration-page><header class=flex-header>\
+         <nav><ul class=nav-list><li><a href=/>Overview</a></li></ul></nav></header>\
+         <div class=flex-content><main role=main><div class=header><h1 class=title>Class C{n}</h1>\
+         </div><section class=class-description><div class=block>The class {n}.</div></section>\
+         <section class=summary><ul class=summary-list>\
+         <li><section class=field-summary><h2>Field Summary</h2>{}</section></li>\
+         <li><section class=constructor-summary><h2>Constructor Summary</h2>{}</section></li>\
+         <li><section class=method-summary><h2>Method Summary</h2>{}</section></li>\
+         </ul></section></main></div></body></html>",
+        summary_table("col-second", rows(0)),
+        summary_table("col-constructor-name", rows(1)),
+        summary_table("col-second", rows(2)),
+    )
+}
+
+/// The overview page links every class page.
+fn api_reference(target: &str) -> Response {
+    let path = target.split('?').next().unwrap_or(target);
+    if path == "/" {
+        let links: String = (1..=PAGES)
+            .map(|n| format!("<li><a href=/c/{n}>C{n}</a></li>"))
+            .collect();
+        return Response::html(format!(
+            "<!DOCTYPE html><html>{HEAD}<body class=package-declaration-page><main role=main>\
+             <h1>Overview</h1><ul class=class-list>{links}</ul></main></body></html>"
+        ));
+    }
+    numbered(path, "/c/", class_page)
+}
+
+#[test]
+fn an_api_references_class_pages_of_any_table_length_are_one_kind() {
+    // A summary table of one row has no odd rows: cells joined only through one another
+    // keep no token, so the classes are one kind, not one per combination of tables.
+    one_kind(api_reference, "/c/");
 }

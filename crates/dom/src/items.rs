@@ -3,11 +3,15 @@
 //!
 //! - **Siblings of one kind in the main content**: children of one parent inside the page's
 //!   main content (`walk::main_content`) with the same tag name whose class lists share a
-//!   token (directly or through other such siblings) are items of one list. When they all
-//!   share at least one token, only the tokens *all* of them carry stay in their labels:
-//!   what one item has and another has not (a post's `category-news tag-foo sticky`, a
-//!   Markdown table cell's `leftalign`, a list item's `node`, an API page's `dl.py.method`
-//!   beside `dl.py.class`) is that item's data, as its id's digits are.
+//!   token (directly or through other such siblings) are items of one list. Only the tokens
+//!   *all* of them carry stay in their labels: what one item has and another has not (a
+//!   post's `category-news tag-foo sticky`, a Markdown table cell's `leftalign`, a list item's
+//!   `node`, an API page's `dl.py.method` beside `dl.py.class`) is that item's data, as its
+//!   id's digits are. Where no token is carried by all (items joined only through one
+//!   another, session 66, `bare-items`), none stays: Javadoc's summary tables are rows of
+//!   `div`s, each cell marked with its column and its row's stripe (`col-first
+//!   table-header`, `col-first even-row-color`, `col-last odd-row-color`), so a table of one
+//!   row, without an odd row, had cells of its own.
 //!   - **Cousins too**: children of parents *of one label* that are themselves children of
 //!     one element in the main content are one list as well (session 54). A list split
 //!     into groups, one per day or section, is still one list: MediaWiki's recent changes
@@ -57,11 +61,6 @@ use crate::paths::{
 };
 use crate::tree::{Kind, NONE, NodeId, TreeArena};
 use fnv::{FnvHashMap, FnvHashSet};
-
-/// The fewest tokens a list's items must share for what else they carry to be data. (Two,
-/// measured in session 31, changed nothing on the development sites: the main content's
-/// lists there share one token.)
-const MIN_SHARED: usize = 1;
 
 /// One classed element: its parent if that is in the main content (else `NONE`: no list),
 /// the list it is in, its class in `TreeArena::class_text`, and the tokens of its label (each as
@@ -470,9 +469,9 @@ fn linked_tokens(arena: &TreeArena, items: &[Item]) -> Vec<u64> {
     spelled_by_links(arena, tokens, prefixes, Query::Read)
 }
 
-/// For each sibling of `group` (one parent, one name), the tokens its list shares (sorted),
-/// if it is an item of a list of two or more that all share at least [`MIN_SHARED`] token;
-/// `None` keeps its own.
+/// For each sibling of `group` (one parent, one name), the tokens its list shares (sorted,
+/// none if its items are joined only through one another), if it is an item of a list of two
+/// or more; `None` keeps its own.
 fn shared_tokens(group: &[Item], classes: &Classes<'_>) -> Vec<Option<Vec<u64>>> {
     let mut out = vec![None; group.len()];
     if group.len() < 2 {
@@ -513,9 +512,6 @@ fn shared_tokens(group: &[Item], classes: &Classes<'_>) -> Vec<Option<Vec<u64>>>
             })
             .copied()
             .collect();
-        if common.len() < MIN_SHARED {
-            continue;
-        }
         for &(_, m) in chunk {
             out[m] = Some(common.clone());
         }

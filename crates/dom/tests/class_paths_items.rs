@@ -146,7 +146,7 @@ fn siblings_that_share_no_token_keep_their_classes() {
         "<ul><li>a</li><li>b</li></ul>",
         false,
     );
-    // Siblings joined only through others (a.b, b.c, c.d) share no token: unchanged.
+    // Outside the main content, siblings joined through others (a.b, b.c, c.d) are no list.
     check(
         "<div class=\"a b\"></div><div class=\"b c\"></div><div class=\"c d\"></div>",
         "<div class=\"a b\"></div><div class=\"b c\"></div><div class=\"c e\"></div>",
@@ -180,6 +180,60 @@ fn siblings_that_share_no_token_keep_their_classes() {
     check(
         "<main><div><ul><li class=\"i a\"></li></ul></div><div><ul><li class=\"i b\"></li></ul></div></main>",
         "<main><div><ul><li class=\"i\"></li></ul></div><div><ul><li class=\"i\"></li></ul></div></main>",
+        false,
+    );
+}
+
+/// A summary table as Javadoc writes one (`div` cells, each marked with its column and its
+/// row's stripe), inside `<main>`, with `rows` rows.
+fn summary(rows: usize) -> String {
+    let mut cells = String::from(
+        "<div class=\"table-header col-first\">Type</div>\
+         <div class=\"table-header col-last\">Description</div>",
+    );
+    for row in 0..rows {
+        let stripe = if row % 2 == 0 { "even" } else { "odd" };
+        cells.push_str(&format!(
+            "<div class=\"col-first {stripe}-row-color\"><code>int</code></div>\
+             <div class=\"col-last {stripe}-row-color\"><div class=block>d</div></div>"
+        ));
+    }
+    format!("<main><section><div class=summary-table>{cells}</div></section></main>")
+}
+
+#[test]
+fn items_joined_only_through_one_another_keep_no_token() {
+    // A table of one row (no odd row) and one of three: one kind of table.
+    check(&summary(1), &summary(3), true);
+    check(&summary(2), &summary(7), true);
+    // Siblings joined only through others (a.b, b.c, c.d) are one list that shares no
+    // token: each is a bare `div`, whatever it carries.
+    check(
+        "<main><div class=\"a b\"></div><div class=\"b c\"></div><div class=\"c d\"></div></main>",
+        "<main><div class=\"a b\"></div><div class=\"b c\"></div><div class=\"c e\"></div></main>",
+        true,
+    );
+    check(
+        "<main><div class=\"a b\"></div><div class=\"b c\"></div><div class=\"c d\"></div></main>",
+        "<main><div></div><div></div></main>",
+        true,
+    );
+    // Two that share a token keep it.
+    check(
+        "<main><div class=\"a b\"></div><div class=\"b c\"></div></main>",
+        "<main><div class=b></div><div class=b></div></main>",
+        true,
+    );
+    // Siblings that share no token at all stay two kinds of block, and a lone one keeps its
+    // classes.
+    check(
+        "<main><div class=a></div><div class=b></div></main>",
+        "<main><div class=a></div><div class=c></div></main>",
+        false,
+    );
+    check(
+        "<main><div class=\"a b\"></div></main>",
+        "<main><div></div></main>",
         false,
     );
 }
