@@ -74,6 +74,9 @@ pub enum Compared {
     WithoutFrame,
     /// Their own forms ask for other fields: never joined.
     FormsDiffer,
+    /// One holds a form of its own, the other is mostly the host's frame and holds no field
+    /// of its own: never joined.
+    FormAgainstNone,
     /// Their own tables are other tables: never joined.
     TablesDiffer,
     /// One of the two is mostly the host's frame and the other lacks most of its own part:
@@ -110,6 +113,9 @@ impl Compared {
             Self::OwnParts => "both mostly the host's frame: their own parts only",
             Self::WithoutFrame => "both mostly frame, few own paths: without the frame",
             Self::FormsDiffer => "their forms ask for other fields",
+            Self::FormAgainstNone => {
+                "one holds a form of its own, the other is mostly the host's frame without one"
+            }
             Self::TablesDiffer => "their tables are other tables",
             Self::OwnPartAbsent => {
                 "one is mostly the host's frame, and the other lacks most of its own part"
@@ -140,6 +146,9 @@ struct Seen<'a> {
     frame: Option<&'a Frame>,
     host_frame: Option<&'a Frame>,
     fields: Vec<u32>,
+    /// Whether the host's forms still tell kinds apart (it has kept fewer than
+    /// `forms::MAX_FORMS` pages with a form of their own).
+    forms_open: bool,
     tables: Vec<u32>,
     /// The page's paths of prose (`prose.rs`), counted once for all its candidates.
     prose: usize,
@@ -804,6 +813,7 @@ impl Dedup {
             } else {
                 Vec::new()
             },
+            forms_open: forms < crate::forms::MAX_FORMS,
             // And so are two pages whose own tables share less than half their columns
             // (`tables.rs`), until the host has kept `MAX_TABLES` pages with a table.
             tables: if self.tables.get(scope).copied().unwrap_or(0) < crate::tables::MAX_TABLES {
@@ -835,6 +845,14 @@ impl Dedup {
         let theirs = self.summaries.get(&id).ok_or(Compared::FormsDiffer)?;
         if crate::forms::different_forms(&seen.fields, theirs, seen.host_frame) {
             return Err(Compared::FormsDiffer);
+        }
+        // A page that is its frame and a form against one that is its frame alone
+        // (`forms.rs`).
+        if seen.forms_open
+            && let Some(f) = seen.host_frame
+            && crate::forms::form_against_none(&seen.fields, seen.frame.is_some(), theirs, f)
+        {
+            return Err(Compared::FormAgainstNone);
         }
         if crate::tables::different_tables(&seen.tables, theirs, seen.host_frame) {
             return Err(Compared::TablesDiffer);

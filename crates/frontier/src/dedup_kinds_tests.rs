@@ -711,3 +711,49 @@ fn a_page_whose_own_part_is_a_third_new_is_another_kind_however_alike() {
     let signals = signals_of(202, BASE ^ 4, &fifteen, &none);
     assert_eq!(d.judge_page(&signals), Kept { cluster: 202 });
 }
+
+#[test]
+fn a_form_of_its_own_never_joins_a_page_that_is_its_frame_alone() {
+    use Verdict::*;
+    // A frame 0..60 that ten page kinds teach (3 paths of their own each). Path `n` is
+    // summary id `16n`; `| 1` marks prose, `| 2` a visible field.
+    let page = |own: &[u32]| -> Vec<u32> {
+        let mut paths: Vec<u32> = (0..60).map(|n| n * 16).chain(own.iter().copied()).collect();
+        paths.sort_unstable();
+        paths
+    };
+    let mut d = confirming();
+    keep_far_apart(&mut d, 10, |k| {
+        page(
+            &(1000 + 10 * k..1003 + 10 * k)
+                .map(|n| n * 16)
+                .collect::<Vec<u32>>(),
+        )
+    });
+    // An empty basket: the frame and a line of text, mostly frame.
+    let basket = page(&[(500 * 16) | 1]);
+    assert_eq!(
+        d.judge(100, "h", 100, fp(BASE), 50, Some(&basket)),
+        Kept { cluster: 100 }
+    );
+    // A password-reset form: the frame, a form of lines of help around an email field and a
+    // button (prose around its fields). 60 of 66 paths shared (0.91), 2 bits apart, and the
+    // basket's own part is too small for anything else to tell them apart.
+    let reset = page(&[
+        (600 * 16) | 1,
+        (601 * 16) | 1,
+        (602 * 16) | 1,
+        (603 * 16) | 3,
+        (604 * 16) | 3,
+    ]);
+    let none = PageContent::default();
+    let signals = signals_of(101, BASE ^ 0b11, &reset, &none);
+    assert_eq!(
+        notes_on(&d, &signals, 100),
+        [(100, None, Compared::FormAgainstNone)]
+    );
+    assert_eq!(d.judge_page(&signals), Kept { cluster: 101 });
+    // A second empty basket still joins the first.
+    let v = d.judge(102, "h", 102, fp(BASE ^ 0b1), 50, Some(&basket));
+    assert!(matches!(v, NearDuplicate { of: 100, .. }), "{v:?}");
+}

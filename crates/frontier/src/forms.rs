@@ -25,6 +25,15 @@
 //! field that the other page's form holds too (a search box beside an advanced search)
 //! decides nothing.
 //!
+//! A page with [`MIN_FIELDS`] visible fields of its own or more and a page without any, mostly
+//! its host's frame (`frame.rs`), are two kinds as well: a password-reset form and an empty
+//! basket are the shop's frame with a form and the frame with a line of text, 0.76 alike on
+//! all paths, and the empty page holds too little of its own for the blocks of each to tell
+//! them apart (`blocks.rs`; a held-out Django Oscar shop lost its password-reset form so,
+//! ALGORITHM.md §3, "Session 66"). A page with a form only sometimes (a product's
+//! add-to-basket form, shown while it is in stock) is compared as before: a product page
+//! is not mostly frame.
+//!
 //! A form whose field names carry the page's item (`rate-<slug>`) would make every page of
 //! one template another form. So the rule holds only until its host has kept [`MAX_FORMS`]
 //! pages with a form of their own (counted as representatives are made, in judging order,
@@ -86,6 +95,28 @@ pub(crate) fn own_marked(
 /// host's `frame`: increasing.
 pub(crate) fn own_fields(summary: &[u32], frame: Option<&Frame>) -> Vec<u32> {
     own_marked(summary, is_field, frame)
+}
+
+/// Whether, of a page whose own fields are `mine` ([`own_fields`]), mostly its host's
+/// `frame` or not (`mine_mostly`), and a page with summary `theirs`, one holds a form of its
+/// own ([`MIN_FIELDS`] fields or more) and the other, mostly frame, no field of its own (see
+/// the module docs). Symmetric.
+pub(crate) fn form_against_none(
+    mine: &[u32],
+    mine_mostly: bool,
+    theirs: &[u32],
+    frame: &Frame,
+) -> bool {
+    let their_fields = theirs
+        .iter()
+        .filter(|&&id| own(id, is_field, Some(frame)))
+        .take(MIN_FIELDS)
+        .count();
+    if mine.len() >= MIN_FIELDS {
+        their_fields == 0 && frame.mostly_frame(theirs)
+    } else {
+        mine.is_empty() && mine_mostly && their_fields >= MIN_FIELDS
+    }
 }
 
 /// Whether a page whose own fields are `mine` ([`own_fields`]) and a page with summary
@@ -219,6 +250,55 @@ mod tests {
         check((&[4], frame), (&[4, 5, 6], frame), false);
         check((&[4, 5, 6], frame), (&[6], frame), false);
         check((&[1], frame), (&[2], frame), false);
+    }
+
+    /// A host's frame (paths 100..140 on five representatives, each with a path of its
+    /// own), and whether a page with fields `a.0` and other paths `a.1` and one with `b`
+    /// are a form against none: `expected` both ways.
+    fn check_none(a: (&[u32], &[u32]), b: (&[u32], &[u32]), expected: bool) {
+        let mut frame = Frame::default();
+        for k in 0..5 {
+            frame.learn(&summary(
+                &[],
+                &(100..140).chain([900 + k]).collect::<Vec<u32>>(),
+            ));
+        }
+        let (a, b) = (summary(a.0, a.1), summary(b.0, b.1));
+        for (x, y) in [(&a, &b), (&b, &a)] {
+            let mine = own_fields(x, Some(&frame));
+            let got = form_against_none(&mine, frame.mostly_frame(x), y, &frame);
+            assert_eq!(got, expected, "{x:?} {y:?}");
+        }
+    }
+
+    #[test]
+    fn a_form_of_its_own_against_a_frame_alone_is_another_page() {
+        let frame: Vec<u32> = (100..140).collect();
+        let with = |own: &[u32]| -> Vec<u32> { frame.iter().chain(own).copied().collect() };
+        // A password-reset form (an email field and a button, a line of help) against an
+        // empty basket (a line of text): the frame with a form, the frame alone.
+        check_none((&[1, 2], &with(&[3])), (&[], &with(&[4])), true);
+        // A form of one field is a search box: nothing decided.
+        check_none((&[1], &with(&[3])), (&[], &with(&[4])), false);
+        // The page without a form holds much of its own (an out-of-stock product's page
+        // beside an in-stock one's, with its add-to-basket form): compared as before.
+        let product: Vec<u32> = (500..530).collect();
+        check_none((&[1, 2], &with(&product)), (&[], &with(&product)), false);
+        // Both with forms: `different_forms` decides, not this.
+        check_none((&[1, 2], &with(&[3])), (&[5, 6], &with(&[4])), false);
+        // Fields of the frame (a header's search box) are no page's form.
+        let mut frame_with_box = Frame::default();
+        for k in 0..5 {
+            frame_with_box.learn(&summary(&[1, 2], &[&frame[..], &[900 + k]].concat()));
+        }
+        let (a, b) = (summary(&[1, 2], &with(&[3])), summary(&[], &with(&[4])));
+        let mine = own_fields(&a, Some(&frame_with_box));
+        assert!(!form_against_none(
+            &mine,
+            frame_with_box.mostly_frame(&a),
+            &b,
+            &frame_with_box
+        ));
     }
 
     #[test]
