@@ -159,8 +159,10 @@ pub(crate) fn walk_paths(
             Some(at) => (column_path(arena, at, id, node), crate::PathSet::TABLE),
             None => (path, 0),
         };
-        // (Below a flow of prose a table is the article's: its cells stay under it.)
-        if let Some(row) = head.filter(|_| !prose) {
+        // (Below a flow of prose a table is the article's: its cells stay under it; but
+        // below a line of text, a flow with fewer than `ARTICLE_PARAGRAPHS` paragraphs of its
+        // own, an application's list: `thin_flow`.)
+        if let Some(row) = head.filter(|_| !prose || up.thin_flow) {
             columns.insert(row, parent);
         } else if !prose
             && !up.in_main
@@ -252,6 +254,11 @@ pub(crate) fn walk_paths(
         }
         let down = Up {
             flow: if starts_flow { Some(path) } else { up.flow },
+            thin_flow: if starts_flow {
+                paragraphs(arena, id, ARTICLE_PARAGRAPHS, Paragraphs::Bare) < ARTICLE_PARAGRAPHS
+            } else {
+                up.thin_flow
+            },
             // A flow is prose when a paragraph of its own (or of an element at its path) is
             // bare, with no class: an application's `p.buttons`, `p.author` or
             // `p.other-formats` line in its content area folds the nesting below it, but the
@@ -442,6 +449,12 @@ const FLOW_LEVELS: u32 = 2;
 /// prose; measured at 1 and 2, ALGORITHM.md §3 "Session 35".
 const MAIN_FLOW_PARAGRAPHS: usize = 2;
 
+/// The bare paragraphs a flow of prose must hold itself for its tables to be its text's
+/// (an article's table of options): below fewer, a line of text above a list (CUPS's
+/// "Showing 3 of 3 printers." above its printers, its classes, its jobs), a table with a
+/// header row names its columns as outside a flow (ALGORITHM.md §3, "Session 66").
+const ARTICLE_PARAGRAPHS: usize = 2;
+
 /// What [`walk_paths`] hands from an element to its children.
 #[derive(Clone, Copy, Default)]
 struct Up {
@@ -457,6 +470,11 @@ struct Up {
     /// outermost ancestor-or-self at a path of [`flow_paths`]; else the main content, when
     /// it holds [`MAIN_FLOW_PARAGRAPHS`] paragraphs itself.
     flow: Option<u64>,
+    /// Whether that flow holds fewer than [`ARTICLE_PARAGRAPHS`] bare paragraphs of its own
+    /// (none, where it is a flow for its path's sake): a line of text above an
+    /// application's list, not an article. A table there names its columns as outside a
+    /// flow (`flow-tables=thin`).
+    thin_flow: bool,
     /// Whether the parent is below a flow of prose with a bare paragraph, other than
     /// `<body>`: its classes are left out of the labels, and its paths are prose
     /// ([`crate::PathSet::PROSE`]).

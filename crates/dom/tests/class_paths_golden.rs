@@ -102,4 +102,4 @@ fn fixture_pages() {
 /// Distinct paths of each fixture (any decay or seed).
 const PATHS_DOCS: usize = 63;
 const PATHS_GIT: usize = 46;
-const PATHS_WIKI: usize = 78;
+const PATHS_WIKI: usize = 80;

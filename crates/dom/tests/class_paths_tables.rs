@@ -96,13 +96,18 @@ fn a_tables_column_headers_name_its_kind() {
     check_differ(&listing(&["1", "-"], 1), &listing(&["tag", ""], 1));
 }
 
-/// The marked column ids of a page's summary (third bit, not below prose: `PathSet::TABLE`).
-fn columns(html: &str) -> Vec<u32> {
+/// The ids of a page's summary whose bits under `mask` are `bits`.
+fn summary_ids(html: &str, mask: u32, bits: u32) -> Vec<u32> {
     paths(&hash(html))
         .summary()
         .into_iter()
-        .filter(|id| id & 5 == 4)
+        .filter(|id| id & mask == bits)
         .collect()
+}
+
+/// The marked column ids of a page's summary (third bit, not below prose: `PathSet::TABLE`).
+fn columns(html: &str) -> Vec<u32> {
+    summary_ids(html, 5, 4)
 }
 
 #[test]
@@ -151,6 +156,43 @@ fn a_tables_named_columns_are_marked_where_the_table_is() {
     let unmarked = PathSet::from_paths(paths(&s).seed(), paths(&s).paths().collect());
     assert_eq!(unmarked.fingerprint(0.76), s.fingerprint);
     assert_ne!(unmarked.summary(), paths(&s).summary());
+}
+
+/// An application's list page without a main content: a title, `lines` paragraphs of text
+/// and a table under a `<thead>` row of `heads`, all in one `div` (a flow of prose).
+fn list_below_text(heads: &[&str], lines: usize) -> String {
+    let head: String = heads.iter().map(|h| format!("<th>{h}</th>")).collect();
+    let text: String = (0..lines).map(|i| format!("<p>Line {i}.</p>")).collect();
+    format!(
+        "<div class=menu><a href=/>home</a></div><div class=row><h1>List</h1>{text}\
+         <table class=list><thead><tr>{head}</tr></thead><tbody><tr><td>x</td></tr></tbody>\
+         </table></div>"
+    )
+}
+
+/// The ids of a page's summary that carry the column mark (`PathSet::TABLE`), prose or not.
+fn columns_in_prose_too(html: &str) -> Vec<u32> {
+    summary_ids(html, 4, 4)
+}
+
+#[test]
+fn a_table_below_a_line_of_text_names_its_columns() {
+    // One line of text ("Showing 3 of 3 printers.") makes its `div` a flow of prose; the
+    // list below it still names its columns, as outside a flow.
+    let printers = columns_in_prose_too(&list_below_text(&["Queue", "Location", "Status"], 1));
+    assert_eq!(printers.len(), 3);
+    let jobs = columns_in_prose_too(&list_below_text(&["ID", "User", "Size", "State"], 1));
+    assert_eq!(jobs.len(), 4);
+    assert!(jobs.iter().all(|c| !printers.contains(c)));
+    let (a, b) = (
+        hash(&list_below_text(&["Queue", "Location", "Status"], 1)),
+        hash(&list_below_text(&["ID", "User", "Size", "State"], 1)),
+    );
+    assert!(paths(&a).jaccard(paths(&b)) < 0.7);
+    // Below two paragraphs of its own or more the flow is an article, and its table is the
+    // article's text (a manual's table of options): no columns.
+    assert!(columns_in_prose_too(&list_below_text(&["Option", "Meaning"], 2)).is_empty());
+    assert!(columns_in_prose_too(&list_below_text(&["Option", "Meaning"], 5)).is_empty());
 }
 
 #[test]
