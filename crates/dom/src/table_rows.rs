@@ -9,7 +9,8 @@ use crate::tree::{Kind, NONE, NodeId, Ns, TreeArena};
 /// row that names the columns; or, for a table outside a flow of prose (`in_flow` false)
 /// without one, its first row where that row holds [`MIN_BARE_COLUMNS`] header cells or
 /// more (a report generator's tables, AWStats', name their columns so). `None` otherwise,
-/// or unless that row's cells are all header cells, one of them with text.
+/// unless that row's cells are all header cells, one of them with text, and for a table
+/// whose head is the first pair of a key-value record ([`key_rows`]).
 pub(crate) fn header_row(
     arena: &TreeArena,
     id: NodeId,
@@ -19,6 +20,9 @@ pub(crate) fn header_row(
     let name = |id: NodeId| name(arena, id);
     let first_row = |group: NodeId| children(group).find(|&r| name(r) == Some("tr"));
     let (row, min_columns) = match children(id).find(|&c| name(c) == Some("thead")) {
+        // A head row of a key and its value above rows of keys and values is the record's
+        // first pair (CUPS's `Header | cups/ppd.h`), not two columns' names.
+        Some(_) if !key_rows(arena, id).is_empty() => return None,
         Some(head) => (first_row(head)?, 1),
         // In a flow of prose a table is the text's (a manual's table of options), and a
         // row with one header cell is a title (DocBook's navigation header names the page).
@@ -48,15 +52,22 @@ pub(crate) fn header_row(
 }
 
 /// The rows of key-value table `id`: two rows or more, every row of it a header cell with
-/// letters followed by data cells only. Empty otherwise.
+/// letters followed by data cells only. Empty otherwise. A `<thead>` of one row of two
+/// header cells, a key and its value, counts as a row of the record (`head=pair`), though
+/// it is not returned: what its second cell says is the record's value, not a key.
 pub(crate) fn key_rows(arena: &TreeArena, id: NodeId) -> Vec<NodeId> {
     let children = |id: NodeId| children(arena, id);
     let name = |id: NodeId| name(arena, id);
     let mut rows = Vec::new();
+    let mut head_pair = false;
     for group in children(id) {
         let group_rows: Vec<NodeId> = match name(group) {
             Some("tr") => vec![group],
             Some("tbody") => children(group).filter(|&r| name(r) == Some("tr")).collect(),
+            Some("thead") if !head_pair && rows.is_empty() && head_is_pair(arena, group) => {
+                head_pair = true;
+                continue;
+            }
             Some("thead" | "tfoot") => return Vec::new(),
             _ => continue,
         };
@@ -73,16 +84,33 @@ pub(crate) fn key_rows(arena: &TreeArena, id: NodeId) -> Vec<NodeId> {
                 }
                 values += 1;
             }
-            if values == 0 {
+            // Under a head of a key and its value, a row of one key and one value.
+            if values == 0 || (head_pair && values > 1) {
                 return Vec::new();
             }
             rows.push(row);
         }
     }
-    if rows.len() < 2 {
+    if rows.is_empty() || rows.len() + usize::from(head_pair) < 2 {
         rows.clear();
     }
     rows
+}
+
+/// Whether table head `head` is one row of two header cells, the first with letters: a key
+/// and its value, where the rows below are keys and values too ([`key_rows`]).
+fn head_is_pair(arena: &TreeArena, head: NodeId) -> bool {
+    let mut rows = children(arena, head).filter(|&r| name(arena, r) == Some("tr"));
+    let (Some(row), None) = (rows.next(), rows.next()) else {
+        return false;
+    };
+    let cells: Vec<NodeId> = children(arena, row)
+        .filter(|&c| matches!(name(arena, c), Some("th" | "td")))
+        .collect();
+    matches!(cells[..], [key, value]
+        if name(arena, key) == Some("th")
+            && name(arena, value) == Some("th")
+            && arena.header_text(key).is_some())
 }
 
 /// The header cells a table's first row needs to name its columns without a `<thead>`

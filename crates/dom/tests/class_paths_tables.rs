@@ -269,14 +269,57 @@ fn a_key_value_tables_keys_are_its_columns() {
     ] {
         assert!(columns(table).is_empty(), "{table}");
     }
+    // A head of a key and its value above keys and values is the record's first pair, not
+    // two columns' names (`Header | cups/ppd.h`): the keys below are the table's columns,
+    // whatever the head says.
+    let pairs =
+        |head: &str, rows: &str| columns(&format!("<table><thead>{head}</thead>{rows}</table>"));
+    let keyed = "<tr><th>a</th><td>1</td></tr><tr><th>b</th><td>2</td></tr>";
+    let cups = pairs("<tr><th>Header</th><th>cups/ppd.h</th></tr>", keyed);
+    assert_eq!(cups.len(), 2);
     assert_eq!(
-        columns(
-            "<table><thead><tr><th>k</th><th>v</th></tr></thead>\
-             <tr><th>a</th><td>1</td></tr><tr><th>b</th><td>2</td></tr></table>"
+        cups,
+        pairs("<tr><th>Header</th><th>cups/adminutil.h</th></tr>", keyed)
+    );
+    assert_eq!(
+        cups,
+        pairs(
+            "<tr><th>Headers</th><th>x.h<br>y.h</th></tr>",
+            "<tr><th>a</th><td>1</td></tr><tr><th>b</th><td>2</td></tr>"
+        )
+    );
+    // One pair below the head is a record of two rows.
+    assert_eq!(
+        pairs(
+            "<tr><th>k</th><th>v</th></tr>",
+            "<tr><th>a</th><td>1</td></tr>"
         )
         .len(),
-        2
+        1
     );
+    // A head of three names, or rows of a key and two values, name columns.
+    for (head, rows, named) in [
+        ("<tr><th>k</th><th>v</th><th>w</th></tr>", keyed, 3),
+        (
+            "<tr><th>k</th><th>v</th></tr>",
+            "<tr><th>a</th><td>1</td><td>2</td></tr><tr><th>b</th><td>2</td><td>3</td></tr>",
+            2,
+        ),
+        (
+            "<tr><th>k</th><th>v</th></tr>",
+            "<tr><td>a</td><td>1</td></tr><tr><td>b</td><td>2</td></tr>",
+            2,
+        ),
+        (
+            "<tr><th>k</th><th>v</th></tr><tr><th>l</th><th>w</th></tr>",
+            keyed,
+            2,
+        ),
+    ] {
+        let found = pairs(head, rows);
+        assert_eq!(found.len(), named, "{head} {rows}");
+        assert!(found.iter().all(|c| !cups.contains(c)), "{head} {rows}");
+    }
     // An article's table (in the main content, or in a flow of prose) keeps its keys.
     assert!(columns(&format!("<main><p>t</p>{}</main>", record(&["a", "b"]))).is_empty());
     assert!(
