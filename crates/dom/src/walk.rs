@@ -376,6 +376,7 @@ fn labelled(
 /// elements, outside any flow, that [`has_paragraph`]. An element at one of these paths is a
 /// flow even without a paragraph of its own: the sections of one page (`div.sectionbody`
 /// of a man page) are all prose or none, whichever of them opens with a list or a listing.
+/// So are the elements whose sections of their own label hold one ([`nested_section`]).
 fn flow_paths(arena: &TreeArena) -> (fnv::FnvHashSet<u64>, fnv::FnvHashSet<u64>) {
     let mut flows = fnv::FnvHashSet::default();
     let mut prose = fnv::FnvHashSet::default();
@@ -394,9 +395,43 @@ fn flow_paths(arena: &TreeArena) -> (fnv::FnvHashSet<u64>, fnv::FnvHashSet<u64>)
             }
             continue;
         }
+        // A section of sections is the flow its sections' prose is in (`sections=nested`).
+        if let Some(bare) = nested_section(arena, id) {
+            flows.insert(path);
+            if bare {
+                prose.insert(path);
+            }
+            continue;
+        }
         push_all_children(arena, id, 0, path, &mut stack);
     }
     (flows, prose)
+}
+
+/// Whether classed element `id`, without a paragraph of its own, holds a child of its own
+/// label that holds one (a section of sections: DocBook's `div.sect1` around its
+/// `div.sect2`s, one label once digits are masked): `Some(bare)`, `bare` whether one such
+/// child's paragraph is bare. Such an element is a flow of prose itself (`sections=nested`,
+/// ALGORITHM.md §3, "Session 67"): a section that opens with a paragraph and one that opens
+/// with its subsections are one template's, as are their blocks below.
+fn nested_section(arena: &TreeArena, id: NodeId) -> Option<bool> {
+    let own = arena_label(arena, id);
+    let node = arena.node(id)?;
+    if class_of(arena, id).is_none() || is_root(&node.name) {
+        return None;
+    }
+    let mut child = node.first;
+    let mut found = None;
+    while let Some(c) = arena.node(child) {
+        if c.kind == Kind::Element
+            && arena_label(arena, child) == own
+            && has_paragraph(arena, child)
+        {
+            found = Some(found.unwrap_or(false) || has_bare_paragraph(arena, child));
+        }
+        child = c.next;
+    }
+    found
 }
 
 /// The page's main content: the first `<main>` or `[role=main]` element in document order,

@@ -99,3 +99,50 @@ fn only_a_page_wide_section_of_prose() {
     };
     check_differ(&main("chapter"), &main("section"));
 }
+
+/// A DocBook page: a `div.sect1` with a title, and `body` in it (its text, its subsections).
+fn sect1(body: &str) -> String {
+    format!(
+        "<body><div class=navheader><a href=p>Prev</a></div><div class=sect1>\
+         <div class=titlepage><h2 class=title>19.1 Title</h2></div>{body}</div>\
+         <div class=navfooter><a href=n>Next</a></div></body>"
+    )
+}
+
+/// A DocBook subsection, `div.sect2`, of `paragraphs` paragraphs and a variable list.
+fn sect2(paragraphs: usize) -> String {
+    format!(
+        "<div class=sect2><div class=titlepage><h3 class=title>19.1.1 Sub</h3></div>{}\
+         <div class=variablelist><dl class=variablelist><dt>x</dt><dd><p>y</p></dd></dl>\
+         </div></div>",
+        "<p>Words.</p>".repeat(paragraphs)
+    )
+}
+
+#[test]
+fn a_section_of_sections_is_the_flow_its_sections_text_is_in() {
+    // A section whose text opens with a paragraph and one whose text lies in its
+    // subsections (`div.sect1` around `div.sect2`s, one label once digits are masked):
+    // their blocks lie below the section either way, labelled by their tags.
+    let flat = sect1(
+        "<p>Words.</p><p>More.</p><div class=variablelist><dl class=variablelist><dt>x</dt>\
+         <dd><p>y</p></dd></dl></div>",
+    );
+    let nested = sect1(&format!(
+        "<div class=toc><dl class=toc><dt><a href=a>a</a></dt></dl></div>{}{}",
+        sect2(2),
+        sect2(1)
+    ));
+    // What the nested one has of its own: its table of contents' link and its
+    // subsections' headings, at the section's place; the flat one has nothing of its own.
+    check(
+        &nested,
+        &flat,
+        &["html/body/div.sect0/a", "html/body/div.sect0/h3"],
+    );
+    check(&flat, &nested, &[]);
+    // Sections of another label are no section's sections: the outer one keeps its class
+    // and nests its blocks below each section.
+    let other = sect1(&sect2(2).replace("sect2", "part"));
+    assert!(only_in(&other, &flat).contains(&"html/body/div.sect0/div.part".to_owned()));
+}
