@@ -91,7 +91,7 @@ pub(crate) fn key_rows(arena: &TreeArena, id: NodeId) -> Vec<NodeId> {
             rows.push(row);
         }
     }
-    if rows.is_empty() || rows.len() + usize::from(head_pair) < 2 {
+    if rows.len() + usize::from(head_pair) < 2 {
         rows.clear();
     }
     rows
@@ -104,10 +104,8 @@ fn head_is_pair(arena: &TreeArena, head: NodeId) -> bool {
     let (Some(row), None) = (rows.next(), rows.next()) else {
         return false;
     };
-    let cells: Vec<NodeId> = children(arena, row)
-        .filter(|&c| matches!(name(arena, c), Some("th" | "td")))
-        .collect();
-    matches!(cells[..], [key, value]
+    let mut cells = children(arena, row).filter(|&c| matches!(name(arena, c), Some("th" | "td")));
+    matches!((cells.next(), cells.next(), cells.next()), (Some(key), Some(value), None)
         if name(arena, key) == Some("th")
             && name(arena, value) == Some("th")
             && arena.header_text(key).is_some())

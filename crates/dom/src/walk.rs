@@ -412,12 +412,12 @@ fn flow_paths(arena: &TreeArena) -> (fnv::FnvHashSet<u64>, fnv::FnvHashSet<u64>)
 /// label that holds one (a section of sections: DocBook's `div.sect1` around its
 /// `div.sect2`s, one label once digits are masked): `Some(bare)`, `bare` whether one such
 /// child's paragraph is bare. Such an element is a flow of prose itself (`sections=nested`,
-/// ALGORITHM.md §3, "Session 67"): a section that opens with a paragraph and one that opens
+/// ALGORITHM.md §3, 19. and "Session 67, second"): a section that opens with a paragraph and one that opens
 /// with its subsections are one template's, as are their blocks below.
 fn nested_section(arena: &TreeArena, id: NodeId) -> Option<bool> {
-    let own = arena_label(arena, id);
     let node = arena.node(id)?;
-    if class_of(arena, id).is_none() || is_root(&node.name) {
+    let own = arena_label(arena, id);
+    if own == tag_label(&node.name) || is_root(&node.name) {
         return None;
     }
     let mut child = node.first;
