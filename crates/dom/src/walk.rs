@@ -408,23 +408,42 @@ fn flow_paths(arena: &TreeArena) -> (fnv::FnvHashSet<u64>, fnv::FnvHashSet<u64>)
     (flows, prose)
 }
 
-/// Whether classed element `id`, without a paragraph of its own, holds a child of its own
-/// label that holds one (a section of sections: DocBook's `div.sect1` around its
-/// `div.sect2`s, one label once digits are masked): `Some(bare)`, `bare` whether one such
-/// child's paragraph is bare. Such an element is a flow of prose itself (`sections=nested`,
-/// ALGORITHM.md §3, 19. and "Session 67, second"): a section that opens with a paragraph and one that opens
-/// with its subsections are one template's, as are their blocks below.
+/// Whether classed element `id`, without a paragraph of its own, holds a section that holds
+/// one: `Some(bare)`, `bare` whether one such section's paragraph is bare. Such an element
+/// is a flow of prose itself (ALGORITHM.md §3, 19.): a section that opens with a paragraph
+/// and one that opens with its subsections are one template's, as are their blocks below.
+/// A section is a child that holds a paragraph and
+/// - carries `id`'s label (a section of sections: DocBook's `div.sect1` around its
+///   `div.sect2`s, one label once digits are masked; `sections=nested`, session 67), or
+/// - is classed and titled ([`titled`]), where `id` is a titled child of `<body>` whose
+///   title is not that child's (a page-wide titled section of titled sections: DocBook's
+///   `div.chapter` around its `div.section`s, docutils' `div.document` around its
+///   `div.section`s; `sections=titled`, session 68).
 fn nested_section(arena: &TreeArena, id: NodeId) -> Option<bool> {
     let node = arena.node(id)?;
     let own = arena_label(arena, id);
     if own == tag_label(&node.name) || is_root(&node.name) {
         return None;
     }
+    // A page-wide titled section: its titled, classed children that are not its title are
+    // sections too.
+    let page_wide = arena.node(node.parent).is_some_and(|p| {
+        p.kind == Kind::Element && p.ns == Ns::Html && p.name == html5ever::local_name!("body")
+    }) && titled(arena, id);
+    let title = if page_wide {
+        first_element(arena, id)
+    } else {
+        NONE
+    };
     let mut child = node.first;
     let mut found = None;
     while let Some(c) = arena.node(child) {
         if c.kind == Kind::Element
-            && arena_label(arena, child) == own
+            && (arena_label(arena, child) == own
+                || (page_wide
+                    && child != title
+                    && arena_label(arena, child) != tag_label(&c.name)
+                    && titled(arena, child)))
             && has_paragraph(arena, child)
         {
             found = Some(found.unwrap_or(false) || has_bare_paragraph(arena, child));
@@ -432,6 +451,38 @@ fn nested_section(arena: &TreeArena, id: NodeId) -> Option<bool> {
         child = c.next;
     }
     found
+}
+
+/// The first element child of `id` (`NONE` if it has none).
+fn first_element(arena: &TreeArena, id: NodeId) -> NodeId {
+    let mut child = arena.node(id).map_or(NONE, |n| n.first);
+    while let Some(c) = arena.node(child) {
+        if c.kind == Kind::Element {
+            return child;
+        }
+        child = c.next;
+    }
+    NONE
+}
+
+/// How many first children down a heading may lie below the element it titles: DocBook
+/// writes a section's heading four levels below it (`div.section` > `div.titlepage` >
+/// `div` > `div` > `h2.title`).
+const TITLE_DEPTH: usize = 4;
+
+/// Whether element `id` is titled: its first element child is a heading, or that child's
+/// first element child, down to [`TITLE_DEPTH`] levels.
+fn titled(arena: &TreeArena, id: NodeId) -> bool {
+    let mut at = id;
+    for _ in 0..TITLE_DEPTH {
+        at = first_element(arena, at);
+        match arena.node(at) {
+            Some(n) if is_heading(n) => return true,
+            Some(_) => {}
+            None => return false,
+        }
+    }
+    false
 }
 
 /// The page's main content: the first `<main>` or `[role=main]` element in document order,

@@ -141,8 +141,89 @@ fn a_section_of_sections_is_the_flow_its_sections_text_is_in() {
         &["html/body/div.sect0/a", "html/body/div.sect0/h3"],
     );
     check(&flat, &nested, &[]);
-    // Sections of another label are no section's sections: the outer one keeps its class
-    // and nests its blocks below each section.
-    let other = sect1(&sect2(2).replace("sect2", "part"));
+    // Untitled sections of another label are no section's sections (titled ones are, in a
+    // section right in `<body>`: below): the outer one keeps its class and nests its blocks
+    // below each section.
+    let other = sect1(&sect2(2).replace("sect2", "part").replace(
+        "<div class=titlepage><h3 class=title>19.1.1 Sub</h3></div>",
+        "",
+    ));
     assert!(only_in(&other, &flat).contains(&"html/body/div.sect0/div.part".to_owned()));
+}
+
+/// A DocBook chapter right in `<body>` (its title four levels down, as DocBook writes it)
+/// around `body`, inside `wrap` (`{}` for none).
+fn chapter(wrap: &str, body: &str) -> String {
+    let chapter = format!(
+        "<div class=chapter><div class=titlepage><div><div><h2 class=title>3. Title</h2>\
+         </div></div></div><div class=toc><dl class=toc><dt><a href=s>s</a></dt></dl></div>\
+         {body}</div>"
+    );
+    format!(
+        "<body><div class=navheader><a href=p>Prev</a></div>{}</body>",
+        wrap.replace("{}", &chapter)
+    )
+}
+
+/// A DocBook section, titled, of two paragraphs and `blocks`.
+fn section(blocks: &str) -> String {
+    format!(
+        "<div class=section><div class=titlepage><div><div><h2 class=title>3.1 Sub</h2>\
+         </div></div></div><p>Words.</p><p>More.</p>{blocks}</div>"
+    )
+}
+
+#[test]
+fn a_page_wide_titled_section_of_titled_sections_is_the_flow() {
+    // A chapter whose text lies in its one section, and one with a table of its own beside
+    // its section's listing: the table and the listing are blocks of one flow, the
+    // chapter, labelled by their tags.
+    let table = "<div class=table><p class=title>Table 1</p><table><tr><td>x</td></tr></table>\
+                 </div>";
+    let plain = chapter("{}", &section(""));
+    let more = chapter("{}", &format!("{table}{}", section("<pre>x</pre>")));
+    check(
+        &more,
+        &plain,
+        &[
+            "html/body/div.chapter/pre",
+            "html/body/div.chapter/table",
+            "html/body/div.chapter/tbody",
+            "html/body/div.chapter/td",
+            "html/body/div.chapter/tr",
+        ],
+    );
+    check(&plain, &more, &[]);
+    // Not a child of `<body>` (an application's layout around its content), a section
+    // that is its container's title (a text block opening on its heading), or a container
+    // without a title of its own (a sidebar): the container keeps its class, and the table
+    // its place below it.
+    let wrapped = |body: &str| chapter("<div class=layout>{}</div>", body);
+    let untitled = |body: &str| {
+        chapter("{}", body).replace(
+            "<div class=titlepage><div><div><h2 class=title>3. Title</h2></div></div></div>",
+            "",
+        )
+    };
+    let first = |body: &str| {
+        untitled(body)
+            .replace(
+                "<div class=toc><dl class=toc><dt><a href=s>s</a></dt></dl></div>",
+                "",
+            )
+            .replace(
+                "<div class=titlepage><div><div><h2 class=title>3.1 Sub</h2></div></div></div>",
+                "<h2>3.1 Sub</h2>",
+            )
+    };
+    let cases: [&dyn Fn(&str) -> String; 3] = [&wrapped, &untitled, &first];
+    for make in cases {
+        let more = make(&format!("{}{table}", section("")));
+        assert!(
+            only_in(&more, &make(&section("")))
+                .iter()
+                .any(|p| p.ends_with("div.chapter/div.table")),
+            "{more:?}"
+        );
+    }
 }
