@@ -21,51 +21,96 @@
 //! every page without a `<main>`, made each of its pages an article, and its list of
 //! categories joined its archive, a `ul` against a `dl`: ALGORITHM.md §3, "Session 62".)
 //!
+//! An application's pages are no articles, even where a line or two of text makes their
+//! content a flow of prose: a database manager's status page (a notice above two tables)
+//! and its search form (a sentence above its fields) each hold prose blocks of their own
+//! and nothing else, so the rule above saw nothing and the status page took the search,
+//! the data dictionary and the two-factor settings in. So where both pages hold a form or
+//! a table of their own ([`holds_marks`]) and the host's frame is known, their prose paths
+//! count as blocks like any other, but for their articles' blocks (ALGORITHM.md §3,
+//! "Session 68, second").
+//!
 //! Per kind this keeps a page more only where the first pages of the kind each hold
 //! something the other lacks; once joined pages teach the host those paths vary, they no
 //! longer count (ALGORITHM.md §3, "Session 58").
 
+use crate::frame::Frame;
 use crate::prose::MIN_ARTICLE;
 
 /// The paths of its own each of two pages must hold for them to be two kinds: `frame.rs`'s
 /// [`MIN_NEW`](crate::frame::MIN_NEW), the paths a page mostly frame must bring.
 pub(crate) const MIN_EACH: usize = crate::frame::MIN_NEW;
 
+/// Which paths of two pages [`each_holds_own`] reads as blocks of their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Own {
+    /// Neither prose nor their articles' blocks (where either is an article).
+    NoProse,
+    /// Prose too, but never their articles' blocks: two pages of an application, each
+    /// with a form or a table of its own ([`holds_marks`]).
+    Prose,
+}
+
 /// Whether two summaries (sorted, `silhouette_dom::PathSet::summary`'s paths), with
 /// `prose_a` and `prose_b` paths of prose, each hold at least [`MIN_EACH`] paths the other
-/// lacks that are not prose and that `skip` does not name (the host's frame, the paths
-/// learned to vary), nor `is_block` (their articles' blocks) where either is an article.
-/// Symmetric.
+/// lacks that `skip` does not name (the host's frame, the paths learned to vary), read as
+/// `reading` says: not prose, nor `is_block` (their articles' blocks) where either is an
+/// article ([`Own::NoProse`]), or any but `is_block` ([`Own::Prose`]). Symmetric.
 pub(crate) fn each_holds_own(
     a: &[u32],
     prose_a: usize,
     b: &[u32],
     prose_b: usize,
-    skip: impl Fn(u32) -> bool,
-    is_block: impl Fn(u32) -> bool,
+    (skip, is_block): (impl Fn(u32) -> bool, impl Fn(u32) -> bool),
+    reading: Own,
 ) -> bool {
     let articles = prose_a >= MIN_ARTICLE || prose_b >= MIN_ARTICLE;
     let holds = |page: &[u32], other: &[u32]| {
-        own(page, other, articles, &skip, &is_block)
+        own(page, other, (articles, reading), &skip, &is_block)
             .nth(MIN_EACH - 1)
             .is_some()
     };
     holds(a, b) && holds(b, a)
 }
 
-/// The paths of `page` that `other` lacks, neither prose nor named by `skip`, nor by
-/// `is_block` where `articles`.
+/// The paths of `page` that `other` lacks and `skip` does not name: neither prose nor
+/// named by `is_block` where `articles` ([`Own::NoProse`]), or not named by `is_block`
+/// ([`Own::Prose`]).
 fn own<'a>(
     page: &'a [u32],
     other: &'a [u32],
-    articles: bool,
+    (articles, reading): (bool, Own),
     skip: &'a impl Fn(u32) -> bool,
     is_block: &'a impl Fn(u32) -> bool,
 ) -> impl Iterator<Item = &'a u32> + 'a {
     page.iter().filter(move |&&id| {
-        let left_out = crate::frame::is_prose(id) || skip(id) || (articles && is_block(id));
+        let left_out = skip(id)
+            || match reading {
+                Own::NoProse => crate::frame::is_prose(id) || (articles && is_block(id)),
+                Own::Prose => is_block(id),
+            };
         !left_out && other.binary_search(&id).is_err()
     })
+}
+
+/// Whether a page with `summary` (sorted, its articles' blocks apart) holds a form or a
+/// table of its own, given its host's `frame`: [`MIN_FIELDS`](crate::forms::MIN_FIELDS)
+/// visible fields or [`MIN_COLUMNS`](crate::tables::MIN_COLUMNS) columns, prose or not,
+/// that are not the frame. `false` until the frame is known: before, a site's search box
+/// and its button are a form of every page's own.
+pub(crate) fn holds_marks(summary: &[u32], frame: &Frame) -> bool {
+    if !frame.learned() {
+        return false;
+    }
+    let holds = |marked: fn(u32) -> bool, min: usize| {
+        summary
+            .iter()
+            .filter(|&&id| marked(id) && !frame.is_frame(id))
+            .nth(min - 1)
+            .is_some()
+    };
+    holds(crate::forms::is_field, crate::forms::MIN_FIELDS)
+        || holds(crate::tables::is_any_column, crate::tables::MIN_COLUMNS)
 }
 
 /// When two pages (their summaries, `silhouette_dom::PathSet::summary`, their articles'
@@ -81,13 +126,13 @@ pub fn blocks_differ(a: &[u32], b: &[u32]) -> Option<(usize, usize)> {
     let is_block =
         |p: u32| blocks_a.binary_search(&p).is_ok() || blocks_b.binary_search(&p).is_ok();
     let none = |_: u32| false;
-    if !each_holds_own(&a, pa, &b, pb, none, is_block) {
+    if !each_holds_own(&a, pa, &b, pb, (none, is_block), Own::NoProse) {
         return None;
     }
     let articles = pa.max(pb) >= MIN_ARTICLE;
     Some((
-        own(&a, &b, articles, &none, &is_block).count(),
-        own(&b, &a, articles, &none, &is_block).count(),
+        own(&a, &b, (articles, Own::NoProse), &none, &is_block).count(),
+        own(&b, &a, (articles, Own::NoProse), &none, &is_block).count(),
     ))
 }
 
@@ -123,12 +168,12 @@ mod tests {
         let is_block = |id: u32| id.is_multiple_of(16) && id / 16 >= 700;
         let (pa, pb) = (a.1 as usize, b.1 as usize);
         assert_eq!(
-            each_holds_own(&sa, pa, &sb, pb, skip, is_block),
+            each_holds_own(&sa, pa, &sb, pb, (skip, is_block), Own::NoProse),
             expected,
             "{a:?} {b:?}"
         );
         assert_eq!(
-            each_holds_own(&sb, pb, &sa, pa, skip, is_block),
+            each_holds_own(&sb, pb, &sa, pa, (skip, is_block), Own::NoProse),
             expected,
             "{b:?} {a:?}"
         );
@@ -170,6 +215,77 @@ mod tests {
         check((700..706, 2), (800..806, 0), &[], true);
     }
 
+    #[test]
+    fn an_applications_prose_blocks_are_blocks() {
+        // A skin of 40 paths and prose of its own on each page (a status page's notice and
+        // tables, a search page's sentence and fields), or other paths of its own.
+        let page = |prose: std::ops::Range<u32>, other: std::ops::Range<u32>| {
+            let mut ids: Vec<u32> = (0..40)
+                .chain(other)
+                .map(|n| n * 16)
+                .chain(prose.map(|n| n * 16 + 1))
+                .collect();
+            ids.sort_unstable();
+            ids
+        };
+        // Prose ids from 700 on are blocks of an article.
+        let is_block = |id: u32| id / 16 >= 700;
+        let check = |a: &[u32], b: &[u32], skipped: &[u32], reading: Own, expected: bool| {
+            let skip = |id: u32| skipped.contains(&(id / 16));
+            let (pa, pb) = (crate::prose::prose_paths(a), crate::prose::prose_paths(b));
+            for (x, px, y, py) in [(a, pa, b, pb), (b, pb, a, pa)] {
+                assert_eq!(
+                    each_holds_own(x, px, y, py, (skip, is_block), reading),
+                    expected,
+                    "{reading:?} {x:?} {y:?}"
+                );
+            }
+        };
+        let (status, search) = (page(100..106, 0..0), page(200..204, 0..0));
+        // Prose is no block of the page's own; read as an application's pages, it is.
+        check(&status, &search, &[], Own::NoProse, false);
+        check(&status, &search, &[], Own::Prose, true);
+        // Prose of its own on one side and other paths on the other.
+        check(&status, &page(0..0, 500..503), &[], Own::Prose, true);
+        // Too few on one side, their articles' blocks, or what the host frames or learned
+        // to vary: nothing.
+        check(&status, &page(200..202, 0..0), &[], Own::Prose, false);
+        check(&page(700..706, 0..0), &search, &[], Own::Prose, false);
+        check(&status, &search, &[200, 201], Own::Prose, false);
+    }
+
+    #[test]
+    fn a_form_or_a_table_of_its_own_makes_an_applications_page() {
+        // A frame of 40 paths and a search box with its button (fields: second bit) on
+        // every page.
+        let skin: Vec<u32> = (0..40)
+            .map(|n| n * 16)
+            .chain([41 * 16 + 2, 42 * 16 + 2])
+            .collect();
+        let page = |extra: &[u32]| {
+            let mut ids: Vec<u32> = skin.iter().copied().chain(extra.iter().copied()).collect();
+            ids.sort_unstable();
+            ids
+        };
+        let mut frame = Frame::default();
+        // Until the frame is known, nothing is an application's page.
+        assert!(!holds_marks(&page(&[500 * 16 + 2, 501 * 16 + 2]), &frame));
+        for _ in 0..crate::frame::MIN_REPRESENTATIVES {
+            frame.learn(&page(&[]));
+        }
+        for (extra, expected) in [
+            // Two fields of its own, prose (lowest bit) or not; two columns (third bit).
+            (&[500 * 16 + 2, 501 * 16 + 3][..], true),
+            (&[500 * 16 + 4, 501 * 16 + 5][..], true),
+            // The frame's search box alone, one field or one column: not.
+            (&[][..], false),
+            (&[500 * 16 + 2, 600 * 16 + 1][..], false),
+            (&[500 * 16 + 4, 501 * 16 + 2][..], false),
+        ] {
+            assert_eq!(holds_marks(&page(extra), &frame), expected, "{extra:?}");
+        }
+    }
+
     proptest! {
         #[test]
         fn symmetric(
@@ -179,8 +295,12 @@ mod tests {
             let sb = summary(20, 100 + a.saturating_sub(overlap)..100 + a + b, pb);
             let (pa, pb) = (pa as usize, pb as usize);
             let none = |_: u32| false;
-            let ab = each_holds_own(&sa, pa, &sb, pb, none, none);
-            prop_assert_eq!(ab, each_holds_own(&sb, pb, &sa, pa, none, none));
+            let ab = each_holds_own(&sa, pa, &sb, pb, (none, none), Own::NoProse);
+            prop_assert_eq!(ab, each_holds_own(&sb, pb, &sa, pa, (none, none), Own::NoProse));
+            let prose = each_holds_own(&sa, pa, &sb, pb, (none, none), Own::Prose);
+            prop_assert_eq!(prose, each_holds_own(&sb, pb, &sa, pa, (none, none), Own::Prose));
+            // Reading prose too finds at least what reading without it does.
+            prop_assert!(prose || !ab);
             prop_assert_eq!(
                 blocks_differ(&sa, &sb).map(|(x, y)| (y, x)),
                 blocks_differ(&sb, &sa)
@@ -193,7 +313,7 @@ mod tests {
             }
             let all = |_: u32| true;
             if pa.max(pb) >= MIN_ARTICLE {
-                prop_assert!(!each_holds_own(&sa, pa, &sb, pb, none, all));
+                prop_assert!(!each_holds_own(&sa, pa, &sb, pb, (none, all), Own::NoProse));
             }
         }
     }

@@ -154,6 +154,8 @@ struct Seen<'a> {
     prose: usize,
     /// The paths of the page's article blocks (`articles.rs`), increasing.
     article: &'a [u32],
+    /// Whether the page holds a form or a table of its own (`blocks.rs`, `holds_marks`).
+    marks: bool,
     /// The similarity a page that brings paths no representative of the host has must
     /// reach (`frame.rs`, [`Novel::brings`]): a far match's.
     novel_bar: f64,
@@ -823,6 +825,7 @@ impl Dedup {
             },
             prose: crate::prose::prose_paths(summary),
             article,
+            marks: host_frame.is_some_and(|f| crate::blocks::holds_marks(summary, f)),
             novel_bar: self
                 .config
                 .min_similarity
@@ -892,15 +895,25 @@ impl Dedup {
         let is_block = |p: u32| {
             seen.article.binary_search(&p).is_ok() || their_article.binary_search(&p).is_ok()
         };
-        // Each with a block of its own, their articles' blocks aside: two kinds (`blocks.rs`).
+        // Each with a block of its own, their articles' blocks aside: two kinds; an
+        // application's prose blocks are blocks too (`blocks.rs`).
         let skip = |p| seen.host_frame.is_some_and(|f| f.is_frame(p)) || varies(p);
+        let reading = if seen.marks
+            && seen
+                .host_frame
+                .is_some_and(|f| crate::blocks::holds_marks(theirs, f))
+        {
+            crate::blocks::Own::Prose
+        } else {
+            crate::blocks::Own::NoProse
+        };
         if crate::blocks::each_holds_own(
             summary,
             seen.prose,
             theirs,
             crate::prose::prose_paths(theirs),
-            skip,
-            is_block,
+            (skip, is_block),
+            reading,
         ) {
             return Err(Compared::EachOwn);
         }

@@ -712,24 +712,33 @@ fn a_page_whose_own_part_is_a_third_new_is_another_kind_however_alike() {
     assert_eq!(d.judge_page(&signals), Kept { cluster: 202 });
 }
 
-#[test]
-fn a_form_of_its_own_never_joins_a_page_that_is_its_frame_alone() {
-    use Verdict::*;
-    // A frame 0..60 that ten page kinds teach (3 paths of their own each). Path `n` is
-    // summary id `16n`; `| 1` marks prose, `| 2` a visible field.
-    let page = |own: &[u32]| -> Vec<u32> {
-        let mut paths: Vec<u32> = (0..60).map(|n| n * 16).chain(own.iter().copied()).collect();
-        paths.sort_unstable();
-        paths
-    };
+/// A page of a frame 0..60 (path `n` is summary id `16n`) and the summary ids `own`.
+fn framed_page(own: &[u32]) -> Vec<u32> {
+    let mut paths: Vec<u32> = (0..60).map(|n| n * 16).chain(own.iter().copied()).collect();
+    paths.sort_unstable();
+    paths
+}
+
+/// A confirming dedup whose host's frame ten page kinds of [`framed_page`] taught (3 paths
+/// of their own each).
+fn taught_by_ten_kinds() -> Dedup {
     let mut d = confirming();
     keep_far_apart(&mut d, 10, |k| {
-        page(
+        framed_page(
             &(1000 + 10 * k..1003 + 10 * k)
                 .map(|n| n * 16)
                 .collect::<Vec<u32>>(),
         )
     });
+    d
+}
+
+#[test]
+fn a_form_of_its_own_never_joins_a_page_that_is_its_frame_alone() {
+    use Verdict::*;
+    // `| 1` marks prose, `| 2` a visible field.
+    let page = framed_page;
+    let mut d = taught_by_ten_kinds();
     // An empty basket: the frame and a line of text, mostly frame.
     let basket = page(&[(500 * 16) | 1]);
     assert_eq!(
@@ -756,4 +765,38 @@ fn a_form_of_its_own_never_joins_a_page_that_is_its_frame_alone() {
     // A second empty basket still joins the first.
     let v = d.judge(102, "h", 102, fp(BASE ^ 0b1), 50, Some(&basket));
     assert!(matches!(v, NearDuplicate { of: 100, .. }), "{v:?}");
+}
+
+#[test]
+fn an_applications_pages_each_with_prose_of_its_own_are_two_kinds() {
+    use Verdict::*;
+    // `| 1` marks prose, `| 2` a visible field, `| 4` a table's column.
+    let page = framed_page;
+    let prose = |ids: std::ops::Range<u32>, mark: u32| ids.map(move |n| (n * 16) | 1 | mark);
+    let run = |columns: u32| {
+        let mut d = taught_by_ten_kinds();
+        // A status page: a line of text above two tables, all prose (the line makes the
+        // content a flow), the tables' columns marked or not.
+        let status: Vec<u32> = prose(500..506, 0).chain(prose(510..512, columns)).collect();
+        assert_eq!(
+            d.judge(100, "h", 100, fp(BASE), 50, Some(&page(&status))),
+            Kept { cluster: 100 }
+        );
+        // A search form: a sentence above its fields, all prose. 60 of 76 paths shared
+        // (0.79), 2 bits apart.
+        let search: Vec<u32> = prose(600..606, 0).chain(prose(610..612, 2)).collect();
+        let (none, search) = (PageContent::default(), page(&search));
+        let signals = signals_of(101, BASE ^ 0b11, &search, &none);
+        (notes_on(&d, &signals, 100), d.judge_page(&signals))
+    };
+    // Each holds a form or a table of its own: their prose blocks are theirs, two kinds.
+    let (notes, verdict) = run(4);
+    assert_eq!(notes, [(100, None, Compared::EachOwn)]);
+    assert_eq!(verdict, Kept { cluster: 101 });
+    // Without the status page's columns, prose is no block of its own: they join.
+    let (_, verdict) = run(0);
+    assert!(
+        matches!(verdict, NearDuplicate { of: 100, .. }),
+        "{verdict:?}"
+    );
 }

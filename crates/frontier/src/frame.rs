@@ -166,6 +166,12 @@ impl Frame {
         prose < MIN_PROSE && own.saturating_mul(OWN_PART) <= summary.len()
     }
 
+    /// Whether the scope has counted enough representatives
+    /// ([`MIN_REPRESENTATIVES`]) to tell its frame.
+    pub(crate) const fn learned(&self) -> bool {
+        self.representatives >= MIN_REPRESENTATIVES
+    }
+
     /// Whether `small`, a page that is mostly frame, and `big`, one that is not, are two
     /// kinds: `small` has at least [`MIN_OWN`] paths of its own (neither frame nor named by
     /// `varies`) and `big` holds less than half of them. Both summaries sorted.

@@ -51,6 +51,12 @@ pub(crate) const fn is_column(id: u32) -> bool {
     id & 5 == 4
 }
 
+/// Whether summary id `id` is a column of a table, below a flow of prose or not (its third
+/// bit).
+pub(crate) const fn is_any_column(id: u32) -> bool {
+    id & 4 == 4
+}
+
 /// The columns of its own of a page with `summary` (sorted, distinct ids), given its host's
 /// `frame`: increasing.
 pub(crate) fn own_columns(summary: &[u32], frame: Option<&Frame>) -> Vec<u32> {
