@@ -142,7 +142,7 @@ impl Frame {
     /// [`is_frame`](Self::is_frame) of path `id`, on `count` representatives (its count,
     /// looked up once by the caller).
     fn frame_on(&self, id: u32, count: Option<u32>) -> bool {
-        self.representatives >= MIN_REPRESENTATIVES
+        self.learned()
             && !is_prose(id)
             && count.is_some_and(|n| f64::from(n) >= FRAME_SHARE * f64::from(self.representatives))
     }
@@ -150,7 +150,7 @@ impl Frame {
     /// Whether a page with `summary` is mostly frame (see the module docs); never before the
     /// frame is known.
     pub(crate) fn mostly_frame(&self, summary: &[u32]) -> bool {
-        if self.representatives < MIN_REPRESENTATIVES || summary.is_empty() {
+        if !self.learned() || summary.is_empty() {
             return false;
         }
         // One pass: prose paths (never the frame) and every other path that is not frame.
@@ -207,7 +207,7 @@ impl Frame {
         varies: impl Fn(u32) -> bool,
     ) -> Novel {
         let mut novel = Novel::default();
-        if self.representatives < MIN_REPRESENTATIVES || self.counts.len() >= MAX_COUNTED {
+        if !self.learned() || self.counts.len() >= MAX_COUNTED {
             return novel;
         }
         for &id in page {
