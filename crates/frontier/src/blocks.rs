@@ -99,18 +99,11 @@ fn own<'a>(
 /// that are not the frame. `false` until the frame is known: before, a site's search box
 /// and its button are a form of every page's own.
 pub(crate) fn holds_marks(summary: &[u32], frame: &Frame) -> bool {
-    if !frame.learned() {
-        return false;
-    }
-    let holds = |marked: fn(u32) -> bool, min: usize| {
-        summary
-            .iter()
-            .filter(|&&id| marked(id) && !frame.is_frame(id))
-            .nth(min - 1)
-            .is_some()
-    };
-    holds(crate::forms::is_field, crate::forms::MIN_FIELDS)
-        || holds(crate::tables::is_any_column, crate::tables::MIN_COLUMNS)
+    use crate::forms::{MIN_FIELDS, holds_own_marked, is_field};
+    use crate::tables::{MIN_COLUMNS, is_any_column};
+    frame.learned()
+        && (holds_own_marked(summary, is_field, Some(frame), MIN_FIELDS)
+            || holds_own_marked(summary, is_any_column, Some(frame), MIN_COLUMNS))
 }
 
 /// When two pages (their summaries, `silhouette_dom::PathSet::summary`, their articles'

@@ -91,6 +91,22 @@ pub(crate) fn own_marked(
         .collect()
 }
 
+/// Whether a page with `summary` holds at least `min` paths marked by `marked` of its own,
+/// given its host's `frame` ([`own_marked`]'s, counted without collecting them).
+pub(crate) fn holds_own_marked(
+    summary: &[u32],
+    marked: fn(u32) -> bool,
+    frame: Option<&Frame>,
+    min: usize,
+) -> bool {
+    min == 0
+        || summary
+            .iter()
+            .filter(|&&id| own(id, marked, frame))
+            .nth(min - 1)
+            .is_some()
+}
+
 /// The visible fields of its own of a page with `summary` (sorted, distinct ids), given its
 /// host's `frame`: increasing.
 pub(crate) fn own_fields(summary: &[u32], frame: Option<&Frame>) -> Vec<u32> {
