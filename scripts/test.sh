@@ -30,8 +30,9 @@ python3 scripts/check-imports.py
 step "cargo clippy (all targets, warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-step "cargo doc (warnings are errors)"
+step "cargo doc, public and private items (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --document-private-items --locked
 
 step "fuzz target builds"
 scripts/fuzz-build.sh

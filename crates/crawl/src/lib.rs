@@ -4,8 +4,8 @@
 //! DOM template: each page's structure is fingerprinted ([`silhouette_dom`]) and a page
 //! within `threshold` bits of one already kept is recorded as a duplicate. Everything the
 //! crawl decides is committed to a state directory (SQLite) that can be resumed, summarised
-//! ([`summarize`]), replayed with other settings ([`replay`]) and drawn in a report
-//! ([`Report`]). The same judge runs over WARC files written by any crawler ([`dedup`]).
+//! ([`summarize`]), replayed with other settings ([`replay()`]) and drawn in a report
+//! ([`Report`]). The same judge runs over WARC files written by any crawler ([`dedup()`]).
 //!
 //! A crawl with a sink of its own (`examples/count.rs`):
 //!

@@ -60,6 +60,7 @@ mod config;
 mod encoding;
 mod explain;
 mod features;
+mod flow;
 mod hasher;
 mod items;
 mod linked;

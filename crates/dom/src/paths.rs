@@ -389,7 +389,7 @@ impl HeaderText {
     }
 }
 
-/// The label of a `<table>` whose header row names its columns (`walk.rs` `header_row`: the
+/// The label of a `<table>` whose header row names its columns (`table_rows.rs` `header_row`: the
 /// first row of its `<thead>`, or without one its first row, all header cells): `label` with the cells' texts ([`HeaderText`]; `None`,
 /// a cell without letters, as 0) mixed in, in column order. A list of tags and a list of
 /// branches are then two kinds of table, and every path below them differs, although their

@@ -210,9 +210,9 @@ pub(crate) type Ctx = u8;
 
 /// Inside `<body>`.
 pub(crate) const BODY: Ctx = 1;
-/// Inside an element whose text is never shown ([`is_hidden`], or a template's contents).
+/// Inside an element whose text is never shown ([`HIDDEN_NAMES`], or a template's contents).
 pub(crate) const HIDDEN: Ctx = 2;
-/// Inside the page's chrome ([`is_chrome`]).
+/// Inside the page's chrome ([`CHROME_NAMES`]).
 const CHROME: Ctx = 4;
 /// Inside an `<article>` (an outermost one, and so every one inside it).
 const ARTICLE: Ctx = 8;
@@ -421,7 +421,7 @@ pub(crate) struct Lines {
     space: bool,
     /// Set once the bound is reached.
     full: bool,
-    /// The nearest block element around the last text written ([`TextWriter::text_in`]).
+    /// The nearest block element around the last text written ([`TextWriter::text_out`]).
     last_block: u32,
     /// Bytes to make room for when the first text comes ([`TextWriter::reserve`]).
     room: usize,

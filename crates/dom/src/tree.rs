@@ -172,7 +172,7 @@ pub(crate) struct TreeArena {
     pub(crate) fields: Vec<NodeId>,
     /// The `<p>` elements that hold one of [`fields`](Self::fields), increasing, once
     /// [`find_form_rows`](Self::find_form_rows) has run: a form's rows, not paragraphs of
-    /// prose (`walk.rs`).
+    /// prose (`flow.rs`).
     pub(crate) form_rows: Vec<NodeId>,
     /// Whether an element that [`is_main`](Self::is_main) may be in the tree: one named
     /// `main` or with `role=main` was created. Without one, `walk::main_content` is `None`

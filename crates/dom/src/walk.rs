@@ -1,6 +1,10 @@
 //! The one walk over the final tree: iterative, document pre-order, template contents first.
 
 use crate::features::{ElementInfo, FeatureModel, Features};
+use crate::flow::{
+    BodyText, MAIN_FLOW_PARAGRAPHS, Paragraphs, amid_prose, class_of, flow_paths,
+    has_bare_paragraph, is_prose_block, is_prose_paragraph, own_text, paragraphs, section_level,
+};
 use crate::paths::{
     PathCollector, child_path, is_field, is_phrasing, is_root, is_template_block, table_label,
     tag_label,
@@ -37,7 +41,7 @@ pub(crate) fn walk(arena: &TreeArena, model: &dyn FeatureModel, out: &mut Featur
 
 /// Pushes the children of `id` in reverse order, so they pop in document order, each with
 /// `depth` and what the walk carries from the parent (`up`).
-fn push_children<T: Copy>(
+pub(crate) fn push_children<T: Copy>(
     arena: &TreeArena,
     id: NodeId,
     depth: u32,
@@ -323,13 +327,13 @@ fn step_name(
 }
 
 /// The label the arena gave element `id`: its tag name and class tokens.
-fn arena_label(arena: &TreeArena, id: NodeId) -> u64 {
+pub(crate) fn arena_label(arena: &TreeArena, id: NodeId) -> u64 {
     arena.label(id)
 }
 
 /// Whether [`element_label`] reads an element's classes.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Classes {
+pub(crate) enum Classes {
     /// Its tag name and class tokens (the arena's label).
     Kept,
     /// Its tag name alone: an element below a flow of prose.
@@ -340,7 +344,7 @@ enum Classes {
 /// headers are the template's words (a list of tags, a list of branches), below a flow of
 /// prose too (an application's list under a line of text); inside it, an article's tables
 /// are its content.
-fn element_label(
+pub(crate) fn element_label(
     arena: &TreeArena,
     id: NodeId,
     node: &crate::tree::Node,
@@ -372,119 +376,6 @@ fn labelled(
     }
 }
 
-/// The paths that hold a flow of prose on a page without a main content: those of the
-/// elements, outside any flow, that [`has_paragraph`]. An element at one of these paths is a
-/// flow even without a paragraph of its own: the sections of one page (`div.sectionbody`
-/// of a man page) are all prose or none, whichever of them opens with a list or a listing.
-/// So are the elements whose sections of their own label hold one ([`nested_section`]).
-fn flow_paths(arena: &TreeArena) -> (fnv::FnvHashSet<u64>, fnv::FnvHashSet<u64>) {
-    let mut flows = fnv::FnvHashSet::default();
-    let mut prose = fnv::FnvHashSet::default();
-    let mut stack: Vec<(NodeId, u32, u64)> = Vec::with_capacity(64);
-    push_children(arena, DOCUMENT, 0, 0, &mut stack);
-    while let Some((id, _, parent)) = stack.pop() {
-        let Some(node) = arena.node(id) else { continue };
-        if node.kind != Kind::Element || is_phrasing(&node.name) {
-            continue;
-        }
-        let path = child_path(parent, element_label(arena, id, node, false, Classes::Kept));
-        if has_paragraph(arena, id) {
-            flows.insert(path);
-            if has_bare_paragraph(arena, id) {
-                prose.insert(path);
-            }
-            continue;
-        }
-        // A section of sections is the flow its sections' prose is in (`sections=nested`).
-        if let Some(bare) = nested_section(arena, id) {
-            flows.insert(path);
-            if bare {
-                prose.insert(path);
-            }
-            continue;
-        }
-        push_all_children(arena, id, 0, path, &mut stack);
-    }
-    (flows, prose)
-}
-
-/// Whether classed element `id`, without a paragraph of its own, holds a section that holds
-/// one: `Some(bare)`, `bare` whether one such section's paragraph is bare. Such an element
-/// is a flow of prose itself (ALGORITHM.md §3, 19.): a section that opens with a paragraph
-/// and one that opens with its subsections are one template's, as are their blocks below.
-/// A section is a child that holds a paragraph and
-/// - carries `id`'s label (a section of sections: DocBook's `div.sect1` around its
-///   `div.sect2`s, one label once digits are masked; `sections=nested`, session 67), or
-/// - is classed and titled ([`titled`]), where `id` is a titled child of `<body>` whose
-///   title is not that child's (a page-wide titled section of titled sections: DocBook's
-///   `div.chapter` around its `div.section`s, docutils' `div.document` around its
-///   `div.section`s; `sections=titled`, session 68).
-fn nested_section(arena: &TreeArena, id: NodeId) -> Option<bool> {
-    let node = arena.node(id)?;
-    let own = arena_label(arena, id);
-    if own == tag_label(&node.name) || is_root(&node.name) {
-        return None;
-    }
-    // A page-wide titled section: its titled, classed children that are not its title are
-    // sections too.
-    let page_wide = arena.node(node.parent).is_some_and(|p| {
-        p.kind == Kind::Element && p.ns == Ns::Html && p.name == html5ever::local_name!("body")
-    }) && titled(arena, id);
-    let title = if page_wide {
-        first_element(arena, id)
-    } else {
-        NONE
-    };
-    let mut child = node.first;
-    let mut found = None;
-    while let Some(c) = arena.node(child) {
-        if c.kind == Kind::Element
-            && (arena_label(arena, child) == own
-                || (page_wide
-                    && child != title
-                    && arena_label(arena, child) != tag_label(&c.name)
-                    && titled(arena, child)))
-            && has_paragraph(arena, child)
-        {
-            found = Some(found.unwrap_or(false) || has_bare_paragraph(arena, child));
-        }
-        child = c.next;
-    }
-    found
-}
-
-/// The first element child of `id` (`NONE` if it has none).
-fn first_element(arena: &TreeArena, id: NodeId) -> NodeId {
-    let mut child = arena.node(id).map_or(NONE, |n| n.first);
-    while let Some(c) = arena.node(child) {
-        if c.kind == Kind::Element {
-            return child;
-        }
-        child = c.next;
-    }
-    NONE
-}
-
-/// How many first children down a heading may lie below the element it titles: DocBook
-/// writes a section's heading four levels below it (`div.section` > `div.titlepage` >
-/// `div` > `div` > `h2.title`).
-const TITLE_DEPTH: usize = 4;
-
-/// Whether element `id` is titled: its first element child is a heading, or that child's
-/// first element child, down to [`TITLE_DEPTH`] levels.
-fn titled(arena: &TreeArena, id: NodeId) -> bool {
-    let mut at = id;
-    for _ in 0..TITLE_DEPTH {
-        at = first_element(arena, at);
-        match arena.node(at) {
-            Some(n) if is_heading(n) => return true,
-            Some(_) => {}
-            None => return false,
-        }
-    }
-    false
-}
-
 /// The page's main content: the first `<main>` or `[role=main]` element in document order,
 /// outside template contents and the contents of inline elements, as for the page's text
 /// (`text.rs`).
@@ -510,7 +401,7 @@ pub(crate) fn main_content(arena: &TreeArena) -> Option<NodeId> {
 /// Pushes the children of `id`, and after them the contents of a `<template>` `id` (which
 /// then pop first): every walk here visits a template's contents before its children, as
 /// ALGORITHM.md §2 and the reference implementation do.
-fn push_all_children<T: Copy>(
+pub(crate) fn push_all_children<T: Copy>(
     arena: &TreeArena,
     id: NodeId,
     depth: u32,
@@ -529,11 +420,6 @@ fn push_all_children<T: Copy>(
 /// `decay^FLOW_LEVELS` of an element's at the same depth outside a flow): measured at 1, 2,
 /// 12 and at a level fixed under the flow, ALGORITHM.md §3 "Session 34".
 const FLOW_LEVELS: u32 = 2;
-
-/// The paragraphs a main content must hold itself to be a flow of prose (`main-flow`): one
-/// line of text above a search form or an index (Sphinx's `genindex`, `search`) is not
-/// prose; measured at 1 and 2, ALGORITHM.md §3 "Session 35".
-const MAIN_FLOW_PARAGRAPHS: usize = 2;
 
 /// The bare paragraphs a flow of prose must hold itself for its tables to be its text's
 /// (an article's table of options): below fewer, a line of text above a list (CUPS's
@@ -574,271 +460,6 @@ struct Up {
     article: bool,
 }
 
-/// Whether `id` holds a flow of prose: a paragraph of its own ([`paragraphs`]).
-fn has_paragraph(arena: &TreeArena, id: NodeId) -> bool {
-    paragraphs(arena, id, 1, Paragraphs::Any) == 1
-}
-
-/// Whether `id` holds a bare paragraph of its own ([`Paragraphs::Bare`]): what a generator
-/// of prose writes; an application's classed `p` lines (`p.buttons`, `p.pagination`) are
-/// its template's.
-fn has_bare_paragraph(arena: &TreeArena, id: NodeId) -> bool {
-    paragraphs(arena, id, 1, Paragraphs::Bare) == 1
-}
-
-/// Which paragraphs [`paragraphs`] counts.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Paragraphs {
-    /// Every `<p>`.
-    Any,
-    /// A `<p>` without a class token.
-    Bare,
-}
-
-/// How many paragraphs (of `kind`) `id` holds itself, counted up to `at_most`: `<p>`
-/// children, and children other than `<body>` that wrap one paragraph and nothing else
-/// (AsciiDoc's `div.paragraph`: a wrapper around a paragraph is part of it), but in a
-/// `<body>` with a child that holds prose itself ([`wrappers_count`]).
-fn paragraphs(arena: &TreeArena, id: NodeId, at_most: usize, kind: Paragraphs) -> usize {
-    let (first, wrapped) = arena
-        .node(id)
-        .map_or((NONE, false), |n| (n.first, wrappers_count(arena, id)));
-    let mut child = first;
-    let mut found = 0;
-    while let Some(node) = arena.node(child)
-        && found < at_most
-    {
-        if is_own_paragraph(arena, child, kind, wrapped) {
-            found += 1;
-        }
-        child = node.next;
-    }
-    found
-}
-
-/// Whether the wrappers around one paragraph among `id`'s children are paragraphs of `id`:
-/// always, but in a `<body>` with a child that holds a paragraph of its own and is no such
-/// wrapper (`body-flow=p`). There a wrapped paragraph is a navigation line's or a footer's
-/// (Texinfo's `div.header` at the foot of a long node, whose text is in the node's `div`),
-/// and taken for the page's prose it made the whole `<body>` one flow, folding the nesting
-/// of every page with the footer and of none without it.
-fn wrappers_count(arena: &TreeArena, id: NodeId) -> bool {
-    let Some(node) = arena.node(id) else {
-        return false;
-    };
-    if !is_root(&node.name) {
-        return true;
-    }
-    let mut child = node.first;
-    while let Some(c) = arena.node(child) {
-        if c.kind == Kind::Element
-            && !is_root(&c.name)
-            && !is_own_paragraph(arena, child, Paragraphs::Any, true)
-            && has_paragraph(arena, child)
-        {
-            return false;
-        }
-        child = c.next;
-    }
-    true
-}
-
-/// Whether child `id` counts as a paragraph (of `kind`) of its parent: a `<p>`, or, when
-/// `wrapped` ones count, an element other than `<body>` that wraps one paragraph and
-/// nothing else.
-fn is_own_paragraph(arena: &TreeArena, id: NodeId, kind: Paragraphs, wrapped: bool) -> bool {
-    let counts = |p: NodeId| {
-        is_prose_paragraph(arena, p)
-            && (kind == Paragraphs::Any || arena_label(arena, p) == tag_label("p"))
-    };
-    counts(id)
-        || wrapped
-            && arena.node(id).is_some_and(|node| {
-                node.kind == Kind::Element
-                    && !is_root(&node.name)
-                    && only_element_child(arena, id).is_some_and(counts)
-            })
-}
-
-/// Whether `id` is a `<p>` of prose: not a form's row (it holds a visible field,
-/// [`TreeArena::form_rows`]) and not a layout wrapper around a table (a quirks-mode page's
-/// `<P><TABLE>…</TABLE></P>`: in quirks mode a table does not close an open paragraph, and
-/// legacy applications wrap their layout tables in one). Only a paragraph of prose makes a
-/// flow, and hides the paths of the inline elements inside it on a page without a main
-/// content.
-fn is_prose_paragraph(arena: &TreeArena, id: NodeId) -> bool {
-    arena.node(id).is_some_and(is_paragraph)
-        && arena.form_rows.binary_search(&id).is_err()
-        && !has_table_child(arena, id)
-}
-
-/// Whether element `id` has a `<table>` child.
-fn has_table_child(arena: &TreeArena, id: NodeId) -> bool {
-    let mut child = arena.node(id).map_or(NONE, |n| n.first);
-    while let Some(node) = arena.node(child) {
-        if is_html(node, &html5ever::local_name!("table")) {
-            return true;
-        }
-        child = node.next;
-    }
-    false
-}
-
-/// Whether `node` is an HTML `<p>` element.
-fn is_paragraph(node: &crate::tree::Node) -> bool {
-    is_html(node, &html5ever::local_name!("p"))
-}
-
-/// Whether `node` is an HTML `<pre>` element.
-fn is_pre(node: &crate::tree::Node) -> bool {
-    is_html(node, &html5ever::local_name!("pre"))
-}
-
-/// Whether `node` is the HTML element `name`.
-fn is_html(node: &crate::tree::Node, name: &html5ever::LocalName) -> bool {
-    node.kind == Kind::Element && node.ns == Ns::Html && node.name == *name
-}
-
-/// The element child of `id`, when it has exactly one.
-fn only_element_child(arena: &TreeArena, id: NodeId) -> Option<NodeId> {
-    let mut child = arena.node(id).map_or(NONE, |n| n.first);
-    let mut only = None;
-    while let Some(node) = arena.node(child) {
-        if node.kind == Kind::Element {
-            if only.is_some() {
-                return None;
-            }
-            only = Some(child);
-        }
-        child = node.next;
-    }
-    only
-}
-
-/// The children of main content `main` that lie between its first and its last child that
-/// is (or wraps, as [`paragraphs`] counts) a bare paragraph, but tables and forms: what an
-/// author puts between two paragraphs of an article (a disclosure, a diagram, a block an
-/// API renderer wrote) is the article's, not its template's; a table or a form there still
-/// tells one page kind from another. Empty when `main` has fewer than two such children.
-fn amid_prose(arena: &TreeArena, main: NodeId) -> fnv::FnvHashSet<NodeId> {
-    let Some(span) = paragraph_span(arena, main) else {
-        return fnv::FnvHashSet::default();
-    };
-    span.get(1..span.len().saturating_sub(1))
-        .unwrap_or_default()
-        .iter()
-        .map(|&(id, _)| id)
-        .filter(|&id| !is_table_or_form(arena, id))
-        .collect()
-}
-
-/// Whether element `id` is a `<table>` or a `<form>`: among the paragraphs of a text, still
-/// the template's.
-fn is_table_or_form(arena: &TreeArena, id: NodeId) -> bool {
-    arena.node(id).is_none_or(|n| {
-        is_html(n, &html5ever::local_name!("table")) || is_html(n, &html5ever::local_name!("form"))
-    })
-}
-
-/// The element children of `parent` from its first to its last child that is (or wraps,
-/// as [`paragraphs`] counts) a bare paragraph, both included, each with whether it is one;
-/// `None` without one.
-fn paragraph_span(arena: &TreeArena, parent: NodeId) -> Option<Vec<(NodeId, bool)>> {
-    let mut children = Vec::new();
-    let (mut first, mut last) = (None, None);
-    let (mut child, wrapped) = arena
-        .node(parent)
-        .map_or((NONE, false), |n| (n.first, wrappers_count(arena, parent)));
-    while let Some(node) = arena.node(child) {
-        if node.kind == Kind::Element {
-            let paragraph = is_own_paragraph(arena, child, Paragraphs::Bare, wrapped);
-            if paragraph {
-                first.get_or_insert(children.len());
-                last = Some(children.len());
-            }
-            children.push((child, paragraph));
-        }
-        child = node.next;
-    }
-    let (first, last) = (first?, last?);
-    children.truncate(last + 1);
-    children.drain(..first);
-    Some(children)
-}
-
-/// The text a `<body>` holds itself ([`own_text`]).
-struct BodyText {
-    /// The `<body>` (`NONE` where it holds no text).
-    body: NodeId,
-    /// Its children from its first to its last bare paragraph: they and all below them are
-    /// prose.
-    text: fnv::FnvHashSet<NodeId>,
-    /// Those of them that are an article's blocks, with all below them: the paragraphs and
-    /// what lies between them, but tables and forms ([`amid_prose`]).
-    articles: fnv::FnvHashSet<NodeId>,
-}
-
-impl Default for BodyText {
-    fn default() -> Self {
-        Self {
-            body: NONE,
-            text: fnv::FnvHashSet::default(),
-            articles: fnv::FnvHashSet::default(),
-        }
-    }
-}
-
-/// The text `<body>` `body` holds itself, on a page that marks no main content: where it
-/// holds [`MAIN_FLOW_PARAGRAPHS`] bare paragraphs itself (as [`paragraphs`] counts them),
-/// its children from the first to the last. A hand-written manual page (SQLite's), a
-/// Texinfo node, a man page put their text right in `<body>`, below the site's header; a
-/// footer's one line is none. Its paths are prose, and its paragraphs and blocks (tables
-/// and forms aside) an article's: their labels and levels stay as they are (the
-/// fingerprint does not change), and the crawl compares two such pages as two articles,
-/// not on which blocks each author wrote (ALGORITHM.md §3, "Session 63"). A table among
-/// the paragraphs is prose as well: a man page's table of options holds paragraphs at the
-/// path of the text's own, and a path is prose only where it always is.
-fn own_text(arena: &TreeArena, body: NodeId) -> BodyText {
-    let Some(span) = paragraph_span(arena, body) else {
-        return BodyText::default();
-    };
-    if span.iter().filter(|&&(_, paragraph)| paragraph).count() < MAIN_FLOW_PARAGRAPHS {
-        return BodyText::default();
-    }
-    let inner = 1..span.len().saturating_sub(1);
-    let articles = span
-        .iter()
-        .enumerate()
-        .filter(|&(at, &(id, paragraph))| {
-            paragraph || (inner.contains(&at) && !is_table_or_form(arena, id))
-        })
-        .map(|(_, &(id, _))| id)
-        .collect();
-    let text = span.into_iter().map(|(id, _)| id).collect();
-    BodyText {
-        body,
-        text,
-        articles,
-    }
-}
-
-/// Whether a child `id` of a main content that is a flow is prose itself: a listing (a
-/// `<pre>`, or an element whose only element child is, down to a `<pre>`: a highlighter's
-/// `div.highlight`), or an element that [`has_paragraph`] (an admonition).
-fn is_prose_block(arena: &TreeArena, id: NodeId) -> bool {
-    if has_paragraph(arena, id) {
-        return true;
-    }
-    let mut at = Some(id);
-    while let Some(element) = at {
-        if arena.node(element).is_some_and(is_pre) {
-            return true;
-        }
-        at = only_element_child(arena, element);
-    }
-    false
-}
-
 /// Elements below `id` (template contents included), counted iteratively.
 fn count_descendants(arena: &TreeArena, id: NodeId) -> u64 {
     let mut stack: Vec<(NodeId, u32, ())> = Vec::new();
@@ -861,65 +482,4 @@ fn count_descendants(arena: &TreeArena, id: NodeId) -> u64 {
 fn column_path(arena: &TreeArena, at: u64, id: NodeId, node: &crate::tree::Node) -> u64 {
     let text = arena.header_text(id).unwrap_or(0);
     child_path(at, crate::paths::column_label(tag_label(&node.name), text))
-}
-
-/// Whether element `id`, a flow of prose, is a page-wide section named by its level
-/// (`section-level=tag`): a child of `<body>` whose first heading carries one of its class
-/// tokens, or the start of one before a `-` (Texinfo's `div.chapter` around `h2.chapter`,
-/// `div.section` around `h3.section`; a newer `makeinfo`'s `div.section-level-extent`). Such
-/// a section is labelled by its tag alone, and so are its blocks below it. A manual's nodes
-/// are one template whatever their level, and the level's class keyed the section and
-/// every block below it: two nodes of one level shared their paths, two of two levels
-/// only the navigation line's (held-out Octave manual: 19 pages kept of 507, 4 since;
-/// ALGORITHM.md §3, 18.). Where the heading does not repeat the class (`div.document`
-/// around `h1.title`, an application's `div.content` around a bare `h1`) the class is the
-/// template's.
-fn section_level(arena: &TreeArena, id: NodeId, node: &crate::tree::Node) -> bool {
-    if !arena
-        .node(node.parent)
-        .is_some_and(|p| is_html(p, &html5ever::local_name!("body")))
-    {
-        return false;
-    }
-    let Some(own) = class_of(arena, id) else {
-        return false;
-    };
-    let mut child = node.first;
-    while let Some(c) = arena.node(child) {
-        if c.kind == Kind::Element && is_heading(c) {
-            let echoes = |token: &str| {
-                own.split_ascii_whitespace().any(|o| {
-                    o.eq_ignore_ascii_case(token)
-                        || o.get(..token.len()).is_some_and(|head| {
-                            head.eq_ignore_ascii_case(token)
-                                && o.as_bytes().get(token.len()) == Some(&b'-')
-                        })
-                })
-            };
-            return class_of(arena, child)
-                .is_some_and(|class| class.split_ascii_whitespace().any(echoes));
-        }
-        child = c.next;
-    }
-    false
-}
-
-/// Whether `node` is a heading, `<h1>` to `<h6>`.
-fn is_heading(node: &crate::tree::Node) -> bool {
-    node.ns == Ns::Html
-        && matches!(
-            node.name.as_bytes(),
-            b"h1" | b"h2" | b"h3" | b"h4" | b"h5" | b"h6"
-        )
-}
-
-/// The `class` of element `id` as written, when the arena keeps it (a classed element other
-/// than a root, an inline element or a form field).
-fn class_of(arena: &TreeArena, id: NodeId) -> Option<&str> {
-    let at = arena
-        .classes
-        .binary_search_by_key(&id, |&(c, _, _)| c)
-        .ok()?;
-    let &(_, start, end) = arena.classes.get(at)?;
-    arena.class_text.get(start as usize..end as usize)
 }

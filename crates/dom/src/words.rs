@@ -8,9 +8,10 @@
 //! a single stand-in character per run, [`word_char`]: a private-use character that carries
 //! the run's number modulo [`CODES`]. The tree builder treats it like any other character that
 //! is not white space, so the tree is the one the real text builds; when it hands a run of
-//! text to the sink, the arena turns the stand-ins back into run numbers ([`WordDecoder`]) and
-//! copies each run from the store into the main-content text ([`TextWriter`], which closes up
-//! its white space), with no string per text node and no text node at all.
+//! text to the sink, the arena turns the stand-ins back into run numbers ([`WordDecoder`])
+//! and copies each run from the store into the main-content text
+//! ([`crate::text::TextWriter`], which closes up its white space), with no string per text
+//! node and no text node at all.
 //!
 //! Text the tree builder never shows (script, style, title… in their raw-text states) gets
 //! [`HIDDEN`] instead, and nothing in the store.
@@ -77,7 +78,7 @@ impl WordStore {
 }
 
 /// Turns runs of text as the tree builder hands them to the sink, in the order it read them,
-/// back into their words, for the [`TextWriter`].
+/// back into their words, for the [`crate::text::TextWriter`].
 #[derive(Debug, Default)]
 pub(crate) struct WordDecoder {
     /// The number of the next entry expected.

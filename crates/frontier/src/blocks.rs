@@ -13,7 +13,7 @@
 //! with a pager, an issue with attachments), or each holds some of what the host already
 //! learned to vary. So when each of the two holds at least [`MIN_EACH`] paths the other
 //! lacks, neither prose, nor the host's frame, nor learned to vary, they are never joined.
-//! Where either is an article (a page with [`MIN_ARTICLE`](crate::prose::MIN_ARTICLE)
+//! Where either is an article (a page with [`MIN_ARTICLE`]
 //! paths of prose or more), the blocks of their articles (`articles.rs`) are left out too:
 //! what an author writes between the paragraphs (an infobox, a table, a listing) comes and
 //! goes between articles of one kind, but a template's list beside the text does not. (Until

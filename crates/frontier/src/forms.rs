@@ -5,7 +5,7 @@
 //! only in the fields their form asks for. Most of both path sets is then the frame and the
 //! form's container, and their Jaccard similarity stays above `min-similarity`, whether or
 //! not the pages are mostly frame (`frame.rs`). The fields are marked in a page's summary
-//! (the id's second bit, [`silhouette_dom::PathSet::FIELD`]; a field's label holds its `name`
+//! (the id's second bit, `PathSet::FIELD`; a field's label holds its `name`
 //! and `type`); hidden fields are not marked, as they carry state (a token, the query a
 //! branch switcher keeps), not what the user fills in.
 //!

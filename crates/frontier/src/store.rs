@@ -4,7 +4,7 @@
 //! URLs found on it are written in the same transaction, so a crawl killed at any moment
 //! resumes with each URL either fully recorded (links queued) or still queued — never half.
 //! Records that go to the JSONL output are numbered (`out_seq`) in commit order, which is how
-//! a resumed crawl writes each of them exactly once (see [`Store::records_after`]).
+//! a resumed crawl writes each of them exactly once (see [`Store::records`]).
 
 use std::path::{Path, PathBuf};
 

@@ -6,7 +6,7 @@
 //! below it, `silhouette-dom`), but most of both path sets is the frame, and their Jaccard
 //! similarity can stay above `min-similarity`. The columns of a table outside the main
 //! content whose header row names them are marked in a page's summary (the id's third bit,
-//! [`silhouette_dom::PathSet::TABLE`]): each header cell is a column of its name at the
+//! `PathSet::TABLE`): each header cell is a column of its name at the
 //! table's place (a cell without letters, one column without a name), whatever the table's
 //! classes (a sort class) and other columns.
 //!

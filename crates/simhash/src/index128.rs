@@ -241,7 +241,7 @@ fn plan(k: u32) -> Vec<(u32, u32)> {
 /// one?", for any `k` in `0..=16` (a distance of exactly `k` counts).
 ///
 /// Matches come nearest first, the earliest inserted first among equal distances, as
-/// [`NearIndex`](crate::NearIndex)'s. Identical fingerprints may be stored under many ids.
+/// [`NearIndex`]'s. Identical fingerprints may be stored under many ids.
 /// Memory: 16 bytes of fingerprint and 8 of id per entry, plus per substring table 64 bytes
 /// per bucket (about one bucket per 2 to 4 entries) and 12 per overflow entry;
 /// [`memory_bytes`](Self::memory_bytes) tells (BENCHMARKS.md has the figures at 1M entries).

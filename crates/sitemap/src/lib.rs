@@ -1,7 +1,7 @@
 //! Sitemaps for the silhouette crawler: which URLs a site lists, read without IO.
 //!
 //! - [`robots_sitemaps`]: the `Sitemap:` lines of a robots.txt.
-//! - [`parse`]: a sitemap (`<urlset>`) or a sitemap index (`<sitemapindex>`), plain or gzip'd,
+//! - [`parse()`]: a sitemap (`<urlset>`) or a sitemap index (`<sitemapindex>`), plain or gzip'd,
 //!   into a [`Sitemap`]: its kind and its `<loc>` values, entities decoded. Decompression
 //!   stops at a byte limit ([`SitemapError::TooLarge`]), so a gzip bomb costs nothing.
 //!

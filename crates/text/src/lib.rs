@@ -22,7 +22,7 @@
 //!   weighted simhash) or `seed-002`.
 //! - [`FeatureHash`]: FNV-1 (mfonda's) or SipHash-1-3 128 (default: well mixed over all 128 bits).
 //! - [`seed002_simhash128`] / [`seed002_simhash64`]: note 002's Python class, bit-exactly.
-//! - [`Signature`] / [`keywords`] / [`signature`]: the I-Match key, MD5 of the sorted top-n
+//! - [`Signature`] / [`keywords`] / [`signature()`]: the I-Match key, MD5 of the sorted top-n
 //!   TF-IDF keywords.
 //! - [`Winnowing`]: robust winnowing with positions, and [`Winnowing::overlap`], the copied
 //!   passages of two texts with their positions in both.

@@ -148,7 +148,7 @@ impl Bins {
 /// The one-bit minhash of the `n`-word shingles of units handed over one at a time (their
 /// `unit_hash`es, in text order): `minhash_bits(shingles(units, n), bits)`, with no list of
 /// the units kept. The last `n` units are kept in a ring (`n` is at most 16); fewer than `n`
-/// units in all make one shingle of all of them, as [`shingles`] does.
+/// units in all make one shingle of all of them, as `shingles` does.
 #[derive(Clone)]
 pub(crate) struct ShingleMinhash {
     n: usize,
