@@ -112,7 +112,10 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena, main: Option<NodeId>) {
     page.sort_unstable();
     drop_linked_root_tokens(arena);
     let named = named_pages(arena);
-    if arena.classes.is_empty() || (page.is_empty() && main.is_none() && named.is_empty()) {
+    let marks = crate::markers::current_marks(arena);
+    if arena.classes.is_empty()
+        || (page.is_empty() && main.is_none() && named.is_empty() && marks.is_empty())
+    {
         return;
     }
     // Whether a node is the main content or inside it, found by walking up from it and
@@ -153,7 +156,7 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena, main: Option<NodeId>) {
             continue;
         }
         let in_list = in_main(arena, parent);
-        if !in_list && page.is_empty() && named.is_empty() {
+        if !in_list && page.is_empty() && named.is_empty() && marks.is_empty() {
             continue;
         }
         let class = text.get(start as usize..end as usize).unwrap_or("");
@@ -219,6 +222,7 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena, main: Option<NodeId>) {
             let keep = |t: &u64| {
                 page.binary_search(t).is_err()
                     && named.binary_search(t).is_err()
+                    && marks.binary_search(&(item.id, *t)).is_err()
                     && (parent == NONE || linked.binary_search(t).is_err())
                     && shared.as_ref().is_none_or(|s| s.binary_search(t).is_ok())
             };

@@ -64,6 +64,7 @@ mod flow;
 mod hasher;
 mod items;
 mod linked;
+mod markers;
 mod paths;
 mod profile;
 mod refresh;

@@ -4,21 +4,8 @@
 mod support;
 
 use proptest::prelude::*;
-use silhouette_dom::PathSet;
 
-fn path_set(html: &str) -> PathSet {
-    support::hash(html)
-        .profile
-        .paths()
-        .expect("a class-paths profile")
-        .clone()
-}
-
-/// Whether pages `a` and `b` have the same path set (`true`) or not.
-fn check(a: &str, b: &str, same: bool) {
-    let (pa, pb) = (path_set(a), path_set(b));
-    assert_eq!(pa == pb, same, "{a:?}\n{b:?}\njaccard {}", pa.jaccard(&pb));
-}
+use support::{check_paths as check, path_set};
 
 /// A blog's archive page: `body` classes, then one post per class list.
 fn archive(body: &str, posts: &[&str]) -> String {

@@ -53,6 +53,8 @@ pub enum Compared {
     /// One holds a form of its own, the other is mostly the host's frame and holds no field
     /// of its own: never joined.
     FormAgainstNone,
+    /// One is the other with a form more (`forms.rs`): never joined.
+    FormBesideNone,
     /// Their own tables are other tables: never joined.
     TablesDiffer,
     /// One of the two is mostly the host's frame and the other lacks most of its own part:
@@ -92,6 +94,7 @@ impl Compared {
             Self::FormAgainstNone => {
                 "one holds a form of its own, the other is mostly the host's frame without one"
             }
+            Self::FormBesideNone => "one is the other with a form more",
             Self::TablesDiffer => "their tables are other tables",
             Self::OwnPartAbsent => {
                 "one is mostly the host's frame, and the other lacks most of its own part"
@@ -209,6 +212,16 @@ impl Dedup {
             && crate::forms::form_against_none(&seen.fields, seen.frame.is_some(), theirs, f)
         {
             return Err(Compared::FormAgainstNone);
+        }
+        // A page and the same page with a form more (`forms.rs`).
+        if seen.forms_open
+            && let Some(f) = seen.host_frame
+            && f.learned()
+            && crate::forms::form_beside_none(summary, theirs, |p| {
+                f.is_frame(p) || seen.varying.is_some_and(|v| v.is_varying(p, seen.after))
+            })
+        {
+            return Err(Compared::FormBesideNone);
         }
         if crate::tables::different_tables(&seen.tables, theirs, seen.host_frame) {
             return Err(Compared::TablesDiffer);

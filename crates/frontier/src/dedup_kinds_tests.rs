@@ -7,9 +7,9 @@ use super::*;
 fn pages_that_are_mostly_frame_are_compared_on_their_own_paths() {
     use Verdict::*;
     // A frame 0..20 on every page; ten page kinds with a main region of 3 paths each. (Path
-    // `n` is summary id `2n`: a path of the template, not prose.)
+    // `n` is summary id `4n`: a path of the template, neither prose nor a field.)
     let page =
-        |own: &[u32]| -> Vec<u32> { (0..20).chain(own.iter().copied()).map(|n| n * 2).collect() };
+        |own: &[u32]| -> Vec<u32> { (0..20).chain(own.iter().copied()).map(|n| n * 4).collect() };
     let run = |kinds: u32, login: &[u32], register: &[u32]| -> (Verdict, Verdict) {
         let mut d = confirming();
         // Each kind's fingerprint is far from the others': each starts a cluster.
@@ -799,4 +799,49 @@ fn an_applications_pages_each_with_prose_of_its_own_are_two_kinds() {
         matches!(verdict, NearDuplicate { of: 100, .. }),
         "{verdict:?}"
     );
+}
+
+#[test]
+fn a_page_and_the_same_page_with_a_form_more_are_two_kinds() {
+    use Verdict::*;
+    // `| 1` marks prose, `| 2` a visible field.
+    let page = framed_page;
+    let mut d = taught_by_ten_kinds();
+    // A sidebar the frame lacks (on three in four of the host's pages: 30 paths, so neither
+    // page is mostly frame), below it one line of text: an object's empty history.
+    let sidebar: Vec<u32> = (700..730).map(|n| n * 16).collect();
+    let with = |extra: &[u32]| page(&[sidebar.as_slice(), extra].concat());
+    let history = with(&[(500 * 16) | 1]);
+    assert_eq!(
+        d.judge(100, "h", 100, fp(BASE), 50, Some(&history)),
+        Kept { cluster: 100 }
+    );
+    // The password form: the sidebar and a form of three fields; 90 of 96 paths shared.
+    let form = with(&[
+        600 * 16,
+        601 * 16,
+        (602 * 16) | 2,
+        (603 * 16) | 2,
+        (604 * 16) | 2,
+    ]);
+    let none = PageContent::default();
+    let signals = signals_of(101, BASE ^ 0b11, &form, &none);
+    assert_eq!(
+        notes_on(&d, &signals, 100),
+        [(100, None, Compared::FormBesideNone)]
+    );
+    assert_eq!(d.judge_page(&signals), Kept { cluster: 101 });
+    // Another object's empty history joins the first; so does a form of one field more.
+    let v = d.judge(102, "h", 102, fp(BASE ^ 0b1), 50, Some(&history));
+    assert!(matches!(v, NearDuplicate { of: 100, .. }), "{v:?}");
+    let more = with(&[
+        600 * 16,
+        601 * 16,
+        (602 * 16) | 2,
+        (603 * 16) | 2,
+        (604 * 16) | 2,
+        (605 * 16) | 2,
+    ]);
+    let v = d.judge(103, "h", 103, fp(BASE ^ 0b11), 50, Some(&more));
+    assert!(matches!(v, NearDuplicate { of: 101, .. }), "{v:?}");
 }

@@ -34,6 +34,17 @@
 //! add-to-basket form, shown while it is in stock) is compared as before: a product page
 //! is not mostly frame.
 //!
+//! So are a page and the same page with a form more (`form_beside_none`, session 69): one
+//! page holds [`MIN_FIELDS`] visible fields or more that the other lacks, and the other holds
+//! no field and fewer than `frame::MIN_NEW` other paths that the first lacks, the host's
+//! frame and the paths learned to vary aside. An application's page of one line of text
+//! (an object's empty history) and its password form share a sidebar the host's frame does
+//! not hold (it is on three in four of its pages), 0.87 alike; a forum's comment form is its
+//! topic form less a title and a category, 0.94 alike. Neither holds enough of its own for
+//! the blocks of each to tell them apart. A product page out of stock, without its
+//! add-to-basket form, is another kind than one in stock under this rule, when it holds
+//! nothing else of its own.
+//!
 //! A form whose field names carry the page's item (`rate-<slug>`) would make every page of
 //! one template another form. So the rule holds only until its host has kept [`MAX_FORMS`]
 //! pages with a form of their own (counted as representatives are made, in judging order,
@@ -133,6 +144,51 @@ pub(crate) fn form_against_none(
     } else {
         mine.is_empty() && mine_mostly && their_fields >= MIN_FIELDS
     }
+}
+
+/// Whether one of two pages with summaries `a` and `b` (sorted, distinct ids) is the other
+/// with a form more: the other holds [`MIN_FIELDS`] visible fields or more that it lacks,
+/// and it holds no field and fewer than [`MIN_NEW`](crate::frame::MIN_NEW) other paths that
+/// the other lacks, the paths `skip` names (the host's frame, the paths learned to vary)
+/// left out (see the module docs). Symmetric.
+pub(crate) fn form_beside_none(a: &[u32], b: &[u32], skip: impl Fn(u32) -> bool) -> bool {
+    // Of the paths only one page holds, not skipped: (fields, other paths) of each.
+    let (mut only_a, mut only_b) = ((0usize, 0usize), (0usize, 0usize));
+    let count = |side: &mut (usize, usize), id: u32| {
+        if !skip(id) {
+            if is_field(id) {
+                side.0 += 1;
+            } else {
+                side.1 += 1;
+            }
+        }
+    };
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        match (a.get(i), b.get(j)) {
+            (Some(&x), Some(&y)) if x == y => {
+                i += 1;
+                j += 1;
+            }
+            (Some(&x), Some(&y)) if x < y => {
+                count(&mut only_a, x);
+                i += 1;
+            }
+            (Some(&x), None) => {
+                count(&mut only_a, x);
+                i += 1;
+            }
+            (_, Some(&y)) => {
+                count(&mut only_b, y);
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    let inside = |small: (usize, usize), big: (usize, usize)| {
+        big.0 >= MIN_FIELDS && small.0 == 0 && small.1 < crate::frame::MIN_NEW
+    };
+    inside(only_a, only_b) || inside(only_b, only_a)
 }
 
 /// Whether a page whose own fields are `mine` ([`own_fields`]) and a page with summary
@@ -365,6 +421,41 @@ mod tests {
             &c,
             Some(&frame)
         ));
+    }
+
+    /// Whether `a` and `b` (fields, other paths) are a page and the same page with a form
+    /// more, paths from 100 on the frame.
+    fn check_beside(a: (&[u32], &[u32]), b: (&[u32], &[u32]), expected: bool) {
+        let (a, b) = (summary(a.0, a.1), summary(b.0, b.1));
+        let frame = |id: u32| id >> 2 >= 100;
+        assert_eq!(form_beside_none(&a, &b, frame), expected, "{a:?} {b:?}");
+        assert_eq!(form_beside_none(&b, &a, frame), expected, "{b:?} {a:?}");
+    }
+
+    #[test]
+    fn a_page_and_the_same_page_with_a_form_more_are_two() {
+        // A sidebar the frame lacks (1..=9, its filter box field 9), a line of text (20)
+        // against the sidebar and a password form (fields 30..=32, its rows 33, 34).
+        let sidebar: Vec<u32> = (1..=8).chain([100, 101]).collect();
+        let text: Vec<u32> = sidebar.iter().copied().chain([20]).collect();
+        let form: Vec<u32> = sidebar.iter().copied().chain([33, 34]).collect();
+        check_beside((&[9], &text), (&[9, 30, 31, 32], &form), true);
+        // Two lines of text of its own: still inside the other (fewer than `MIN_NEW`).
+        let two: Vec<u32> = text.iter().copied().chain([21]).collect();
+        check_beside((&[9], &two), (&[9, 30, 31, 32], &form), true);
+        // Three paths of its own: a page of its own, judged as before.
+        let three: Vec<u32> = two.iter().copied().chain([22]).collect();
+        check_beside((&[9], &three), (&[9, 30, 31, 32], &form), false);
+        // A field of its own too: two forms, judged as forms are.
+        check_beside((&[9, 40], &text), (&[9, 30, 31, 32], &form), false);
+        // One field more is no form (a search box, a button).
+        check_beside((&[9], &text), (&[9, 30], &form), false);
+        // The frame's fields and paths decide nothing.
+        check_beside((&[9, 100], &text), (&[9, 30, 31, 32], &form), true);
+        let framed: Vec<u32> = text.iter().copied().chain([102, 103, 104]).collect();
+        check_beside((&[9], &framed), (&[9, 30, 31, 32], &form), true);
+        // The same page: nothing more on either side.
+        check_beside((&[9, 30, 31], &form), (&[9, 30, 31], &form), false);
     }
 
     proptest! {

@@ -41,3 +41,15 @@ pub fn check_same(a: &str, b: &str, elements: (u64, u64)) {
 pub fn check_differ(a: &str, b: &str) {
     assert_ne!(paths(&hash(a)), paths(&hash(b)), "{a:?} vs {b:?}");
 }
+
+/// The path set of `html` with [`hasher`].
+pub fn path_set(html: &str) -> PathSet {
+    paths(&hash(html)).clone()
+}
+
+/// Whether pages `a` and `b` have the same path set (`true`) or not, with their Jaccard
+/// similarity in the message.
+pub fn check_paths(a: &str, b: &str, same: bool) {
+    let (pa, pb) = (path_set(a), path_set(b));
+    assert_eq!(pa == pb, same, "{a:?}\n{b:?}\njaccard {}", pa.jaccard(&pb));
+}
