@@ -112,9 +112,9 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena, main: Option<NodeId>) {
     page.sort_unstable();
     drop_linked_root_tokens(arena);
     let named = named_pages(arena);
-    let marks = crate::markers::current_marks(arena);
+    let current = crate::markers::current_marks(arena);
     if arena.classes.is_empty()
-        || (page.is_empty() && main.is_none() && named.is_empty() && marks.is_empty())
+        || (page.is_empty() && main.is_none() && named.is_empty() && current.marks.is_empty())
     {
         return;
     }
@@ -156,7 +156,7 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena, main: Option<NodeId>) {
             continue;
         }
         let in_list = in_main(arena, parent);
-        if !in_list && page.is_empty() && named.is_empty() && marks.is_empty() {
+        if !in_list && page.is_empty() && named.is_empty() && current.marks.is_empty() {
             continue;
         }
         let class = text.get(start as usize..end as usize).unwrap_or("");
@@ -220,9 +220,10 @@ pub(crate) fn share_item_labels(arena: &mut TreeArena, main: Option<NodeId>) {
         let shared = shared_tokens(group, &classes);
         for (item, shared) in group.iter().zip(shared) {
             let keep = |t: &u64| {
-                page.binary_search(t).is_err()
+                (page.binary_search(t).is_err()
+                    || current.names.binary_search(&(item.id, *t)).is_ok())
                     && named.binary_search(t).is_err()
-                    && marks.binary_search(&(item.id, *t)).is_err()
+                    && current.marks.binary_search(&(item.id, *t)).is_err()
                     && (parent == NONE || linked.binary_search(t).is_err())
                     && shared.as_ref().is_none_or(|s| s.binary_search(t).is_ok())
             };

@@ -42,10 +42,10 @@ struct Carried {
     tails: Vec<(u64, u64)>,
 }
 
-/// The marks of the current items of `arena`'s lists of named items, as `(element, token
-/// label)`, sorted and distinct; none on most pages.
-pub(crate) fn current_marks(arena: &TreeArena) -> Vec<(NodeId, u64)> {
-    let mut marks = Vec::new();
+/// The current items of `arena`'s lists of named items: each one's marks and its name's
+/// tokens, as `(element, token label)`, each sorted and distinct; none on most pages.
+pub(crate) fn current_marks(arena: &TreeArena) -> Current {
+    let mut current = Current::default();
     // Classed elements whose class could name an item (a separator inside a token), by
     // parent and tag: only siblings of one tag make a list.
     let mut elements: Vec<(NodeId, u64, NodeId, &str)> = arena
@@ -142,11 +142,31 @@ pub(crate) fn current_marks(arena: &TreeArena) -> Vec<(NodeId, u64)> {
         {
             continue;
         }
-        marks.extend(own.into_iter().map(|t| (siblings[at].2, t)));
+        let id = siblings[at].2;
+        current.marks.extend(own.into_iter().map(|t| (id, t)));
+        current.names.extend(
+            carried[at]
+                .iter()
+                .filter(|c| named(c))
+                .map(|c| (id, c.token)),
+        );
     }
-    marks.sort_unstable();
-    marks.dedup();
-    marks
+    for list in [&mut current.marks, &mut current.names] {
+        list.sort_unstable();
+        list.dedup();
+    }
+    current
+}
+
+/// What [`current_marks`] finds.
+#[derive(Default)]
+pub(crate) struct Current {
+    /// The marks of each current item, left out of its label.
+    pub(crate) marks: Vec<(NodeId, u64)>,
+    /// The tokens of each current item's name, which stay in its label where the page
+    /// names itself by them (`<body class="model-book">`, `items.rs`): the item is labelled
+    /// on its own section's pages as on every other.
+    pub(crate) names: Vec<(NodeId, u64)>,
 }
 
 /// The prefixes that name each of `siblings`' items: every sibling carries exactly one

@@ -4,7 +4,8 @@
 
 mod support;
 
-use support::check_paths as check;
+use silhouette_dom::PathSet;
+use support::{check_paths as check, path_set};
 
 /// A page whose sidebar has one row per item of `items` (`(class, link)`), then a line of
 /// text.
@@ -137,4 +138,33 @@ fn what_is_no_menus_current_item_keeps_its_tokens() {
         )
     };
     check(&unclassed("item-a current"), &unclassed("item-a"), false);
+}
+
+#[test]
+fn a_current_item_the_page_is_named_after_keeps_its_name() {
+    // Django admin names the page after its model (`<body class="model-book">`), which is
+    // left out of the labels below `<body>`: the current row keeps its name all the same.
+    let section = |model: &str| {
+        let items: Vec<(String, String)> = ["author", "book", "tag"]
+            .iter()
+            .map(|m| {
+                let mark = if *m == model { " current-model" } else { "" };
+                (format!("model-{m}{mark}"), format!("/lib/{m}/"))
+            })
+            .collect();
+        let refs: Vec<(&str, &str)> = items
+            .iter()
+            .map(|(c, l)| (c.as_str(), l.as_str()))
+            .collect();
+        page(&refs).replace("<body>", &format!("<body class=\"model-{model}\">"))
+    };
+    let (books, authors) = (path_set(&section("book")), path_set(&section("author")));
+    // Only the root's own token differs (a path each): the sidebar is the same.
+    let only = |a: &PathSet, b: &PathSet| a.ids().iter().filter(|id| !b.ids().contains(id)).count();
+    assert_eq!(
+        (only(&books, &authors), only(&authors, &books)),
+        (1, 1),
+        "jaccard {}",
+        books.jaccard(&authors)
+    );
 }
