@@ -687,3 +687,60 @@ fn a_token_that_names_a_page_its_element_links_to_is_data() {
         true,
     );
 }
+
+/// A post's main content with threaded comments: one `li` per top-level comment, its class,
+/// and the classes of its replies.
+fn thread(comments: &[(&str, &[&str])]) -> String {
+    let items: String = comments
+        .iter()
+        .map(|(class, replies)| {
+            let children: String = replies
+                .iter()
+                .map(|r| format!("<li class=\"{r}\"><article class=comment-body><p>Yes.</p></article></li>"))
+                .collect();
+            let children = if children.is_empty() {
+                String::new()
+            } else {
+                format!("<ol class=children>{children}</ol>")
+            };
+            format!("<li class=\"{class}\"><article class=comment-body><p>A comment.</p></article>{children}</li>")
+        })
+        .collect();
+    format!(
+        "<body><main><article class=entry><p>Text.</p><p>More.</p></article><ol class=comment-list>{items}</ol></main></body>"
+    )
+}
+
+#[test]
+fn replies_are_items_of_their_threads_list() {
+    // WordPress alternates `even`/`odd` over every comment, replies too: here all top-level
+    // comments happen to be `even`, there not; the replies tell the thread's shared tokens.
+    let all_even = thread(&[
+        (
+            "comment even thread-even depth-1 parent",
+            &["comment odd alt depth-2"],
+        ),
+        ("comment even thread-odd thread-alt depth-1", &[]),
+    ]);
+    let mixed = thread(&[
+        ("comment even thread-even depth-1", &[]),
+        (
+            "comment odd alt thread-odd thread-alt depth-1 parent",
+            &["comment even depth-2"],
+        ),
+    ]);
+    check(&all_even, &mixed, true);
+    // A reply that shares no token with its comment is an item of its own list.
+    let other = thread(&[
+        ("comment even thread-even depth-1 parent", &["pingback"]),
+        ("comment even thread-odd thread-alt depth-1", &[]),
+    ]);
+    let other_mixed = thread(&[
+        ("comment even thread-even depth-1", &[]),
+        (
+            "comment odd alt thread-odd thread-alt depth-1 parent",
+            &["pingback"],
+        ),
+    ]);
+    check(&other, &other_mixed, false);
+}
