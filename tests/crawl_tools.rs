@@ -215,6 +215,14 @@ fn replay_why_names_what_a_page_was_compared_with() {
         .unwrap_or_else(|| panic!("no path counts: {joined}"));
     let (read, all) = (read.expect("a count"), all.expect("a count"));
     assert!(0 < read && read <= all, "{joined}");
+    // Pages beyond the threshold are read, and said to be, only when none within it is
+    // confirmed.
+    assert_eq!(
+        out.stdout.contains("none confirmed"),
+        joined.contains("beyond the threshold"),
+        "{}",
+        out.stdout
+    );
 
     let kept = records
         .iter()

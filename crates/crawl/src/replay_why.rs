@@ -84,9 +84,11 @@ pub fn why(
             )?,
             (Some(fp), Some(min), Some(_)) => {
                 let (reach, far_min) = (config.reach(), config.far_similarity(min));
-                let beyond = if reach > config.threshold {
+                // The pages beyond the threshold are read only when none within it is
+                // confirmed: say so only where they are listed.
+                let beyond = if reach > config.threshold && candidates.iter().any(|c| c.far) {
                     format!(
-                        "; none confirmed: up to {reach} bits, the nearest 8 (min-similarity {far_min:.2})"
+                        "; none confirmed, so beyond it too: up to {reach} bits, the nearest 8 (min-similarity {far_min:.2})"
                     )
                 } else {
                     String::new()
