@@ -86,7 +86,7 @@ pub fn why(
                 let (reach, far_min) = (config.reach(), config.far_similarity(min));
                 // The pages beyond the threshold are read only when none within it is
                 // confirmed: say so only where they are listed.
-                let beyond = if reach > config.threshold && candidates.iter().any(|c| c.far) {
+                let beyond = if candidates.iter().any(|c| c.far) {
                     format!(
                         "; none confirmed, so beyond it too: up to {reach} bits, the nearest 8 (min-similarity {far_min:.2})"
                     )
