@@ -216,14 +216,20 @@ pub(crate) fn is_own_paragraph(
             })
 }
 
-/// Whether `id` is a `<p>` of prose: not a form's row (it holds a visible field,
-/// [`TreeArena::form_rows`]) and not a layout wrapper around a table (a quirks-mode page's
-/// `<P><TABLE>…</TABLE></P>`: in quirks mode a table does not close an open paragraph, and
-/// legacy applications wrap their layout tables in one). Only a paragraph of prose makes a
+/// Whether `id` is a `<p>` of prose: not empty (session 71, `empty-p`: it holds text or an
+/// element; a legacy application's `<P>` before a `<DIV>` or a `<TABLE>` is closed by it
+/// in standards mode and left empty, a separator, not a paragraph: Nagios's CGIs put four
+/// in `<body>`, which made every page one flow of prose and its tables' columns nameless),
+/// not a form's row (it holds a visible field, [`TreeArena::form_rows`]) and not a layout
+/// wrapper around a table (a quirks-mode page's `<P><TABLE>…</TABLE></P>`: in quirks mode a
+/// table does not close an open paragraph, and legacy applications wrap their layout tables
+/// in one). Only a paragraph of prose makes a
 /// flow, and hides the paths of the inline elements inside it on a page without a main
 /// content.
 pub(crate) fn is_prose_paragraph(arena: &TreeArena, id: NodeId) -> bool {
-    arena.node(id).is_some_and(is_paragraph)
+    arena
+        .node(id)
+        .is_some_and(|node| is_paragraph(node) && (node.text || node.first != NONE))
         && arena.form_rows.binary_search(&id).is_err()
         && !has_table_child(arena, id)
 }

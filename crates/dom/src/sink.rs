@@ -142,10 +142,13 @@ impl ArenaSink<'_> {
         match child {
             NodeOrText::AppendNode(child) => self.arena.borrow_mut().append(parent, child),
             // Text adds nothing to a structure fingerprint: read only when collected.
-            NodeOrText::AppendText(text) if self.text => {
-                self.arena.borrow_mut().add_text(parent, &text);
+            NodeOrText::AppendText(text) => {
+                let mut arena = self.arena.borrow_mut();
+                arena.note_text(parent, &text);
+                if self.text {
+                    arena.add_text(parent, &text);
+                }
             }
-            NodeOrText::AppendText(_) => {}
         }
     }
 }
@@ -291,12 +294,14 @@ impl TreeSink for ArenaSink<'_> {
     fn append_before_sibling(&self, sibling: &NodeId, new_node: NodeOrText<NodeId>) {
         match new_node {
             NodeOrText::AppendNode(child) => self.arena.borrow_mut().insert_before(*sibling, child),
-            NodeOrText::AppendText(text) if self.text => {
+            NodeOrText::AppendText(text) => {
                 let mut arena = self.arena.borrow_mut();
                 let parent = arena.parent(*sibling);
-                arena.add_text(parent, &text);
+                arena.note_text(parent, &text);
+                if self.text {
+                    arena.add_text(parent, &text);
+                }
             }
-            NodeOrText::AppendText(_) => {}
         }
     }
 

@@ -81,6 +81,10 @@ pub(crate) struct Node {
     pub(crate) integration_point: bool,
     /// What the element's text is to the main content, when text is collected (`text.rs`).
     pub(crate) ctx: Ctx,
+    /// Whether text other than white space was appended to the element itself
+    /// ([`TreeArena::note_text`]): a `<p>` with neither text nor a child is no paragraph
+    /// (`flow::is_prose_paragraph`).
+    pub(crate) text: bool,
 }
 
 impl Node {
@@ -96,6 +100,7 @@ impl Node {
             ns,
             integration_point: false,
             ctx: 0,
+            text: false,
         }
     }
 }
@@ -629,6 +634,17 @@ impl TreeArena {
         };
         if let Some(slot) = self.blocks.get_mut(child as usize) {
             *slot = within;
+        }
+    }
+
+    /// Notes that `text` was appended to `parent` ([`Node::text`]): whether it holds anything
+    /// but white space. The tree builder's text is the bridge's reduced text (`tokens.rs`),
+    /// whose words are stand-ins, never white space.
+    pub(crate) fn note_text(&mut self, parent: NodeId, text: &str) {
+        if let Some(node) = self.nodes.get_mut(parent as usize)
+            && !node.text
+        {
+            node.text = text.bytes().any(|b| !b.is_ascii_whitespace());
         }
     }
 

@@ -40,7 +40,7 @@ fn reference_values() {
     );
     assert_eq!(
         hasher().params(),
-        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/body-flow=p/main-flow=2/main-p=prose/flow-level=+2/prose=tags/amid=prose/article=blocks/body-text=prose/section-level=tag/sections=nested/sections=titled/root-class=paths/hex-ids/colon-ids/fields=any-depth/form-rows/p-tables/table-heads/th-rows/tables=any-depth/flow-tables=thin/keys=columns/head=pair/items=cousins/items=nested/bare-items/linked/root-linked/page-names/marks=current/mix64/seed=0/decay=0.76"
+        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/body-flow=p/main-flow=2/main-p=prose/flow-level=+2/prose=tags/amid=prose/article=blocks/body-text=prose/section-level=tag/sections=nested/sections=titled/root-class=paths/hex-ids/colon-ids/fields=any-depth/form-rows/p-tables/empty-p/table-heads/th-rows/tables=any-depth/flow-tables=thin/keys=columns/head=pair/items=cousins/items=nested/bare-items/linked/root-linked/page-names/marks=current/mix64/seed=0/decay=0.76"
     );
 }
 
@@ -564,6 +564,45 @@ fn a_paragraph_around_a_layout_table_is_no_prose() {
 }
 
 #[test]
+fn an_empty_paragraph_is_no_prose() {
+    // A legacy application's `<P>` before a block (`<P><DIV>…`) is closed by it and left
+    // empty: a separator, not a paragraph. Nagios's CGIs put four in `<body>`; taken for
+    // prose they made the body one flow, every block an article's and every table's columns
+    // nameless, so its lists of commands and of contacts were one page.
+    let page = |before: &str, heads: &str| {
+        hash(&format!(
+            "<body>{before}<div class=title>T</div>{before}<div><table class=data>\
+             <tr>{heads}</tr><tr><td>x</td><td>y</td></tr></table></div>{before}"
+        ))
+    };
+    let heads = [
+        "<th>Command Name</th><th>Command Line</th>",
+        "<th>Contact Name</th><th>Email</th>",
+    ];
+    for before in ["<p></p>", "<P>", "<p> \n </p>"] {
+        let (a, b) = (page(before, heads[0]), page(before, heads[1]));
+        assert!(
+            paths(&a).jaccard(paths(&b)) < 0.8,
+            "{before}: {}",
+            paths(&a).jaccard(paths(&b))
+        );
+        let html = format!(
+            "{before}<div class=title>T</div>{before}<div><table><tr><td>x</td></tr></table></div>"
+        );
+        assert_eq!(prose_count(&html).1, 0, "{before}");
+    }
+    // A paragraph with words, or with an element (an image, a line break), is one: the
+    // body is a flow of prose, its table an article's, its columns not named.
+    for before in ["<p>Some words.</p>", "<p><img src=x></p>"] {
+        let (a, b) = (page(before, heads[0]), page(before, heads[1]));
+        assert!(
+            (paths(&a).jaccard(paths(&b)) - 1.0).abs() < 1e-9,
+            "{before}"
+        );
+    }
+}
+
+#[test]
 fn a_form_rows_inline_elements_are_the_templates() {
     // On a page without a main content, the inline elements inside a paragraph of prose add
     // no path (4.); a form's row is no paragraph, so its line breaks and spans do.
@@ -815,12 +854,12 @@ proptest! {
             .iter()
             .map(|(tag, class)| format!("<{tag} class=\"{class}\">w</{tag}> "))
             .collect();
-        let a = hash(&format!("<main><section><h2>t</h2><p>{prose}</p></section></main>"));
+        let a = hash(&format!("<main><section><h2>t</h2><p>{prose}words</p></section></main>"));
         let b = hash("<main><section><h2>t</h2><p>plain</p></section></main>");
         prop_assert_eq!(paths(&a), paths(&b));
         prop_assert_eq!(a.fingerprint, b.fingerprint);
         // So may the paragraphs of a page without a main content.
-        let a = hash(&format!("<div class=sect><h2>t</h2><p>{prose}</p></div>"));
+        let a = hash(&format!("<div class=sect><h2>t</h2><p>{prose}words</p></div>"));
         let b = hash("<div class=sect><h2>t</h2><p>plain</p></div>");
         prop_assert_eq!(paths(&a), paths(&b));
         prop_assert_eq!(a.fingerprint, b.fingerprint);
