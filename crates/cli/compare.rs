@@ -122,6 +122,13 @@ pub fn run(
                 })
             })
             .or_else(|| {
+                silhouette_frontier::block_beside_an_article(a, b).map(|n| {
+                    format!(
+                        "one is an article, the other a line or two of prose beside a block the article lacks: {n} paths"
+                    )
+                })
+            })
+            .or_else(|| {
                 silhouette_frontier::blocks_differ(raw_a, raw_b).map(|(x, y)| {
                     format!(
                         "each holds a block the other lacks (their articles' blocks aside): {x} and {y} paths of its own"

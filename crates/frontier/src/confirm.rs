@@ -73,6 +73,9 @@ pub enum Compared {
     BringsNewUnlike,
     /// One is an article and the other holds no prose (`prose.rs`): never joined.
     ProseDiffers,
+    /// One is an article and the other, with a line or two of prose at most, holds a
+    /// block of its own the article lacks (`prose.rs`): never joined.
+    BlockBesideArticle,
     /// Each holds paths of its own the other lacks, their articles' blocks aside
     /// (`blocks.rs`): never joined.
     EachOwn,
@@ -109,6 +112,9 @@ impl Compared {
                 "the page brings paths no kept page of the host has, and is less alike than a far match must be"
             }
             Self::ProseDiffers => "one is an article, the other holds no prose",
+            Self::BlockBesideArticle => {
+                "one is an article, the other a line or two of prose beside a block the article lacks"
+            }
             Self::EachOwn => "each holds a block the other lacks (their articles' blocks aside)",
             Self::Articles => {
                 "two articles: without their articles' blocks and the paths the host learned to vary"
@@ -273,6 +279,16 @@ impl Dedup {
         } else {
             crate::blocks::Own::NoProse
         };
+        // An article and a page of a line or two with a block of its own (`prose.rs`).
+        if crate::prose::block_beside_article(
+            (summary, seen.prose),
+            (theirs, crate::prose::prose_paths(theirs)),
+            skip,
+        )
+        .is_some()
+        {
+            return Err(Compared::BlockBesideArticle);
+        }
         if crate::blocks::each_holds_own(
             summary,
             seen.prose,

@@ -13,8 +13,8 @@
 //! mostly the scope's frame (the paths on nearly every representative, `frame.rs`), it
 //! leaves the frame out too. A candidate whose form of its own asks for other fields than
 //! the page's is no candidate (`forms.rs`), nor one whose table of its own shows other
-//! columns (`tables.rs`), nor, between an article and a page that holds no prose, the
-//! other (`prose.rs`). When no candidate is confirmed, the nearest representatives up to
+//! columns (`tables.rs`), nor, between an article and a page that holds no prose or a
+//! line or two beside a block of its own, the other (`prose.rs`). When no candidate is confirmed, the nearest representatives up to
 //! [`DedupConfig::far_reach`] × `threshold` bits are candidates too, at `min_similarity` +
 //! [`DedupConfig::far_margin`] (`far.rs`). A page that joins no cluster starts one and
 //! is kept. A page closer to a later cluster than to the one it joined stays where it

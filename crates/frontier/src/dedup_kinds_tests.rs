@@ -526,6 +526,45 @@ fn an_article_and_a_page_without_prose_are_two_kinds() {
 }
 
 #[test]
+fn an_article_and_a_line_beside_a_block_of_its_own_are_two_kinds() {
+    use Verdict::*;
+    // A skin of 40 paths; the front page adds 7 paths of prose, a wiki's map a line of text
+    // and a nested list of 6 paths. (Path `n` is summary id `16n`; `16n + 1` is prose.)
+    let mut d = confirming_after_one();
+    let front = page_of(40, 0..0, 700..707);
+    assert_eq!(
+        d.judge(1, "h", 1, fp(BASE), 50, Some(&front)),
+        Kept { cluster: 1 }
+    );
+    // 40 of 54 paths shared (0.74): joined but for the map's block beside its one line.
+    let map = page_of(40, 500..506, 700..701);
+    let none = PageContent::default();
+    let signals = signals_of(2, BASE ^ 0b11, &map, &none);
+    assert_eq!(
+        notes_on(&d, &signals, 1),
+        [(1, None, Compared::BlockBesideArticle)]
+    );
+    assert_eq!(d.judge_page(&signals), Kept { cluster: 2 });
+    // The next map joins the first; a short page (a line, two paths of its own) and an
+    // article with a list more still join the front page.
+    let next = page_of(40, 500..506, 700..701);
+    assert_eq!(
+        d.judge(3, "h", 3, fp(BASE ^ 0b11), 50, Some(&next)),
+        NearDuplicate { of: 2, distance: 0 }
+    );
+    let short = page_of(40, 600..602, 700..701);
+    assert_eq!(
+        d.judge(4, "h", 4, fp(BASE ^ 1), 50, Some(&short)),
+        NearDuplicate { of: 1, distance: 1 }
+    );
+    let longer = page_of(40, 600..603, 700..707);
+    assert_eq!(
+        d.judge(5, "h", 5, fp(BASE ^ 1), 50, Some(&longer)),
+        NearDuplicate { of: 1, distance: 1 }
+    );
+}
+
+#[test]
 fn two_pages_that_each_hold_a_block_the_other_lacks_are_two_kinds() {
     use Verdict::*;
     // A skin of 40 paths, no frame learned yet; a history list adds 6 paths of its own, a

@@ -145,7 +145,7 @@ pub use frontier::{
     SummaryOf, body_hash,
 };
 pub use order::{DEFAULT_REORDER_TIMEOUT, DEFAULT_REORDER_WINDOW};
-pub use prose::prose_differs;
+pub use prose::{block_beside_an_article, prose_differs};
 pub use queue::{HostQueues, QueueEntry};
 pub use record::{Judgement, MAX_REFRESH_DELAY, page_record, refresh_target};
 pub use replica::{DecisionLog, JudgedPage, LocalLog, SharedDedup, SharedVerdict};

@@ -18,6 +18,16 @@
 //! Per template this keeps at most one page more than without it: the first page of a kind
 //! without prose (an empty article, a ticket with no description) starts its own cluster,
 //! and the next joins it. No host knowledge is needed: `compare` applies it to two pages.
+//!
+//! **Nor is an article joined with a page of a line or two that holds a block of its own**
+//! (session 71): a page with fewer than [`MIN_ARTICLE`] paths of prose that holds at least
+//! [`MIN_EACH`] paths the article lacks, none of them prose, the host's frame or learned to
+//! vary. A wiki's generated pages (ikiwiki's `map`, a nested list under a line of text; its
+//! `recentchanges`, a list of changes) share the skin of its articles and joined its front
+//! page at 0.78–0.82, the frame most of both; one line of text kept the first rule from
+//! telling them apart. Where two pages of one kind differ one way (a stub with a list more),
+//! this keeps one page more per such kind, as the first rule does; two articles, or two
+//! pages that are none, are compared as before (`blocks.rs`).
 
 /// A page with at least this many paths of prose is an article here: `frame.rs`'s
 /// [`MIN_PROSE`](crate::frame::MIN_PROSE), the paths of prose that make a page never
@@ -27,6 +37,43 @@ pub(crate) const MIN_ARTICLE: usize = crate::frame::MIN_PROSE;
 /// How many paths of prose summary `ids` holds (sorted or not).
 pub(crate) fn prose_paths(ids: &[u32]) -> usize {
     ids.iter().filter(|&&id| crate::frame::is_prose(id)).count()
+}
+
+/// The paths each of two pages must hold of its own: `blocks.rs`'s `MIN_EACH`.
+const MIN_EACH: usize = crate::blocks::MIN_EACH;
+
+/// Where one of two pages (summaries, sorted) is an article and the other is not (`prose_a`
+/// and `prose_b` paths of prose): how many paths the other holds that the article lacks,
+/// none of them prose nor named by `skip` (the host's frame, the paths it learned to vary),
+/// when they are [`MIN_EACH`] or more. Then the two are two kinds (see the module docs).
+/// Symmetric.
+pub(crate) fn block_beside_article(
+    (a, prose_a): (&[u32], usize),
+    (b, prose_b): (&[u32], usize),
+    skip: impl Fn(u32) -> bool,
+) -> Option<usize> {
+    let (article, other) = match (prose_a >= MIN_ARTICLE, prose_b >= MIN_ARTICLE) {
+        (true, false) => (a, b),
+        (false, true) => (b, a),
+        _ => return None,
+    };
+    let own = other
+        .iter()
+        .filter(|&&id| {
+            !crate::frame::is_prose(id) && !skip(id) && article.binary_search(&id).is_err()
+        })
+        .count();
+    (own >= MIN_EACH).then_some(own)
+}
+
+/// When one of two pages (their summaries' paths, [`split_summary`](crate::split_summary)'s
+/// first part) is an article and the other a page of fewer than 3 paths of prose that holds
+/// 3 paths or more the article lacks, none of them prose: how many. Then a crawl never joins
+/// the two pages, unless those paths are its host's frame or learned to vary, which this
+/// does not know (see the module docs). Symmetric.
+#[must_use]
+pub fn block_beside_an_article(a: &[u32], b: &[u32]) -> Option<usize> {
+    block_beside_article((a, prose_paths(a)), (b, prose_paths(b)), |_| false)
 }
 
 /// [`prose_differs`] on the two pages' counts of paths of prose.
@@ -87,6 +134,38 @@ mod tests {
         check((7, 44), (1, 44), None);
         check((0, 44), (0, 12), None);
         check((0, 0), (0, 0), None);
+    }
+
+    #[test]
+    fn a_page_of_a_line_with_a_block_of_its_own_is_not_an_articles_kind() {
+        // (paths of prose, other paths): the other paths of both start at one id, so the
+        // page with more holds the difference as its own.
+        let check = |a: (u32, u32), b: (u32, u32), expected: Option<usize>| {
+            let (sa, sb) = (summary(a.0, a.1), summary(b.0, b.1));
+            assert_eq!(
+                block_beside_an_article(&sa, &sb),
+                expected,
+                "{a:?} against {b:?}"
+            );
+            assert_eq!(
+                block_beside_an_article(&sb, &sa),
+                expected,
+                "{b:?} against {a:?}"
+            );
+        };
+        // A map under a line of text against the front page, an article.
+        check((7, 40), (1, 47), Some(7));
+        check((7, 40), (2, 43), Some(3));
+        // Two paths of its own are not a block; the article's own paths are its text's.
+        check((7, 40), (1, 42), None);
+        check((7, 47), (1, 40), None);
+        // Two articles, or two pages that are none, are compared as before.
+        check((7, 40), (3, 47), None);
+        check((2, 40), (1, 47), None);
+        // Paths the host learned to vary or its frame are no block.
+        let (sa, sb) = (summary(7, 40), summary(1, 47));
+        let skip = |id: u32| id >= 1000 + 40 * 2;
+        assert_eq!(block_beside_article((&sa, 7), (&sb, 1), skip), None);
     }
 
     proptest! {
