@@ -799,6 +799,10 @@ impl Emitter for Bridge<'_, '_> {
     }
 
     fn adjusted_current_node_present_but_not_in_html_namespace(&mut self) -> bool {
+        // The text before `<![CDATA[` first: it may reopen a formatting element in the HTML
+        // namespace (`<math><mi><select><b></select>a<![CDATA[`: the `a` reopens the `<b>`),
+        // and html5ever's own tokenizer has handed it over by then.
+        self.flush_text();
         self.stopped.is_none()
             && self
                 .builder
