@@ -108,7 +108,9 @@ pub(crate) fn walk_paths(
             // content, not its template. They count as elements and add no path. So do those
             // in a paragraph of a page that marks no main content (DocBook, Texinfo, a man
             // page): there the paragraph is what says "prose".
-            elements += count_descendants(arena, id);
+            // The form fields a wrapper holds are the template's all the same.
+            let parent = up.flow.unwrap_or(up.path);
+            elements += inline_descendants(arena, id, (parent, depth), out);
             continue;
         }
         // In a main content that is a flow, the prose's own blocks (a listing, an
@@ -249,8 +251,9 @@ pub(crate) fn walk_paths(
         }
         if is_phrasing(&node.name) {
             // What lies inside inline elements is the text's own markup, not the template's;
-            // it still counts as elements.
-            elements += count_descendants(arena, id);
+            // it still counts as elements. A form field there is the template's (`<b><input
+            // name=host></b>`): it is a path under the inline element.
+            elements += inline_descendants(arena, id, (path, depth + 1), out);
             continue;
         }
         if prose_rules && node.name == html5ever::local_name!("body") {
@@ -461,7 +464,16 @@ struct Up {
 }
 
 /// Elements below `id` (template contents included), counted iteratively.
-fn count_descendants(arena: &TreeArena, id: NodeId) -> u64 {
+/// The elements below inline element `id`, counted; each visible form field among them
+/// (`TreeArena::fields`: its label holds its name and type) is a path of `parent` at `depth`,
+/// marked a field (session 71, `inline-fields`: Nagios's command forms put every field in
+/// a `<b>`, and forms that ask for other fields were one page).
+fn inline_descendants(
+    arena: &TreeArena,
+    id: NodeId,
+    (parent, depth): (u64, u32),
+    out: &mut PathCollector,
+) -> u64 {
     let mut stack: Vec<(NodeId, u32, ())> = Vec::new();
     push_children(arena, id, 0, (), &mut stack);
     let mut n = 0;
@@ -471,6 +483,13 @@ fn count_descendants(arena: &TreeArena, id: NodeId) -> u64 {
             continue;
         }
         n += 1;
+        if arena.fields.binary_search(&id).is_ok() {
+            let path = child_path(parent, arena_label(arena, id));
+            out.add(path, depth, depth, crate::PathSet::FIELD);
+            if let Some(names) = out.names.as_mut() {
+                names.add(path, parent, &format!("{}[field]", node.name));
+            }
+        }
         push_all_children(arena, id, 0, (), &mut stack);
     }
     n

@@ -53,6 +53,35 @@ fn visible_fields_are_marked_and_hidden_ones_are_not() {
 }
 
 #[test]
+fn a_field_inside_an_inline_element_is_a_field() {
+    // Nagios's command forms put every field in a `<b>` (`<td><b><INPUT NAME='host'></b>`);
+    // an inline element adds nothing below it, but for the fields it holds. Outside the
+    // main content and inside it, in a table's cell and in a paragraph.
+    let legacy = |names: [&str; 2]| {
+        format!(
+            "<body><div class=box><table><tr><td>Host:</td><td><b><INPUT TYPE='TEXT' \
+             NAME='{}'></b></td></tr><tr><td><span class=w><font><input type=checkbox \
+             name={}></font></span></td></tr></table></div>",
+            names[0], names[1]
+        )
+    };
+    for html in [
+        legacy(["host", "persistent"]),
+        page("<p><b><input name=user></b> <span><input name=pass type=password></span></p>"),
+        page("<div><strong><input name=user></strong><em><input name=pass></em></div>"),
+    ] {
+        assert_eq!(fields(&html).0.len(), 2, "{html}");
+    }
+    // Forms that ask for other fields are other paths; the same fields, the same paths.
+    let (a, b) = (
+        fields(&legacy(["host", "persistent"])).0,
+        fields(&legacy(["host", "force"])).0,
+    );
+    assert_eq!(a.iter().filter(|id| b.contains(id)).count(), 1);
+    assert_eq!(fields(&legacy(["host", "force"])).0, b);
+}
+
+#[test]
 fn a_hidden_field_changes_no_mark_and_the_fingerprint_reads_none() {
     let visible = page("<input name=user><input name=pass type=password>");
     let with_hidden =
