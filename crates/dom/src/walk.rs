@@ -463,8 +463,8 @@ struct Up {
     article: bool,
 }
 
-/// Elements below `id` (template contents included), counted iteratively.
-/// The elements below inline element `id`, counted; each visible form field among them
+/// The elements below inline element `id` (template contents included), counted
+/// iteratively; each visible form field among them
 /// (`TreeArena::fields`: its label holds its name and type) is a path of `parent` at `depth`,
 /// marked a field (session 71, `inline-fields`: Nagios's command forms put every field in
 /// a `<b>`, and forms that ask for other fields were one page).

@@ -76,7 +76,7 @@ pub(crate) fn each_holds_own(
 /// The paths of `page` that `other` lacks and `skip` does not name: neither prose nor
 /// named by `is_block` where `articles` ([`Own::NoProse`]), or not named by `is_block`
 /// ([`Own::Prose`]).
-fn own<'a>(
+pub(crate) fn own<'a>(
     page: &'a [u32],
     other: &'a [u32],
     (articles, reading): (bool, Own),

@@ -232,7 +232,9 @@ impl Dedup {
         if crate::tables::different_tables(&seen.tables, theirs, seen.host_frame) {
             return Err(Compared::TablesDiffer);
         }
-        if crate::prose::differs(seen.prose, crate::prose::prose_paths(theirs)).is_some() {
+        // Their paths of prose, read once for the rules below.
+        let their_prose = crate::prose::prose_paths(theirs);
+        if crate::prose::differs(seen.prose, their_prose).is_some() {
             return Err(Compared::ProseDiffers);
         }
         let (varying, after) = (seen.varying, seen.after);
@@ -280,12 +282,8 @@ impl Dedup {
             crate::blocks::Own::NoProse
         };
         // An article and a page of a line or two with a block of its own (`prose.rs`).
-        if crate::prose::block_beside_article(
-            (summary, seen.prose),
-            (theirs, crate::prose::prose_paths(theirs)),
-            skip,
-        )
-        .is_some()
+        if crate::prose::block_beside_article((summary, seen.prose), (theirs, their_prose), skip)
+            .is_some()
         {
             return Err(Compared::BlockBesideArticle);
         }
@@ -293,7 +291,7 @@ impl Dedup {
             summary,
             seen.prose,
             theirs,
-            crate::prose::prose_paths(theirs),
+            their_prose,
             (skip, is_block),
             reading,
         ) {
@@ -304,7 +302,7 @@ impl Dedup {
         let articles = crate::articles::both(
             seen.prose,
             seen.article.len(),
-            crate::prose::prose_paths(theirs),
+            their_prose,
             their_article.len(),
         ) && silhouette_simhash::overlap_without(summary, theirs, is_block).1
             >= MIN_COMPARED;

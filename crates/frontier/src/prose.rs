@@ -57,12 +57,16 @@ pub(crate) fn block_beside_article(
         (false, true) => (b, a),
         _ => return None,
     };
-    let own = other
-        .iter()
-        .filter(|&&id| {
-            !crate::frame::is_prose(id) && !skip(id) && article.binary_search(&id).is_err()
-        })
-        .count();
+    // What 15. counts as a block of its own, read the same way (no article's blocks set
+    // aside: the other page is no article, the article's own paths are not counted).
+    let own = crate::blocks::own(
+        other,
+        article,
+        (false, crate::blocks::Own::NoProse),
+        &skip,
+        &|_| false,
+    )
+    .count();
     (own >= MIN_EACH).then_some(own)
 }
 
