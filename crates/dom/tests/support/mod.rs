@@ -53,3 +53,38 @@ pub fn check_paths(a: &str, b: &str, same: bool) {
     let (pa, pb) = (path_set(a), path_set(b));
     assert_eq!(pa == pb, same, "{a:?}\n{b:?}\njaccard {}", pa.jaccard(&pb));
 }
+
+/// The levels of a page's paths, in document order of their first element (`(depth, level)`
+/// is not kept, so compare the multiset of levels).
+pub fn check_levels(html: &str, expected: &[u8]) {
+    let s = hash(html);
+    let mut levels: Vec<u8> = paths(&s).paths().map(|(_, level)| level).collect();
+    levels.sort_unstable();
+    assert_eq!(levels, expected, "{html:?}");
+}
+
+/// A page's fingerprint, path count and element count.
+pub fn check_reference(
+    html: &str,
+    expected_fp: &str,
+    expected_paths: usize,
+    expected_elements: u64,
+) {
+    let s = hash(html);
+    assert_eq!(
+        (s.fingerprint.to_string(), paths(&s).len(), s.elements),
+        (expected_fp.to_owned(), expected_paths, expected_elements),
+        "{html:?}"
+    );
+}
+
+/// Whether each of `html`'s paths is prose, by its summary id's lowest bit: (paths, prose).
+/// (An id with bit 8 set marks the one beside it as an article's block: not a path.)
+pub fn prose_count(html: &str) -> (usize, usize) {
+    let mut summary = paths(&hash(html)).summary();
+    summary.retain(|&id| id & 8 == 0);
+    (
+        summary.len(),
+        summary.iter().filter(|&&id| id & 1 == 1).count(),
+    )
+}
