@@ -102,7 +102,8 @@ pub(crate) fn walk_paths(
             continue;
         }
         elements += 1;
-        if (up.in_main || up.in_prose) && is_phrasing(&node.name) {
+        let item_markup = is_item_markup(arena, id, up);
+        if (up.in_main || up.in_prose) && is_phrasing(&node.name) && !item_markup {
             // Inside the main content, inline elements are the text's own markup (links,
             // code, emphasis, a highlighter's tokens): which of them an article uses is its
             // content, not its template. They count as elements and add no path. So do those
@@ -130,7 +131,7 @@ pub(crate) fn walk_paths(
         // (Only `<body>`'s children are looked up.)
         let of_body = node.parent == body_text.body;
         let in_text = up.text || (of_body && body_text.text.contains(&id));
-        let classes = if prose && !block && !is_field(node.name.as_bytes()) {
+        let classes = if item_markup || (prose && !block && !is_field(node.name.as_bytes())) {
             Classes::Left
         } else {
             Classes::Kept
@@ -285,6 +286,24 @@ pub(crate) fn walk_paths(
         push_all_children(arena, id, depth.saturating_add(1), down, &mut stack);
     }
     elements
+}
+
+/// Whether inline element `id` of the main content is a list item's own markup, not text: a
+/// classed inline element right in an `<li>`, outside a flow of prose and a paragraph
+/// (session 72, `item-inline`). A list the template writes marks each item's parts (a
+/// blog's archive of posts: `li > time.listdate + a.listtitle`, against its list of months,
+/// `li > a`; a table of contents' `li > a.reference`): left out as an article's links are,
+/// two lists of other items were one list. Such an element is labelled by its tag alone:
+/// which parts an item shows (a change's size up or down, a minor edit's mark) varies from
+/// item to item of one list.
+fn is_item_markup(arena: &TreeArena, id: NodeId, up: Up) -> bool {
+    up.in_main
+        && !up.in_prose
+        && up.flow.is_none()
+        && arena
+            .node(arena.parent(id))
+            .is_some_and(|p| p.name == html5ever::local_name!("li") && p.ns == Ns::Html)
+        && arena.inline_class(id).is_some()
 }
 
 /// How `explain.rs` names element `id`'s step in its path: its tag name, then, where its

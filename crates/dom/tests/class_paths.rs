@@ -32,7 +32,7 @@ fn reference_values() {
     );
     assert_eq!(
         hasher().params(),
-        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/body-flow=p/main-flow=2/main-p=prose/flow-level=+2/prose=tags/amid=prose/article=blocks/body-text=prose/section-level=tag/sections=nested/sections=titled/root-class=paths/hex-ids/colon-ids/fields=any-depth/inline-fields/form-rows/p-tables/empty-p/table-heads/th-rows/tables=any-depth/flow-tables=thin/keys=columns/head=pair/items=cousins/items=nested/bare-items/linked/root-linked/page-names/marks=current/mix64/seed=0/decay=0.76"
+        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/body-flow=p/main-flow=2/main-p=prose/flow-level=+2/prose=tags/amid=prose/article=blocks/body-text=prose/section-level=tag/sections=nested/sections=titled/root-class=paths/hex-ids/colon-ids/fields=any-depth/inline-fields/item-inline/form-rows/p-tables/empty-p/table-heads/th-rows/tables=any-depth/flow-tables=thin/keys=columns/head=pair/items=cousins/items=nested/bare-items/linked/root-linked/page-names/marks=current/mix64/seed=0/decay=0.76"
     );
 }
 
@@ -250,6 +250,38 @@ fn inline_elements_in_the_main_content_add_no_path() {
         "<main><form><p><input name=q></p></form></main>",
         "<main><form><p></p></form></main>",
     );
+}
+
+#[test]
+fn a_list_items_classed_inline_elements_are_the_templates() {
+    // A blog's archive of a month lists posts (a date and a title, classed), its archive of a
+    // year lists months (a bare link): two lists of other items.
+    let list =
+        |item: &str| format!("<main><h1>Posts</h1><ul class=postlist><li>{item}</li></ul></main>");
+    check_differ(
+        &list("<time class=listdate>2024-03-21</time><a class=listtitle href=/p/>P</a>"),
+        &list("<a href=/2024/03/>March</a> (2)"),
+    );
+    // By their tag alone: which parts an item shows varies between items of one list.
+    check_same(
+        &list("<a class=date href=/a>a</a> <span class=size-up>+5</span>"),
+        &list("<a class=date href=/b>b</a> <span class=size-down>-2</span>"),
+        (9, 9),
+    );
+    // Unclassed, they are the item's text.
+    check_same(
+        &list("<a href=/2024/03/>March</a> (2)"),
+        &list("March (2)"),
+        (8, 7),
+    );
+    // Below a paragraph of the item, or in a flow of prose, they are the text's markup.
+    check_same(
+        &list("<p>see <code class=xref>f</code></p>"),
+        &list("<p>see f</p>"),
+        (9, 8),
+    );
+    let flow = |item: &str| format!("<main><p>One.</p><p>Two.</p><ul><li>{item}</li></ul></main>");
+    check_same(&flow("<code class=literal>f</code>"), &flow("f"), (9, 8));
 }
 
 #[test]
