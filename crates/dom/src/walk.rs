@@ -102,8 +102,9 @@ pub(crate) fn walk_paths(
             continue;
         }
         elements += 1;
-        let item_markup = is_item_markup(arena, id, up);
-        if (up.in_main || up.in_prose) && is_phrasing(&node.name) && !item_markup {
+        let phrasing = is_phrasing(&node.name);
+        let item_markup = phrasing && is_item_markup(arena, id, up);
+        if (up.in_main || up.in_prose) && phrasing && !item_markup {
             // Inside the main content, inline elements are the text's own markup (links,
             // code, emphasis, a highlighter's tokens): which of them an article uses is its
             // content, not its template. They count as elements and add no path. So do those
@@ -250,7 +251,7 @@ pub(crate) fn walk_paths(
                 }
             }
         }
-        if is_phrasing(&node.name) {
+        if phrasing {
             // What lies inside inline elements is the text's own markup, not the template's;
             // it still counts as elements. A form field there is the template's (`<b><input
             // name=host></b>`): it is a path under the inline element.
