@@ -122,7 +122,7 @@ pub fn run(
                 })
             })
             .or_else(|| {
-                silhouette_frontier::block_beside_an_article(a, b).map(|n| {
+                silhouette_frontier::block_beside_an_article(raw_a, raw_b).map(|n| {
                     format!(
                         "one is an article, the other a line or two of prose beside a block the article lacks: {n} paths"
                     )

@@ -282,8 +282,12 @@ impl Dedup {
             crate::blocks::Own::NoProse
         };
         // An article and a page of a line or two with a block of its own (`prose.rs`).
-        if crate::prose::block_beside_article((summary, seen.prose), (theirs, their_prose), skip)
-            .is_some()
+        if crate::prose::block_beside_article(
+            (summary, seen.prose),
+            (theirs, their_prose),
+            (skip, is_block),
+        )
+        .is_some()
         {
             return Err(Compared::BlockBesideArticle);
         }

@@ -27,7 +27,10 @@
 //! page at 0.78–0.82, the frame most of both; one line of text kept the first rule from
 //! telling them apart. Where two pages of one kind differ one way (a stub with a list more),
 //! this keeps one page more per such kind, as the first rule does; two articles, or two
-//! pages that are none, are compared as before (`blocks.rs`).
+//! pages that are none, are compared as before (`blocks.rs`). An article's blocks are no
+//! such block (session 72): a blog's first page of excerpts is an article, a later one with
+//! shorter excerpts is not, and what its authors wrote below their paragraphs (a listing, a
+//! nested list) is theirs, not the template's.
 
 /// A page with at least this many paths of prose is an article here: `frame.rs`'s
 /// [`MIN_PROSE`](crate::frame::MIN_PROSE), the paths of prose that make a page never
@@ -44,40 +47,49 @@ const MIN_EACH: usize = crate::blocks::MIN_EACH;
 
 /// Where one of two pages (summaries, sorted) is an article and the other is not (`prose_a`
 /// and `prose_b` paths of prose): how many paths the other holds that the article lacks,
-/// none of them prose nor named by `skip` (the host's frame, the paths it learned to vary),
-/// when they are [`MIN_EACH`] or more. Then the two are two kinds (see the module docs).
+/// none of them prose, nor named by `skip` (the host's frame, the paths it learned to vary),
+/// nor by `is_block` (an article's blocks: what an author wrote below a paragraph), when
+/// they are [`MIN_EACH`] or more. Then the two are two kinds (see the module docs).
 /// Symmetric.
 pub(crate) fn block_beside_article(
     (a, prose_a): (&[u32], usize),
     (b, prose_b): (&[u32], usize),
-    skip: impl Fn(u32) -> bool,
+    (skip, is_block): (impl Fn(u32) -> bool, impl Fn(u32) -> bool),
 ) -> Option<usize> {
     let (article, other) = match (prose_a >= MIN_ARTICLE, prose_b >= MIN_ARTICLE) {
         (true, false) => (a, b),
         (false, true) => (b, a),
         _ => return None,
     };
-    // What 15. counts as a block of its own, read the same way (no article's blocks set
-    // aside: the other page is no article, the article's own paths are not counted).
+    // What 15. counts as a block of its own, read the same way, an article's blocks aside
+    // (the article's own paths are not counted).
     let own = crate::blocks::own(
         other,
         article,
-        (false, crate::blocks::Own::NoProse),
+        (true, crate::blocks::Own::NoProse),
         &skip,
-        &|_| false,
+        &is_block,
     )
     .count();
     (own >= MIN_EACH).then_some(own)
 }
 
-/// When one of two pages (their summaries' paths, [`split_summary`](crate::split_summary)'s
-/// first part) is an article and the other a page of fewer than 3 paths of prose that holds
-/// 3 paths or more the article lacks, none of them prose: how many. Then a crawl never joins
-/// the two pages, unless those paths are its host's frame or learned to vary, which this
-/// does not know (see the module docs). Symmetric.
+/// When one of two pages (summaries, `silhouette_dom::PathSet::summary`, their articles'
+/// blocks marked: [`split_summary`](crate::split_summary)) is an article and the other a
+/// page of fewer than 3 paths of prose that holds 3 paths or more the article lacks, none of
+/// them prose nor an article's block: how many. Then a crawl never joins the two pages,
+/// unless those paths are its host's frame or learned to vary, which this does not know (see
+/// the module docs). Symmetric.
 #[must_use]
 pub fn block_beside_an_article(a: &[u32], b: &[u32]) -> Option<usize> {
-    block_beside_article((a, prose_paths(a)), (b, prose_paths(b)), |_| false)
+    let ((a, blocks_a), (b, blocks_b)) = (crate::split_summary(a), crate::split_summary(b));
+    let is_block =
+        |p: u32| blocks_a.binary_search(&p).is_ok() || blocks_b.binary_search(&p).is_ok();
+    block_beside_article(
+        (&a, prose_paths(&a)),
+        (&b, prose_paths(&b)),
+        (|_| false, is_block),
+    )
 }
 
 /// [`prose_differs`] on the two pages' counts of paths of prose.
@@ -106,8 +118,8 @@ mod tests {
     /// A summary of `prose` paths of prose (odd ids) and `other` paths of the template.
     fn summary(prose: u32, other: u32) -> Vec<u32> {
         let mut ids: Vec<u32> = (0..prose)
-            .map(|n| n * 2 + 1)
-            .chain((0..other).map(|n| 1000 + n * 2))
+            .map(|n| (n << 4) | 1)
+            .chain((0..other).map(|n| (1000 + n) << 4))
             .collect();
         ids.sort_unstable();
         ids
@@ -168,8 +180,16 @@ mod tests {
         check((2, 40), (1, 47), None);
         // Paths the host learned to vary or its frame are no block.
         let (sa, sb) = (summary(7, 40), summary(1, 47));
-        let skip = |id: u32| id >= 1000 + 40 * 2;
-        assert_eq!(block_beside_article((&sa, 7), (&sb, 1), skip), None);
+        let skip = |id: u32| id >= (1000 + 40) << 4;
+        let none = |_: u32| false;
+        assert_eq!(block_beside_article((&sa, 7), (&sb, 1), (skip, none)), None);
+        // Nor are an article's blocks (bit 8 marks them a second time): a blog's second
+        // page of excerpts, whose authors wrote a list and a listing below a paragraph.
+        let mut excerpts = summary(1, 47);
+        excerpts.extend((40..47).map(|n| ((1000 + n) << 4) | 8));
+        excerpts.sort_unstable();
+        assert_eq!(block_beside_an_article(&sa, &excerpts), None);
+        assert_eq!(block_beside_an_article(&excerpts, &sa), None);
     }
 
     proptest! {
