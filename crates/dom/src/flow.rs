@@ -205,7 +205,9 @@ pub(crate) fn is_own_paragraph(
 ) -> bool {
     let counts = |p: NodeId| {
         is_prose_paragraph(arena, p)
-            && (kind == Paragraphs::Any || arena_label(arena, p) == tag_label("p"))
+            && (kind == Paragraphs::Any
+                || arena_label(arena, p) == tag_label("p")
+                || arena.div_paragraphs.binary_search(&p).is_ok())
     };
     counts(id)
         || wrapped
@@ -216,22 +218,79 @@ pub(crate) fn is_own_paragraph(
             })
 }
 
-/// Whether `id` is a `<p>` of prose: not empty (session 71, `empty-p`: it holds text or an
-/// element; a legacy application's `<P>` before a `<DIV>` or a `<TABLE>` is closed by it
-/// in standards mode and left empty, a separator, not a paragraph: Nagios's CGIs put four
-/// in `<body>`, which made every page one flow of prose and its tables' columns nameless),
-/// not a form's row (it holds a visible field, [`TreeArena::form_rows`]) and not a layout
-/// wrapper around a table (a quirks-mode page's `<P><TABLE>…</TABLE></P>`: in quirks mode a
-/// table does not close an open paragraph, and legacy applications wrap their layout tables
-/// in one). Only a paragraph of prose makes a
-/// flow, and hides the paths of the inline elements inside it on a page without a main
-/// content.
+/// Whether `id` is a paragraph of prose: a `<p>`, or a `<div>` that is one in all but its
+/// tag ([`div_paragraphs`], session 73, `div-p`). A `<p>` is one when it holds text (session
+/// 71, `empty-p`: a legacy application's `<P>` before a `<DIV>` or a `<TABLE>` is closed by
+/// it in standards mode and left empty, a separator, not a paragraph: Nagios's CGIs put four
+/// in `<body>`, which made every page one flow of prose and its tables' columns nameless;
+/// session 73, `empty-p=text`: a `<p>` of images or links without a word, a header's line
+/// of logos, is no more a paragraph than an empty one ([`has_text_below`]), but among
+/// paragraphs with words, where it is a figure: [`near_worded_p`]), is not a form's
+/// row (it holds a visible field, [`TreeArena::form_rows`]) and not a layout wrapper around
+/// a table (a quirks-mode page's `<P><TABLE>…</TABLE></P>`: in quirks mode a table does not
+/// close an open paragraph, and legacy applications wrap their layout tables in one). Only
+/// a paragraph of prose makes a flow, and hides the paths of the inline elements inside it
+/// on a page without a main content.
 pub(crate) fn is_prose_paragraph(arena: &TreeArena, id: NodeId) -> bool {
-    arena
-        .node(id)
-        .is_some_and(|node| is_paragraph(node) && (node.text || node.first != NONE))
-        && arena.form_rows.binary_search(&id).is_err()
-        && !has_table_child(arena, id)
+    let Some(node) = arena.node(id) else {
+        return false;
+    };
+    if !is_paragraph(node) {
+        return arena.div_paragraphs.binary_search(&id).is_ok();
+    }
+    let worded =
+        node.text || node.first != NONE && (has_text_below(arena, id) || near_worded_p(arena, id));
+    worded && arena.form_rows.binary_search(&id).is_err() && !has_table_child(arena, id)
+}
+
+/// Whether a `<p>` with text of its own is among the [`P_NEAR`] elements before and after
+/// `id`: there a `<p>` of an image is a figure among a text's paragraphs (Markdown writes a
+/// picture so), and one of them.
+fn near_worded_p(arena: &TreeArena, id: NodeId) -> bool {
+    [false, true]
+        .into_iter()
+        .any(|forward| siblings(arena, id, forward, P_NEAR).any(|(_, n)| is_paragraph(n) && n.text))
+}
+
+/// The most descendants [`has_text_below`] reads: past them, an element counts as holding
+/// text (as every `<p>` with a child did before `empty-p=text`).
+const TEXT_BELOW_READ: usize = 64;
+
+/// Whether an element below `id` holds text of its own, among the first
+/// [`TEXT_BELOW_READ`] descendants in document order (and when there are more), or `id`
+/// holds only line breaks (a blank line of a wiki's text, as it was before `empty-p=text`).
+fn has_text_below(arena: &TreeArena, id: NodeId) -> bool {
+    let mut at = arena.node(id).map_or(NONE, |n| n.first);
+    let mut read = 0;
+    let mut only_breaks = true;
+    while let Some(node) = arena.node(at) {
+        read += 1;
+        if node.text || read > TEXT_BELOW_READ {
+            return true;
+        }
+        only_breaks &= node.kind != Kind::Element || is_html(node, &html5ever::local_name!("br"));
+        if node.first != NONE {
+            at = node.first;
+            continue;
+        }
+        // The next node in document order inside `id`: the next sibling of the node or of
+        // its nearest ancestor below `id` that has one.
+        let mut up = node;
+        loop {
+            if up.next != NONE {
+                at = up.next;
+                break;
+            }
+            if up.parent == id {
+                return only_breaks;
+            }
+            match arena.node(up.parent) {
+                Some(parent) => up = parent,
+                None => return only_breaks,
+            }
+        }
+    }
+    only_breaks
 }
 
 /// Whether element `id` has a `<table>` child.
@@ -460,4 +519,130 @@ pub(crate) fn class_of(arena: &TreeArena, id: NodeId) -> Option<&str> {
         .ok()?;
     let &(_, start, end) = arena.classes.get(at)?;
     arena.class_text.get(start as usize..end as usize)
+}
+
+/// The `<div>`s of the page that are paragraphs of prose (session 73, `div-p`), sorted: what
+/// a generator that writes no `<p>` makes of an author's paragraphs (Publican's DocBook
+/// `div.para`). A `<div>` is one when its own text is a sentence (5 words or more, its last
+/// visible character ending a sentence: [`crate::tree::TextSummary`]), its children are
+/// inline elements without a line break, an image or a field, no `<p>` is among the
+/// [`P_NEAR`] elements before and after it (where a text has `<p>`s, those are its
+/// paragraphs and a `<div>` of text is a block beside them), and its label is carried by
+/// two such `<div>`s no more than [`RUN_NEAR`] elements apart somewhere on the page, in a
+/// parent that holds an element of another label too and in which at least half of the
+/// `<div>`s of that label are such: a text's paragraphs follow one another below a title or
+/// beside a list, and a generator writes them all alike. A lone line of text among an
+/// application's blocks (a commit's description) is none, nor are a program's lines (most
+/// of them no sentence, the comments' lines that are one beside them) or a message's lines
+/// (`<br>`). Such a `<div>` is a bare paragraph ([`Paragraphs::Bare`]) whatever its classes:
+/// they are the generator's word for a paragraph. Run once the tree's shape is final; costs
+/// one pass over the elements.
+pub(crate) fn div_paragraphs(arena: &TreeArena) -> Vec<NodeId> {
+    let mut found: Vec<NodeId> = (0..arena.nodes.len())
+        .filter_map(|i| NodeId::try_from(i).ok())
+        .filter(|&id| is_prose_div(arena, id) && !near_p(arena, id))
+        .collect();
+    let mut labels = fnv::FnvHashSet::default();
+    // Whether a parent holds an element of another label than the one asked (each parent
+    // and label read once).
+    let mut mixed = fnv::FnvHashMap::default();
+    for &id in &found {
+        let label = arena_label(arena, id);
+        if labels.contains(&label) || !run_of(arena, id, label, &found) {
+            continue;
+        }
+        let parent = arena.node(id).map_or(NONE, |n| n.parent);
+        let mut other = || {
+            let (mut others, mut alike, mut prose) = (false, 0_usize, 0_usize);
+            let mut child = arena.node(parent).map_or(NONE, |n| n.first);
+            while let Some(node) = arena.node(child) {
+                if node.kind == Kind::Element {
+                    if arena_label(arena, child) == label {
+                        alike += 1;
+                        prose += usize::from(is_prose_div(arena, child));
+                    } else {
+                        others = true;
+                    }
+                }
+                child = node.next;
+            }
+            others && 2 * prose >= alike
+        };
+        if *mixed.entry((parent, label)).or_insert_with(&mut other) {
+            labels.insert(label);
+        }
+    }
+    found.retain(|&id| labels.contains(&arena_label(arena, id)));
+    found
+}
+
+/// How many elements before and after a `<div>` of prose [`div_paragraphs`] looks at for a
+/// `<p>`.
+const P_NEAR: usize = 16;
+
+/// How far apart, in elements, two `<div>`s of prose of one label make a run of paragraphs
+/// ([`div_paragraphs`]).
+const RUN_NEAR: usize = 4;
+
+/// The fewest words of a `<div>`'s own text for a sentence ([`div_paragraphs`]).
+const SENTENCE_WORDS: u8 = 5;
+
+/// Whether `id` is a `<div>` of prose ([`div_paragraphs`]) but for its neighbours.
+fn is_prose_div(arena: &TreeArena, id: NodeId) -> bool {
+    let Some(node) = arena.node(id) else {
+        return false;
+    };
+    if !is_html(node, &html5ever::local_name!("div"))
+        || !node.text
+        || node.words < SENTENCE_WORDS
+        || !node.sentence
+    {
+        return false;
+    }
+    let mut child = node.first;
+    while let Some(c) = arena.node(child) {
+        if c.kind == Kind::Element
+            && (c.ns != Ns::Html || !is_phrasing(&c.name) || c.name == html5ever::local_name!("br"))
+        {
+            return false;
+        }
+        child = c.next;
+    }
+    true
+}
+
+/// Whether a `<p>` is among the [`P_NEAR`] elements before and after `id`.
+fn near_p(arena: &TreeArena, id: NodeId) -> bool {
+    [false, true]
+        .into_iter()
+        .any(|forward| siblings(arena, id, forward, P_NEAR).any(|(_, n)| is_paragraph(n)))
+}
+
+/// Whether another element of `label` in `found` is among the [`RUN_NEAR`] elements after
+/// `id`.
+fn run_of(arena: &TreeArena, id: NodeId, label: u64, found: &[NodeId]) -> bool {
+    siblings(arena, id, true, RUN_NEAR)
+        .any(|(at, _)| found.binary_search(&at).is_ok() && arena_label(arena, at) == label)
+}
+
+/// The first `count` element siblings of `id`, after it (`forward`) or before it.
+fn siblings(
+    arena: &TreeArena,
+    id: NodeId,
+    forward: bool,
+    count: usize,
+) -> impl Iterator<Item = (NodeId, &crate::tree::Node)> {
+    let step = move |n: &crate::tree::Node| if forward { n.next } else { n.prev };
+    let mut at = arena.node(id).map_or(NONE, step);
+    std::iter::from_fn(move || {
+        while let Some(node) = arena.node(at) {
+            let here = at;
+            at = step(node);
+            if node.kind == Kind::Element {
+                return Some((here, node));
+            }
+        }
+        None
+    })
+    .take(count)
 }

@@ -37,7 +37,7 @@ use crate::config::Limits;
 use crate::hasher::Truncation;
 use crate::paths::HeaderText;
 use crate::sink::ArenaSink;
-use crate::tree::{NodeId, TreeArena};
+use crate::tree::{MAX_OWN_WORDS, NodeId, TextSummary, TreeArena};
 use crate::words::{HIDDEN, word_char};
 
 /// Attributes that can change the tree or the links: `type` (`<input type=hidden>` in
@@ -143,6 +143,8 @@ pub(crate) fn parse(
         hidden_raw: false,
         doctype: DoctypeState::default(),
         header: None,
+        summary: TextSummary::default(),
+        summary_in_word: false,
     };
     let mut tokenizer = Tokenizer::new_with_emitter(text, bridge);
     // The bridge yields a token only to stop: the guard fired.
@@ -291,6 +293,10 @@ struct Bridge<'a, 'b> {
     /// When labelling: the text of the header cell (`<th>`) being read, from its start tag
     /// to the tag that ends the cell ([`ends_header_cell`]).
     header: Option<HeaderText>,
+    /// What the text being read says so far ([`TextSummary`]), handed to the arena with it.
+    summary: TextSummary,
+    /// Whether the text being read ends inside a word (for [`summary`](Self::summary)'s count).
+    summary_in_word: bool,
 }
 
 /// Whether a tag ends a header cell's text: the cell's end tag, another cell or row, or the
@@ -439,13 +445,64 @@ impl Bridge<'_, '_> {
     fn flush_text(&mut self) {
         // White space after a run's last word stays in `text`: the tree builder's to see.
         self.run_end = None;
+        let summary = std::mem::take(&mut self.summary);
+        self.summary_in_word = false;
         if self.text.is_empty() {
             return;
         }
         let text = StrTendril::from_slice(&self.text);
         self.text.clear();
         self.in_word = false;
+        self.guard.arena.borrow_mut().text_summary = summary;
         self.feed(Token::CharacterTokens(text));
+        self.guard.arena.borrow_mut().text_summary = TextSummary::default();
+    }
+
+    /// Adds `s`, a piece of the text being read, to [`summary`](Self::summary): its words
+    /// (up to [`MAX_OWN_WORDS`]: runs of bytes other than white space, and each CJK
+    /// character) and whether its last visible character ends a sentence.
+    fn scan_summary(&mut self, s: &[u8]) {
+        let is_space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r');
+        let summary = &mut self.summary;
+        if summary.words < MAX_OWN_WORDS {
+            for &b in s {
+                if is_space(b) {
+                    self.summary_in_word = false;
+                } else if (0xE3..=0xED).contains(&b) {
+                    // The first byte of a CJK ideograph, kana or Hangul syllable
+                    // (U+3000–U+D7FF): a word of its own, as a text without spaces has them.
+                    self.summary_in_word = false;
+                    summary.words += 1;
+                    if summary.words == MAX_OWN_WORDS {
+                        break;
+                    }
+                } else if !self.summary_in_word {
+                    self.summary_in_word = true;
+                    summary.words += 1;
+                    if summary.words == MAX_OWN_WORDS {
+                        break;
+                    }
+                }
+            }
+        }
+        // Closing quotes and brackets after a sentence's end: `.)`, `."`, `.”`, `.’`.
+        let mut end = s.len();
+        loop {
+            while end > 0 && (is_space(s[end - 1]) || b")]\"'".contains(&s[end - 1])) {
+                end -= 1;
+            }
+            if end >= 3 && matches!(s[end - 3..end], [0xE2, 0x80, 0x9D | 0x99]) {
+                end -= 3;
+                continue;
+            }
+            break;
+        }
+        if end > 0 {
+            let s = &s[..end];
+            summary.sentence = matches!(s[end - 1], b'.' | b'!' | b'?')
+                || (end >= 3
+                    && matches!(s[end - 3..], [0xE3, 0x80, 0x82] | [0xEF, 0xBC, 0x81 | 0x9F]));
+        }
     }
 
     /// The reduced text of `s` (no NUL), each visible run of words added to the arena's word
@@ -594,6 +651,7 @@ impl Emitter for Bridge<'_, '_> {
     }
 
     fn emit_string(&mut self, s: &[u8]) {
+        self.scan_summary(s);
         if let Some(header) = &mut self.header {
             header.push(s);
         }

@@ -85,6 +85,26 @@ pub(crate) struct Node {
     /// ([`TreeArena::note_text`]): a `<p>` with neither text nor a child is no paragraph
     /// (`flow::is_prose_paragraph`).
     pub(crate) text: bool,
+    /// The words of the element's own text, counted up to [`MAX_OWN_WORDS`], and whether
+    /// the last of its own text ends a sentence ([`TextSummary`]): what tells a `<div>` of
+    /// prose (`flow::div_paragraphs`).
+    pub(crate) words: u8,
+    /// See [`words`](Self::words).
+    pub(crate) sentence: bool,
+}
+
+/// The most words of an element's own text [`Node::words`] counts.
+pub(crate) const MAX_OWN_WORDS: u8 = 8;
+
+/// What the tokenizer bridge read of a text it hands the tree builder, from the text itself
+/// (the tree builder only sees stand-ins): its words (runs of bytes other than ASCII white
+/// space, and each CJK character, counted up to [`MAX_OWN_WORDS`]) and whether its last visible character ends a
+/// sentence (`.`, `!`, `?`, `。`, `！`, `？`, closing quotes and brackets after it). The same
+/// whether the page's text is collected or not.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct TextSummary {
+    pub(crate) words: u8,
+    pub(crate) sentence: bool,
 }
 
 impl Node {
@@ -101,6 +121,8 @@ impl Node {
             integration_point: false,
             ctx: 0,
             text: false,
+            words: 0,
+            sentence: false,
         }
     }
 }
@@ -140,6 +162,9 @@ pub(crate) struct TreeArena {
     blocks: Vec<NodeId>,
     /// The `class` of the start tag being processed, for the element created for it.
     pub(crate) pending_class: PendingClass,
+    /// What the bridge read of the text the tree builder is appending now ([`TextSummary`];
+    /// set around each text token it feeds).
+    pub(crate) text_summary: TextSummary,
     /// The class tokens of `<html>` and `<body>` elements, when labelling: not in their
     /// labels, each a path of its own (`paths::root_class_tokens`).
     pub(crate) root_classes: Vec<(NodeId, Vec<u64>)>,
@@ -179,6 +204,9 @@ pub(crate) struct TreeArena {
     /// [`find_form_rows`](Self::find_form_rows) has run: a form's rows, not paragraphs of
     /// prose (`flow.rs`).
     pub(crate) form_rows: Vec<NodeId>,
+    /// Once [`flow::div_paragraphs`](crate::flow::div_paragraphs) has run: the `<div>`s of
+    /// prose that are paragraphs (ALGORITHM.md §3, 3.), sorted.
+    pub(crate) div_paragraphs: Vec<NodeId>,
     /// Whether an element that [`is_main`](Self::is_main) may be in the tree: one named
     /// `main` or with `role=main` was created. Without one, `walk::main_content` is `None`
     /// with no walk.
@@ -255,6 +283,7 @@ impl TreeArena {
             text: None,
             blocks: Vec::new(),
             pending_class: PendingClass::default(),
+            text_summary: TextSummary::default(),
             root_classes: Vec::new(),
             root_linkable: (Vec::new(), Vec::new()),
             last_th: NONE,
@@ -266,6 +295,7 @@ impl TreeArena {
             link_text: String::new(),
             fields: Vec::new(),
             form_rows: Vec::new(),
+            div_paragraphs: Vec::new(),
             main_marked: false,
             class_labels: fnv::FnvHashMap::default(),
         };
@@ -638,13 +668,22 @@ impl TreeArena {
     }
 
     /// Notes that `text` was appended to `parent` ([`Node::text`]): whether it holds anything
-    /// but white space. The tree builder's text is the bridge's reduced text (`tokens.rs`),
-    /// whose words are stand-ins, never white space.
+    /// but white space, and then the words and sentence end the bridge read of it
+    /// ([`text_summary`](Self::text_summary)). The tree builder's text is the bridge's reduced
+    /// text (`tokens.rs`), whose words are stand-ins, never white space.
     pub(crate) fn note_text(&mut self, parent: NodeId, text: &str) {
         if let Some(node) = self.nodes.get_mut(parent as usize)
-            && !node.text
+            && text.bytes().any(|b| !b.is_ascii_whitespace())
         {
-            node.text = text.bytes().any(|b| !b.is_ascii_whitespace());
+            // The tree builder may split a text at white space, never inside a word: each
+            // visible piece is the text the bridge summed up (a piece of white space only
+            // adds nothing).
+            node.text = true;
+            node.words = node
+                .words
+                .saturating_add(self.text_summary.words)
+                .min(MAX_OWN_WORDS);
+            node.sentence = self.text_summary.sentence;
         }
     }
 

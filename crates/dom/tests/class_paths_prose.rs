@@ -1,11 +1,13 @@
 //! `class-paths`: flows of prose (ALGORITHM.md §3, 3. and 5.): which elements make a flow,
-//! how the blocks inside one are labelled, and which paragraphs are no prose (a form's row,
-//! a layout table's wrapper, an empty `<p>`).
+//! how the blocks inside one are labelled, which paragraphs are no prose (a form's row,
+//! a layout table's wrapper, an empty `<p>`) and which `<div>`s are.
 
 mod support;
 
 use silhouette_dom::Profile;
-use support::{check_differ, check_levels, check_reference, check_same, hash, paths, prose_count};
+use support::{
+    check_differ, check_levels, check_reference, check_same, hash, path_set, paths, prose_count,
+};
 
 #[test]
 fn blocks_in_a_flow_of_prose_are_labelled_under_the_flow() {
@@ -293,15 +295,50 @@ fn an_empty_paragraph_is_no_prose() {
         );
         assert_eq!(prose_count(&html).1, 0, "{before}");
     }
-    // A paragraph with words, or with an element (an image, a line break), is one: the
-    // body is a flow of prose, its table an article's, its columns not named.
-    for before in ["<p>Some words.</p>", "<p><img src=x></p>"] {
+    // Nor is a paragraph of images and links without a word (a header's line of logos).
+    for before in [
+        "<p><img src=x></p>",
+        "<p><a href=/><img src=logo></a> <a href=/b></a></p>",
+    ] {
+        let (a, b) = (page(before, heads[0]), page(before, heads[1]));
+        assert!(paths(&a).jaccard(paths(&b)) < 0.8, "{before}");
+    }
+    // A paragraph with words, or with line breaks only (a wiki's blank line), or an image
+    // among paragraphs with words (a figure, as Markdown writes one), is one: the body is a
+    // flow of prose, its table an article's, its columns not named.
+    for before in [
+        "<p>Some words.</p>",
+        "<p><br></p>",
+        "<p><a href=/>word</a></p>",
+    ] {
         let (a, b) = (page(before, heads[0]), page(before, heads[1]));
         assert!(
             (paths(&a).jaccard(paths(&b)) - 1.0).abs() < 1e-9,
             "{before}"
         );
     }
+}
+
+#[test]
+fn a_picture_among_paragraphs_is_one() {
+    // Markdown writes a picture as a paragraph of one image: among paragraphs with words it
+    // is a figure of the text, prose like them (a blog's excerpt that opens with one).
+    let excerpt = |first: &str| {
+        format!(
+            "<main><ul class=posts><li><h3><a href=/a>T</a></h3>{first}\
+             <p>Words of the text.</p><p>More of them.</p></li></ul></main>"
+        )
+    };
+    let picture = excerpt("<p><img src=figure.png></p>");
+    assert_eq!(
+        prose_count(&picture),
+        prose_count(&excerpt("<p>A <img src=figure.png></p>"))
+    );
+    // Alone beside other blocks, it is no paragraph.
+    let alone = "<body><div class=banner><a href=/>x</a></div><p><a href=/><img src=logo></a></p>\
+                 <div class=section><h2>T</h2><div><p>Words of the text.</p></div></div></body>";
+    let worded = alone.replace("<img src=logo>", "Home");
+    assert_ne!(prose_count(alone), prose_count(&worded));
 }
 
 #[test]
@@ -317,4 +354,74 @@ fn a_form_rows_inline_elements_are_the_templates() {
         "<div class=c><p>Some words.</p></div>",
         (7, 5),
     );
+}
+
+/// Whether the `<div>`s at `{i}` in `template` are paragraphs of prose: then the inline
+/// element put there adds no path (4.), whichever it is.
+fn div_is_paragraph(template: &str) -> bool {
+    let page = |inline: &str| path_set(&template.replace("{i}", inline));
+    page("<code class=command>apt</code>") == page("<a class=xref href=x>a link</a>")
+}
+
+#[test]
+fn a_generators_divs_of_prose_are_paragraphs() {
+    // Publican writes DocBook's paragraphs as `div.para`, never `<p>`: a section of them is
+    // a flow of prose, as with `<p>`, so which inline markup an author used adds nothing.
+    let section = |para: &str, more: &str| {
+        format!(
+            "<body><div class=section><div class=titlepage><h2 class=title>T</h2></div>\
+             {para}{more}<div class=itemizedlist><ul><li>x</li></ul></div></div></body>"
+        )
+    };
+    let para = "<div class=para>The first paragraph of the text says {i} in it.</div>";
+    let second = "<div class=para>A second paragraph, with a few more words.</div>";
+    let publican = section(para, second);
+    assert!(div_is_paragraph(&publican));
+    assert!(prose_count(&publican.replace("{i}", "")).1 > 0);
+    // A run of them anywhere on the page makes every `<div>` of that label one, a
+    // section's lone paragraph too; a sentence may end before a closing quote or bracket,
+    // and Chinese has no spaces between its words.
+    let lone = format!(
+        "<body><div class=section>{para}<div class=itemizedlist><ul><li>x</li></ul></div>\
+         </div>{}</body>",
+        section(second, second)
+            .replace("<body>", "")
+            .replace("</body>", "")
+    );
+    assert!(div_is_paragraph(&lone));
+    for ending in ["(in it.)", "\u{201c}in it.\u{201d}", "in it! ", "in it?"] {
+        assert!(
+            div_is_paragraph(&publican.replace("in it.", ending)),
+            "{ending}"
+        );
+    }
+    let chinese =
+        "<div class=para>{i}\u{8fd9}\u{662f}\u{4e00}\u{4e2a}\u{53e5}\u{5b50}\u{3002}</div>";
+    assert!(div_is_paragraph(&section(chinese, chinese)));
+    // What is no paragraph: a lone line of text among an application's blocks (a commit's
+    // description), a text without a sentence's end, a few words, a message's lines
+    // (`<br>`), a `<div>` beside `<p>`s (there the `<p>`s are the paragraphs), and a
+    // program's lines, most of them no sentence (the comments that are one beside them).
+    let lone_line = "<body><div class=main><h2>T</h2><form><input name=q></form>\
+                     <div class=description>Exclude the old features from {i} the matrix.</div>\
+                     <table><tr><td>x</td></tr></table></div></body>";
+    let no_end = section(&para.replace("in it.", "in it"), &second.replace('.', ""));
+    let few = section(
+        "<div class=para>Says {i} this.</div>",
+        "<div class=para>Few words here.</div>",
+    );
+    let lines = section(
+        "<div class=para>The first line of a message, {i} in it.<br>And its second line.</div>",
+        &second.replace("with", "<br>with"),
+    );
+    let beside_p = section(para, &format!("{second}<p>A paragraph of its own.</p>"));
+    let listing = format!(
+        "<body><div class=fragment><div class=line>// This notice may not be removed {{i}} ever.</div>\
+         <div class=line>// Nor may this line be altered in any way.</div>{}<div class=ttc>t</div>\
+         </div></body>",
+        "<div class=line><span class=keyword>int</span> f(int a, int b);</div>".repeat(3)
+    );
+    for page in [lone_line, &no_end, &few, &lines, &beside_p, &listing] {
+        assert!(!div_is_paragraph(page), "{page}");
+    }
 }
