@@ -219,13 +219,13 @@ pub(crate) fn is_own_paragraph(
 }
 
 /// Whether `id` is a paragraph of prose: a `<p>`, or a `<div>` that is one in all but its
-/// tag ([`div_paragraphs`], session 73, `div-p`). A `<p>` is one when it holds text (session
+/// tag ([`find_paragraphs`], session 73, `div-p`). A `<p>` is one when it holds text (session
 /// 71, `empty-p`: a legacy application's `<P>` before a `<DIV>` or a `<TABLE>` is closed by
 /// it in standards mode and left empty, a separator, not a paragraph: Nagios's CGIs put four
 /// in `<body>`, which made every page one flow of prose and its tables' columns nameless;
 /// session 73, `empty-p=text`: a `<p>` of images or links without a word, a header's line
-/// of logos, is no more a paragraph than an empty one ([`has_text_below`]), but among
-/// paragraphs with words, where it is a figure: [`near_worded_p`]), is not a form's
+/// of logos, is no more a paragraph than an empty one, but among paragraphs with words,
+/// where it is a figure: [`find_paragraphs`]), is not a form's
 /// row (it holds a visible field, [`TreeArena::form_rows`]) and not a layout wrapper around
 /// a table (a quirks-mode page's `<P><TABLE>…</TABLE></P>`: in quirks mode a table does not
 /// close an open paragraph, and legacy applications wrap their layout tables in one). Only
@@ -238,9 +238,9 @@ pub(crate) fn is_prose_paragraph(arena: &TreeArena, id: NodeId) -> bool {
     if !is_paragraph(node) {
         return arena.div_paragraphs.binary_search(&id).is_ok();
     }
-    let worded =
-        node.text || node.first != NONE && (has_text_below(arena, id) || near_worded_p(arena, id));
-    worded && arena.form_rows.binary_search(&id).is_err() && !has_table_child(arena, id)
+    (node.text || node.first != NONE && arena.wordless.binary_search(&id).is_err())
+        && arena.form_rows.binary_search(&id).is_err()
+        && !has_table_child(arena, id)
 }
 
 /// Whether a `<p>` with text of its own is among the [`P_NEAR`] elements before and after
@@ -537,11 +537,29 @@ pub(crate) fn class_of(arena: &TreeArena, id: NodeId) -> Option<&str> {
 /// (`<br>`). Such a `<div>` is a bare paragraph ([`Paragraphs::Bare`]) whatever its classes:
 /// they are the generator's word for a paragraph. Run once the tree's shape is final; costs
 /// one pass over the elements.
-pub(crate) fn div_paragraphs(arena: &TreeArena) -> Vec<NodeId> {
-    let mut found: Vec<NodeId> = (0..arena.nodes.len())
-        .filter_map(|i| NodeId::try_from(i).ok())
-        .filter(|&id| is_prose_div(arena, id) && !near_p(arena, id))
-        .collect();
+///
+/// Beside them, in the same pass, the `<p>`s with elements but without a word (session 73,
+/// `empty-p=text`), sorted: no text among their first [`TEXT_BELOW_READ`] descendants
+/// ([`has_text_below`]) and no `<p>` with words among their neighbours ([`near_worded_p`]),
+/// so that [`is_prose_paragraph`], asked for the same `<p>` by every flow test, only looks
+/// it up. Returns `(divs, wordless)`.
+pub(crate) fn find_paragraphs(arena: &TreeArena) -> (Vec<NodeId>, Vec<NodeId>) {
+    let mut found = Vec::new();
+    let mut wordless = Vec::new();
+    for (i, node) in arena.nodes.iter().enumerate() {
+        let Ok(id) = NodeId::try_from(i) else { break };
+        if is_paragraph(node) {
+            if !node.text
+                && node.first != NONE
+                && !has_text_below(arena, id)
+                && !near_worded_p(arena, id)
+            {
+                wordless.push(id);
+            }
+        } else if is_prose_div(arena, id) && !near_p(arena, id) {
+            found.push(id);
+        }
+    }
     let mut labels = fnv::FnvHashSet::default();
     // Whether a parent holds an element of another label than the one asked (each parent
     // and label read once).
@@ -573,21 +591,21 @@ pub(crate) fn div_paragraphs(arena: &TreeArena) -> Vec<NodeId> {
         }
     }
     found.retain(|&id| labels.contains(&arena_label(arena, id)));
-    found
+    (found, wordless)
 }
 
-/// How many elements before and after a `<div>` of prose [`div_paragraphs`] looks at for a
+/// How many elements before and after a `<div>` of prose [`find_paragraphs`] looks at for a
 /// `<p>`.
 const P_NEAR: usize = 16;
 
 /// How far apart, in elements, two `<div>`s of prose of one label make a run of paragraphs
-/// ([`div_paragraphs`]).
+/// ([`find_paragraphs`]).
 const RUN_NEAR: usize = 4;
 
-/// The fewest words of a `<div>`'s own text for a sentence ([`div_paragraphs`]).
+/// The fewest words of a `<div>`'s own text for a sentence ([`find_paragraphs`]).
 const SENTENCE_WORDS: u8 = 5;
 
-/// Whether `id` is a `<div>` of prose ([`div_paragraphs`]) but for its neighbours.
+/// Whether `id` is a `<div>` of prose ([`find_paragraphs`]) but for its neighbours.
 fn is_prose_div(arena: &TreeArena, id: NodeId) -> bool {
     let Some(node) = arena.node(id) else {
         return false;

@@ -338,7 +338,7 @@ impl StructureHasher {
                 let main = main_content(&arena);
                 share_item_labels(&mut arena, main);
                 arena.find_form_rows();
-                arena.div_paragraphs = crate::flow::div_paragraphs(&arena);
+                (arena.div_paragraphs, arena.wordless) = crate::flow::find_paragraphs(&arena);
                 let elements = walk_paths(&arena, &mut paths, main);
                 let names = paths.names.take();
                 let paths = paths.finish(*seed);

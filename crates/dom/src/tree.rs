@@ -87,7 +87,7 @@ pub(crate) struct Node {
     pub(crate) text: bool,
     /// The words of the element's own text, counted up to [`MAX_OWN_WORDS`], and whether
     /// the last of its own text ends a sentence ([`TextSummary`]): what tells a `<div>` of
-    /// prose (`flow::div_paragraphs`).
+    /// prose (`flow::find_paragraphs`).
     pub(crate) words: u8,
     /// See [`words`](Self::words).
     pub(crate) sentence: bool,
@@ -204,9 +204,12 @@ pub(crate) struct TreeArena {
     /// [`find_form_rows`](Self::find_form_rows) has run: a form's rows, not paragraphs of
     /// prose (`flow.rs`).
     pub(crate) form_rows: Vec<NodeId>,
-    /// Once [`flow::div_paragraphs`](crate::flow::div_paragraphs) has run: the `<div>`s of
+    /// Once [`flow::find_paragraphs`](crate::flow::find_paragraphs) has run: the `<div>`s of
     /// prose that are paragraphs (ALGORITHM.md §3, 3.), sorted.
     pub(crate) div_paragraphs: Vec<NodeId>,
+    /// Once [`flow::find_paragraphs`](crate::flow::find_paragraphs) has run: the
+    /// `<p>`s without a word, no paragraphs (ALGORITHM.md §3, 3.), sorted.
+    pub(crate) wordless: Vec<NodeId>,
     /// Whether an element that [`is_main`](Self::is_main) may be in the tree: one named
     /// `main` or with `role=main` was created. Without one, `walk::main_content` is `None`
     /// with no walk.
@@ -296,6 +299,7 @@ impl TreeArena {
             fields: Vec::new(),
             form_rows: Vec::new(),
             div_paragraphs: Vec::new(),
+            wordless: Vec::new(),
             main_marked: false,
             class_labels: fnv::FnvHashMap::default(),
         };
