@@ -679,8 +679,9 @@ impl PathSet {
     /// blocks ([`Self::is_article_block`]) the same id with its fourth bit set (8) beside it.
     /// Increasing, distinct. A scope's frame then tells a page's prose from its template, the
     /// crawl a page's forms and tables from the rest, and two articles' blocks from their
-    /// template, while a path is one id on every page, marked or not (what two pages share is
-    /// compared as [`Self::ids`] are, but for one pair of ids in 2^28 that the bits merge).
+    /// template, while a path is one id on every page, marked or not: a crawl matches two
+    /// pages' paths without their marks (what two pages share is compared as [`Self::ids`]
+    /// are, but for one pair of ids in 2^28 that the bits merge).
     #[must_use]
     pub fn summary(&self) -> Vec<u32> {
         let mut ids: Vec<u32> = Vec::with_capacity(self.ids.len() + self.article.len());

@@ -55,8 +55,8 @@ pub fn articles_overlap(a: &[u32], b: &[u32]) -> Option<(usize, usize)> {
     if !both(pa, blocks_a.len(), pb, blocks_b.len()) {
         return None;
     }
-    let block = |p: u32| blocks_a.binary_search(&p).is_ok() || blocks_b.binary_search(&p).is_ok();
-    let left = silhouette_simhash::overlap_without(&a, &b, block);
+    let block = |p: u32| crate::same::holds(&blocks_a, p) || crate::same::holds(&blocks_b, p);
+    let left = crate::same::overlap_without(&a, &b, block);
     (left.1 >= crate::frame::MIN_COMPARED).then_some(left)
 }
 
@@ -133,7 +133,7 @@ mod tests {
             let ab = articles_overlap(&a, &b);
             prop_assert_eq!(ab, articles_overlap(&b, &a));
             if let Some((shared, union)) = ab {
-                let whole = silhouette_simhash::overlap_without(&a, &b, |_| false);
+                let whole = crate::same::overlap_without(&a, &b, |_| false);
                 prop_assert!(shared <= whole.0 && union <= whole.1);
                 prop_assert!(union >= crate::frame::MIN_COMPARED);
             }

@@ -89,7 +89,7 @@ pub(crate) fn own<'a>(
                 Own::NoProse => crate::frame::is_prose(id) || (articles && is_block(id)),
                 Own::Prose => is_block(id),
             };
-        !left_out && other.binary_search(&id).is_err()
+        !left_out && !crate::same::holds(other, id)
     })
 }
 
@@ -116,8 +116,7 @@ pub(crate) fn holds_marks(summary: &[u32], frame: &Frame) -> bool {
 pub fn blocks_differ(a: &[u32], b: &[u32]) -> Option<(usize, usize)> {
     let ((a, blocks_a), (b, blocks_b)) = (crate::split_summary(a), crate::split_summary(b));
     let (pa, pb) = (crate::prose::prose_paths(&a), crate::prose::prose_paths(&b));
-    let is_block =
-        |p: u32| blocks_a.binary_search(&p).is_ok() || blocks_b.binary_search(&p).is_ok();
+    let is_block = |p: u32| crate::same::holds(&blocks_a, p) || crate::same::holds(&blocks_b, p);
     let none = |_: u32| false;
     if !each_holds_own(&a, pa, &b, pb, (none, is_block), Own::NoProse) {
         return None;

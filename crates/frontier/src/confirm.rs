@@ -266,9 +266,8 @@ impl Dedup {
             }
         }
         let their_article = self.articles.get(&id).map_or(&[][..], |a| &a[..]);
-        let is_block = |p: u32| {
-            seen.article.binary_search(&p).is_ok() || their_article.binary_search(&p).is_ok()
-        };
+        let is_block =
+            |p: u32| crate::same::holds(seen.article, p) || crate::same::holds(their_article, p);
         // Each with a block of its own, their articles' blocks aside: two kinds; an
         // application's prose blocks are blocks too (`blocks.rs`).
         let skip = |p| seen.host_frame.is_some_and(|f| f.is_frame(p)) || varies(p);
@@ -308,7 +307,7 @@ impl Dedup {
             seen.article.len(),
             their_prose,
             their_article.len(),
-        ) && silhouette_simhash::overlap_without(summary, theirs, is_block).1
+        ) && crate::same::overlap_without(summary, theirs, is_block).1
             >= MIN_COMPARED;
         let block = |p: u32| articles && is_block(p);
         // The paths learned to vary, and those `skip` names, left out (`varying.rs`).
@@ -316,7 +315,7 @@ impl Dedup {
             (Some(v), Some(flags)) => {
                 v.overlap_flagged(summary, flags, theirs, id, after, |p| skip(p) || block(p))
             }
-            _ => silhouette_simhash::overlap_without(summary, theirs, |p| skip(p) || block(p)),
+            _ => crate::same::overlap_without(summary, theirs, |p| skip(p) || block(p)),
         };
         let compared = match seen.frame {
             Some(f) if theirs_mostly => {
@@ -327,7 +326,7 @@ impl Dedup {
                     // Too few paths left to tell two kinds apart: those learned to vary
                     // come back (`frame.rs`).
                     (
-                        silhouette_simhash::overlap_without(summary, theirs, |id| f.is_frame(id)),
+                        crate::same::overlap_without(summary, theirs, |id| f.is_frame(id)),
                         Compared::WithoutFrame,
                     )
                 }

@@ -596,7 +596,7 @@ impl Dedup {
             let compared = self.compare(&seen, summary, m.id);
             // All the paths of the two, beside those the similarity was read on.
             let all = self.summaries.get(&m.id).map_or(0, |theirs| {
-                silhouette_simhash::overlap_without(summary, theirs, |_| false).1
+                crate::same::overlap_without(summary, theirs, |_| false).1
             });
             Candidate {
                 id: m.id,

@@ -7,9 +7,9 @@ use super::*;
 fn pages_that_are_mostly_frame_are_compared_on_their_own_paths() {
     use Verdict::*;
     // A frame 0..20 on every page; ten page kinds with a main region of 3 paths each. (Path
-    // `n` is summary id `4n`: a path of the template, neither prose nor a field.)
+    // `n` is summary id `16n`: a path of the template, neither prose nor a field.)
     let page =
-        |own: &[u32]| -> Vec<u32> { (0..20).chain(own.iter().copied()).map(|n| n * 4).collect() };
+        |own: &[u32]| -> Vec<u32> { (0..20).chain(own.iter().copied()).map(|n| n * 16).collect() };
     let run = |kinds: u32, login: &[u32], register: &[u32]| -> (Verdict, Verdict) {
         let mut d = confirming();
         // Each kind's fingerprint is far from the others': each starts a cluster.
@@ -67,8 +67,8 @@ fn own_parts_too_small_once_varying_paths_are_left_out_keep_them() {
     // A frame 0..40 that ten page kinds (3 own paths each) teach; paths learn to vary after
     // one confirmed match.
     let page = |own: &[u32]| -> Vec<u32> {
-        // (Path `n` is summary id `2n`: a path of the template, not prose.)
-        let mut paths: Vec<u32> = (0..40).chain(own.iter().copied()).map(|n| n * 2).collect();
+        // (Path `n` is summary id `16n`: a path of the template, not prose.)
+        let mut paths: Vec<u32> = (0..40).chain(own.iter().copied()).map(|n| n * 16).collect();
         paths.sort_unstable();
         paths
     };
@@ -123,11 +123,11 @@ fn articles_whose_template_the_frame_learned_are_compared_on_all_their_paths() {
     use Verdict::*;
     // A documentation host whose first ten kept pages are articles of one template: the
     // template's 30 paths (0..30) become the frame, and each article has 20 paths of content.
-    // (Path `n` is summary id `2n`: its content is not marked prose, so only its size keeps
+    // (Path `n` is summary id `16n`: its content is not marked prose, so only its size keeps
     // it from being mostly frame.)
     let mut d = confirming();
     let article = |content: &mut dyn Iterator<Item = u32>| -> Vec<u32> {
-        let mut paths: Vec<u32> = (0..30).chain(content).map(|n| n * 2).collect();
+        let mut paths: Vec<u32> = (0..30).chain(content).map(|n| n * 16).collect();
         paths.sort_unstable();
         paths
     };
@@ -275,12 +275,12 @@ fn pages_whose_own_forms_ask_for_other_fields_stay_apart() {
     use Verdict::*;
     // A frame (paths 0..30) with a search box (fields 90, 91) on every page and a form's
     // container (paths 40..44); preference panels differ in their fields only. (Path `n` is
-    // summary id `4n`, field `n` is `4n + 2`: `forms.rs`.)
+    // summary id `16n`, field `n` is `16n + 2`: `forms.rs`.)
     let page = |fields: &[u32]| -> Vec<u32> {
         let mut ids: Vec<u32> = (0..30)
             .chain(40..44)
-            .map(|n| n * 4)
-            .chain([90, 91].iter().chain(fields).map(|n| n * 4 + 2))
+            .map(|n| n * 16)
+            .chain([90, 91].iter().chain(fields).map(|n| n * 16 + 2))
             .collect();
         ids.sort_unstable();
         ids
@@ -309,9 +309,9 @@ fn forms_that_name_their_item_split_a_host_at_most_max_forms_times() {
     // each page another form, nothing but the button (the frame's, once known) shared.
     let page = |i: u32| -> Vec<u32> {
         let mut ids: Vec<u32> = (0..30)
-            .map(|n| n * 4)
-            .chain((200..205).map(|n| n * 4 + 1))
-            .chain([90, 1000 + i, 2000 + i].iter().map(|n| n * 4 + 2))
+            .map(|n| n * 8)
+            .chain((200..205).map(|n| n * 8 + 1))
+            .chain([90, 1000 + i, 2000 + i].iter().map(|n| n * 8 + 2))
             .map(template_id)
             .collect();
         ids.sort_unstable();
@@ -883,4 +883,39 @@ fn a_page_and_the_same_page_with_a_form_more_are_two_kinds() {
     ]);
     let v = d.judge(103, "h", 103, fp(BASE ^ 0b11), 50, Some(&more));
     assert!(matches!(v, NearDuplicate { of: 101, .. }), "{v:?}");
+}
+
+#[test]
+fn a_path_prose_on_one_page_only_is_one_path() {
+    use Verdict::*;
+    // A frame 0..20 that five page kinds teach; two pages mostly frame, each with the same 8
+    // paths of its own (a man page's `dl`, `b`, `table`...), two of them prose on the second
+    // only: its text holds its one definition list, the first's index is one too. (Path `n`
+    // is summary id `16n`, `16n + 1` where prose.)
+    let page = |prose: &[u32]| -> Vec<u32> {
+        (0..20)
+            .chain(500..508)
+            .map(|n| n * 16 + u32::from(prose.contains(&n)))
+            .collect()
+    };
+    let mut d = confirming();
+    keep_far_apart(&mut d, 5, |k| {
+        (0..20)
+            .chain((0..3).map(|i| 1000 + 10 * k + i))
+            .map(|n| n * 16)
+            .collect()
+    });
+    assert_eq!(
+        d.judge(100, "h", 100, fp(BASE), 50, Some(&page(&[]))),
+        Kept { cluster: 100 }
+    );
+    // Read as two ids each, the two paths left 6 of 10 shared (0.6): another kind. One path
+    // each, the pages are alike.
+    assert_eq!(
+        d.judge(101, "h", 101, fp(BASE), 50, Some(&page(&[500, 501]))),
+        NearDuplicate {
+            of: 100,
+            distance: 0
+        }
+    );
 }

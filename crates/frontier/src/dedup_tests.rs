@@ -19,8 +19,8 @@ fn check(config: DedupConfig, pages: &[(&str, u128, u64, u64)], expected: &[Verd
 
 const BASE: u64 = 0x8c3a_5f7e_9ecb_3f35;
 
-/// Summary id of fixture path `n`: its lowest three bits kept (prose, a field, a column), and
-/// bit 8 (an article's block, `articles.rs`) clear; increasing in `n`.
+/// Summary id of fixture `8p + marks`: path `p` with `marks` (its lowest three bits: prose, a
+/// field, a column) and bit 8 (an article's block, `articles.rs`) clear; increasing.
 const fn template_id(n: u32) -> u32 {
     (n & 7) | ((n >> 3) << 4)
 }
@@ -251,7 +251,8 @@ fn host_lists_grow_into_an_index() {
 fn summaries_confirm_near_matches() {
     use Verdict::*;
     let mut d = confirming();
-    let set = |ids: std::ops::Range<u32>| ids.map(template_id).collect::<Vec<u32>>();
+    // Ids with their three low bits clear: no prose, no form field, no table column.
+    let set = |ids: std::ops::Range<u32>| ids.map(|i| i * 16).collect::<Vec<u32>>();
     let mut judge = |id: u64, body: u128, bits: u64, summary: &[u32]| {
         let v = d.judge(id, "h", body, fp(bits), 50, Some(summary));
         (v, d.last_similarity())
@@ -372,8 +373,14 @@ fn candidates_say_how_a_page_is_compared() {
 #[test]
 fn paths_that_vary_within_clusters_stop_counting() {
     use Verdict::*;
-    // Shared chrome 0..10; content blocks 100.. that differ from page to page.
-    let page = |content: &[u32]| -> Vec<u32> { (0..10).chain(content.iter().copied()).collect() };
+    // Shared chrome 0..10; content blocks 100.. that differ from page to page (path `n`
+    // is summary id `16n`).
+    let page = |content: &[u32]| -> Vec<u32> {
+        (0..10)
+            .chain(content.iter().copied())
+            .map(|n| n * 16)
+            .collect()
+    };
     let run = |varying_after: u32| -> Vec<Verdict> {
         let config = DedupConfig {
             threshold: 8,
@@ -437,11 +444,12 @@ fn paths_that_vary_within_clusters_stop_counting() {
 fn blocks_that_varied_in_one_other_cluster_still_tell_a_page_kind_apart() {
     use Verdict::*;
     // Chrome 0..20 on every page; blocks 200..210 the page kind P brings. (Path `n` is
-    // summary id `template_id(n)`: odd ones prose, none an article's block.)
+    // summary id `16n`, its lowest three bits `n`'s: odd ones prose, none an article's
+    // block.)
     let page = |own: &[u32]| -> Vec<u32> {
         (0..20)
             .chain(own.iter().copied())
-            .map(template_id)
+            .map(|n| n * 16 + (n & 7))
             .collect()
     };
     let (a, b, c) = (BASE, BASE ^ 0xffff_ffff, BASE ^ 0xffff_ffff_0000_0000);

@@ -55,6 +55,7 @@
 //! `tables.rs` applies the same rule to a table's columns.
 
 use crate::frame::Frame;
+use crate::same::path;
 
 /// Fewer visible fields of its own than this on both pages, and their forms decide nothing:
 /// one field is a search box or a button (a page with one is told only from a form of this
@@ -166,11 +167,11 @@ pub(crate) fn form_beside_none(a: &[u32], b: &[u32], skip: impl Fn(u32) -> bool)
     let (mut i, mut j) = (0, 0);
     while i < a.len() || j < b.len() {
         match (a.get(i), b.get(j)) {
-            (Some(&x), Some(&y)) if x == y => {
+            (Some(&x), Some(&y)) if path(x) == path(y) => {
                 i += 1;
                 j += 1;
             }
-            (Some(&x), Some(&y)) if x < y => {
+            (Some(&x), Some(&y)) if path(x) < path(y) => {
                 count(&mut only_a, x);
                 i += 1;
             }
@@ -242,10 +243,10 @@ pub(crate) fn marked_apart(
     let (mut count, mut both, mut i) = (0usize, 0usize, 0usize);
     for &id in theirs.iter().filter(|&&id| own(id, marked, frame)) {
         count += 1;
-        while mine.get(i).is_some_and(|&m| m < id) {
+        while mine.get(i).is_some_and(|&m| path(m) < path(id)) {
             i += 1;
         }
-        if mine.get(i) == Some(&id) {
+        if mine.get(i).is_some_and(|&m| path(m) == path(id)) {
             both += 1;
             i += 1;
         }
@@ -279,14 +280,14 @@ mod tests {
 
     /// Field ids: path number `n` as a field's summary id (second bit set).
     fn fields(ns: &[u32]) -> Vec<u32> {
-        ns.iter().map(|&n| n << 2 | 2).collect()
+        ns.iter().map(|&n| n << 4 | 2).collect()
     }
 
     /// A summary: fields `f` and other paths `o` (path numbers), sorted.
     fn summary(f: &[u32], o: &[u32]) -> Vec<u32> {
         let mut ids: Vec<u32> = fields(f)
             .into_iter()
-            .chain(o.iter().map(|&n| n << 2))
+            .chain(o.iter().map(|&n| n << 4))
             .collect();
         ids.sort_unstable();
         ids
@@ -427,7 +428,7 @@ mod tests {
     /// more, paths from 100 on the frame.
     fn check_beside(a: (&[u32], &[u32]), b: (&[u32], &[u32]), expected: bool) {
         let (a, b) = (summary(a.0, a.1), summary(b.0, b.1));
-        let frame = |id: u32| id >> 2 >= 100;
+        let frame = |id: u32| id >> 4 >= 100;
         assert_eq!(form_beside_none(&a, &b, frame), expected, "{a:?} {b:?}");
         assert_eq!(form_beside_none(&b, &a, frame), expected, "{b:?} {a:?}");
     }

@@ -46,6 +46,8 @@
 
 use fnv::FnvHashMap;
 
+use crate::same::holds;
+
 /// A path on at least this share of a scope's representatives is the frame: four of the
 /// first five. At 0.9 (all five, until there are ten), one page of another layout among a
 /// host's first representatives (a login page, an error page, a section with a sidebar)
@@ -187,7 +189,7 @@ impl Frame {
                 continue;
             }
             own += 1;
-            if big.binary_search(&id).is_ok() {
+            if holds(big, id) {
                 held += 1;
             }
         }
@@ -218,7 +220,7 @@ impl Frame {
             novel.own += 1;
             if !is_prose(id) && count.is_none() {
                 novel.unkept.push(id);
-                if article.binary_search(&id).is_err() {
+                if !holds(article, id) {
                     novel.template.push(id);
                 }
             }
@@ -249,12 +251,7 @@ impl Novel {
         if self.unkept.len() < MIN_NEW {
             return Brings::Nothing;
         }
-        let lacks = |paths: &[u32]| {
-            paths
-                .iter()
-                .filter(|id| other.binary_search(id).is_err())
-                .count()
-        };
+        let lacks = |paths: &[u32]| paths.iter().filter(|&&id| !holds(other, id)).count();
         if lacks(&self.unkept) < MIN_NEW {
             return Brings::Nothing;
         }
@@ -292,10 +289,10 @@ mod tests {
     use super::*;
 
     /// A frame learned from `representatives`; `page`'s verdict and which of `ids` are frame.
-    /// Ids are written as path numbers `n`: the summary id `2n`, a path of the template (an
+    /// Ids are written as path numbers `n`: the summary id `16n`, a path of the template (an
     /// odd id is prose: [`is_prose`]).
     fn check(representatives: &[&[u32]], page: &[u32], mostly: bool, frame: &[u32]) {
-        let ids = |paths: &[u32]| paths.iter().map(|&n| n * 2).collect::<Vec<u32>>();
+        let ids = |paths: &[u32]| paths.iter().map(|&n| n * 16).collect::<Vec<u32>>();
         let mut f = Frame::default();
         for r in representatives {
             f.learn(&ids(r));
@@ -331,9 +328,9 @@ mod tests {
         check(&most, &[6], false, &[]);
     }
 
-    /// Summary ids of template paths `paths` (path `n` is id `2n`), sorted.
+    /// Summary ids of template paths `paths` (path `n` is id `16n`), sorted.
     fn ids(paths: &[u32]) -> Vec<u32> {
-        let mut v: Vec<u32> = paths.iter().map(|&n| n * 2).collect();
+        let mut v: Vec<u32> = paths.iter().map(|&n| n * 16).collect();
         v.sort_unstable();
         v
     }
@@ -397,7 +394,7 @@ mod tests {
         // (page's own paths, the prose among them, the paths learned to vary, verdict)
         let check = |own: &[u32], prose: &[u32], varying: &[u32], brings: Brings| {
             let mut page = ids(&(0..20).chain(own.iter().copied()).collect::<Vec<_>>());
-            page.extend(prose.iter().map(|&n| n * 2 + 1));
+            page.extend(prose.iter().map(|&n| n * 16 + 1));
             page.sort_unstable();
             let varying = ids(varying);
             assert_eq!(

@@ -421,16 +421,12 @@ fn marginal_hub(similar: bool) -> impl Fn(&Job) -> Fetched {
                 .collect(),
         }
         .into_iter()
-        .map(template_id)
+        // Path `n` is summary id `16n`, its lowest three bits `n`'s (prose, a field, a
+        // column).
+        .map(|n| n * 16 + (n & 7))
         .collect();
         page_with(job, fp, body, &links, Some(summary))
     }
-}
-
-/// Summary id of fixture path `n`: its lowest three bits kept (prose, a field, a column), and
-/// bit 8 (an article's block) clear; increasing in `n`.
-const fn template_id(n: u32) -> u32 {
-    (n & 7) | ((n >> 3) << 4)
 }
 
 /// The summary a `marginal_hub` page's profile holds (its ids, little-endian).

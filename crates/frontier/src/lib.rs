@@ -119,6 +119,7 @@ mod queue;
 mod record;
 mod replica;
 mod resolved;
+mod same;
 mod scope;
 mod seen;
 mod shape;

@@ -83,8 +83,7 @@ pub(crate) fn block_beside_article(
 #[must_use]
 pub fn block_beside_an_article(a: &[u32], b: &[u32]) -> Option<usize> {
     let ((a, blocks_a), (b, blocks_b)) = (crate::split_summary(a), crate::split_summary(b));
-    let is_block =
-        |p: u32| blocks_a.binary_search(&p).is_ok() || blocks_b.binary_search(&p).is_ok();
+    let is_block = |p: u32| crate::same::holds(&blocks_a, p) || crate::same::holds(&blocks_b, p);
     block_beside_article(
         (&a, prose_paths(&a)),
         (&b, prose_paths(&b)),

@@ -24,8 +24,10 @@
 
 use fnv::FnvHashMap;
 
+use crate::same::path;
+
 /// The Jaccard similarity of two path sets from `(|A ∩ B|, |A ∪ B|)` on the paths compared
-/// (`silhouette_simhash::overlap_without`, [`Varying::overlap_flagged`]): 1 when nothing is
+/// (`crate::same::overlap_without`, [`Varying::overlap_flagged`]): 1 when nothing is
 /// left of either, as `silhouette_simhash::jaccard_without`.
 pub(crate) fn share((both, union): (usize, usize)) -> f64 {
     if union == 0 {
@@ -65,7 +67,8 @@ pub(crate) struct Flag {
 /// The varying paths of one dedup scope.
 #[derive(Debug, Default)]
 pub(crate) struct Varying {
-    /// How often each path was in exactly one summary of a confirmed match. (FNV: the
+    /// How often each path (its id without marks: `same.rs`) was in exactly one summary of
+    /// a confirmed match, whatever its marks on either. (FNV: the
     /// confirmation looks up every path of both summaries for every candidate; with SipHash
     /// that was an eighth of a python-docs crawl's CPU, in the crawl loop.)
     counts: FnvHashMap<u32, u32>,
@@ -78,12 +81,16 @@ pub(crate) struct Varying {
 impl Varying {
     /// Whether `id` has varied within clusters at least `after` times (never, for 0).
     pub(crate) fn is_varying(&self, id: u32, after: u32) -> bool {
-        after > 0 && self.counts.get(&id).is_some_and(|&n| n >= after)
+        after > 0 && self.counts.get(&path(id)).is_some_and(|&n| n >= after)
     }
 
     /// Whether `id` has varied at least `after` times within `cluster` (never, for 0).
     fn varies_within(&self, cluster: u64, id: u32, after: u32) -> bool {
-        after > 0 && self.within.get(&(cluster, id)).is_some_and(|&n| n >= after)
+        after > 0
+            && self
+                .within
+                .get(&(cluster, path(id)))
+                .is_some_and(|&n| n >= after)
     }
 
     /// Whether `id`, on a page and not on its candidate of `cluster`, is left out: it varies
@@ -114,7 +121,10 @@ impl Varying {
                     Flag {
                         on_host,
                         in_clusters: on_host
-                            && self.clusters.get(&id).is_some_and(|&n| n >= MIN_CLUSTERS),
+                            && self
+                                .clusters
+                                .get(&path(id))
+                                .is_some_and(|&n| n >= MIN_CLUSTERS),
                     }
                 })
                 .collect()
@@ -141,12 +151,12 @@ impl Varying {
         let (mut i, mut j, mut both, mut union) = (0, 0, 0usize, 0usize);
         while i < a.len() || j < b.len() {
             let (id, left_out, in_both) = match (a.get(i), b.get(j)) {
-                (Some(&x), Some(&y)) if x == y => {
+                (Some(&x), Some(&y)) if path(x) == path(y) => {
                     i += 1;
                     j += 1;
                     (x, flags[i - 1].on_host, true)
                 }
-                (Some(&x), Some(&y)) if x < y => {
+                (Some(&x), Some(&y)) if path(x) < path(y) => {
                     i += 1;
                     (
                         x,
@@ -183,12 +193,12 @@ impl Varying {
         let (mut i, mut j) = (0, 0);
         while i < a.len() || j < b.len() {
             let id = match (a.get(i), b.get(j)) {
-                (Some(&x), Some(&y)) if x == y => {
+                (Some(&x), Some(&y)) if path(x) == path(y) => {
                     i += 1;
                     j += 1;
                     continue;
                 }
-                (Some(&x), Some(&y)) if x < y => {
+                (Some(&x), Some(&y)) if path(x) < path(y) => {
                     i += 1;
                     x
                 }
@@ -202,6 +212,7 @@ impl Varying {
                 }
                 (None, None) => break,
             };
+            let id = path(id);
             count(&mut self.counts, id, MAX_LEARNED);
             if count(&mut self.within, (cluster, id), MAX_LEARNED_WITHIN) == Some(1) {
                 // The path has now varied within one more cluster.
@@ -248,12 +259,14 @@ mod tests {
 
     /// Learns every match of `confirmed`, then checks the similarity at `after` of page `a`
     /// with representative `b` of cluster 1.
+    /// Path numbers are summary ids `16n` (`same.rs`: the low bits are marks).
     fn check(confirmed: &[Match<'_>], after: u32, a: &[u32], b: &[u32], expected: f64) {
+        let ids = |paths: &[u32]| paths.iter().map(|&n| n * 16).collect::<Vec<u32>>();
         let mut v = Varying::default();
         for &(cluster, x, y) in confirmed {
-            v.learn(cluster, x, y);
+            v.learn(cluster, &ids(x), &ids(y));
         }
-        let got = v.similarity(a, b, 1, after);
+        let got = v.similarity(&ids(a), &ids(b), 1, after);
         assert!(
             (got - expected).abs() < 1e-12,
             "{confirmed:?} after {after}: {a:?} ~ {b:?} = {got}, expected {expected}"
@@ -304,11 +317,14 @@ mod tests {
         check(elsewhere, 2, b, a, 3.0 / 4.0);
     }
 
-    /// The similarity as the docs of `overlap_flagged` define it, on plain sets.
+    /// The similarity as the docs of `overlap_flagged` define it, on plain sets of paths
+    /// (summary ids without their marks).
     fn reference(v: &Varying, a: &[u32], b: &[u32], cluster: u64, after: u32) -> f64 {
         use std::collections::BTreeSet;
-        let (sa, sb): (BTreeSet<u32>, BTreeSet<u32>) =
-            (a.iter().copied().collect(), b.iter().copied().collect());
+        let (sa, sb): (BTreeSet<u32>, BTreeSet<u32>) = (
+            a.iter().map(|&id| path(id)).collect(),
+            b.iter().map(|&id| path(id)).collect(),
+        );
         let host = |id: u32| after > 0 && v.counts.get(&id).is_some_and(|&n| n >= after);
         let within =
             |id: u32| after > 0 && v.within.get(&(cluster, id)).is_some_and(|&n| n >= after);
@@ -331,9 +347,11 @@ mod tests {
         share((both, compared.len()))
     }
 
-    /// Sorted, distinct path ids from a small alphabet (so that sets meet).
+    /// Sorted, distinct summary ids of paths from a small alphabet (so that sets meet), each
+    /// path unmarked or marked prose.
     fn summary() -> impl Strategy<Value = Vec<u32>> {
-        proptest::collection::btree_set(0u32..24, 0..12).prop_map(|s| s.into_iter().collect())
+        proptest::collection::btree_map(0u32..24, 0u32..2, 0..12)
+            .prop_map(|s| s.into_iter().map(|(n, prose)| n * 16 + prose).collect())
     }
 
     proptest! {
@@ -357,7 +375,9 @@ mod tests {
     #[test]
     fn learning_is_bounded() {
         let mut v = Varying::default();
-        let many: Vec<u32> = (0..u32::try_from(MAX_LEARNED_WITHIN).expect("fits") + 100).collect();
+        let many: Vec<u32> = (0..u32::try_from(MAX_LEARNED_WITHIN).expect("fits") + 100)
+            .map(|n| n * 16)
+            .collect();
         v.learn(1, &many, &[]);
         v.learn(1, &many, &[]);
         v.learn(2, &many, &[]);

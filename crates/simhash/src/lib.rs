@@ -74,5 +74,5 @@ pub use fingerprint128::Fingerprint128;
 pub use fnv::fnv1_64;
 pub use index::{IndexError, IndexStats, MAX_K, Match, NearIndex, SharedNearIndex};
 pub use index128::{MAX_K128, NearIndex128};
-pub use sets::{jaccard, jaccard_without, overlap_without};
+pub use sets::{jaccard, jaccard_without, overlap_without, overlap_without_by};
 pub use weighted::{Simhash, Simhash128, simhash};

@@ -44,15 +44,35 @@ pub fn jaccard_without(a: &[u32], b: &[u32], skip: impl Fn(u32) -> bool) -> f64 
 /// ```
 #[must_use]
 pub fn overlap_without(a: &[u32], b: &[u32], skip: impl Fn(u32) -> bool) -> (usize, usize) {
+    overlap_without_by(a, b, |id| id, skip)
+}
+
+/// [`overlap_without`] with the ids compared by `key`: two ids are one where their keys are
+/// equal. Each list is sorted and its keys, in that order, increasing and distinct (a key
+/// that drops an id's low bits, where each list holds one id per key). `skip` reads an id
+/// of both lists as `a` holds it.
+///
+/// ```
+/// use silhouette_simhash::overlap_without_by;
+/// // Ids 16 and 17 are one where the lowest bit is no part of the key.
+/// assert_eq!(overlap_without_by(&[17, 32], &[16, 48], |id| id & !1, |_| false), (1, 3));
+/// ```
+#[must_use]
+pub fn overlap_without_by(
+    a: &[u32],
+    b: &[u32],
+    key: impl Fn(u32) -> u32,
+    skip: impl Fn(u32) -> bool,
+) -> (usize, usize) {
     let (mut i, mut j, mut both, mut union) = (0, 0, 0usize, 0usize);
-    while i < a.len() || j < b.len() {
+    loop {
         let (id, in_both) = match (a.get(i), b.get(j)) {
-            (Some(&x), Some(&y)) if x == y => {
+            (Some(&x), Some(&y)) if key(x) == key(y) => {
                 i += 1;
                 j += 1;
                 (x, true)
             }
-            (Some(&x), Some(&y)) if x < y => {
+            (Some(&x), Some(&y)) if key(x) < key(y) => {
                 i += 1;
                 (x, false)
             }
