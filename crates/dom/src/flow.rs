@@ -353,6 +353,27 @@ pub(crate) fn amid_prose(arena: &TreeArena, main: NodeId) -> fnv::FnvHashSet<Nod
         .collect()
 }
 
+/// The children of `flow`, a flow of prose other than the main content (a DocBook section, a
+/// Texinfo node), that lie between its first and its last child that is (or wraps) a bare
+/// paragraph, but forms: what an author puts between two paragraphs there, a table too (a
+/// table below a flow of prose names no columns: it is the text's), is the article's
+/// (session 74, `flow-amid`). Empty when `flow` has fewer than two such children.
+pub(crate) fn amid_flow(arena: &TreeArena, flow: NodeId) -> Vec<NodeId> {
+    let Some(span) = paragraph_span(arena, flow) else {
+        return Vec::new();
+    };
+    span.get(1..span.len().saturating_sub(1))
+        .unwrap_or_default()
+        .iter()
+        .map(|&(id, _)| id)
+        .filter(|&id| {
+            arena
+                .node(id)
+                .is_some_and(|n| !is_html(n, &html5ever::local_name!("form")))
+        })
+        .collect()
+}
+
 /// Whether element `id` is a `<table>` or a `<form>`: among the paragraphs of a text, still
 /// the template's.
 pub(crate) fn is_table_or_form(arena: &TreeArena, id: NodeId) -> bool {

@@ -228,7 +228,7 @@ impl StructureHasher {
 
     /// What a fingerprint from this hasher is comparable with (ALGORITHM.md §6): mode,
     /// feature model, hash and decay, e.g. `structure/classic/fnv1-64/decay=0.45` or
-    /// `structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/body-flow=p/main-flow=2/main-p=prose/flow-level=+2/prose=tags/amid=prose/article=blocks/body-text=prose/section-level=tag/sections=nested/sections=titled/root-class=paths/hex-ids/colon-ids/fields=any-depth/inline-fields/item-inline/form-rows/p-tables/empty-p=text/div-p/table-heads/th-rows/tables=any-depth/flow-tables=thin/keys=columns/head=pair/items=cousins/items=nested/bare-items/linked/root-linked/page-names/marks=current/mix64/seed=0/decay=1`.
+    /// `structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/body-flow=p/main-flow=2/main-p=prose/flow-level=+2/prose=tags/amid=prose/article=blocks/flow-amid/body-text=prose/section-level=tag/sections=nested/sections=titled/root-class=paths/hex-ids/colon-ids/fields=any-depth/inline-fields/item-inline/form-rows/p-tables/empty-p=text/div-p/table-heads/th-rows/tables=any-depth/flow-tables=thin/keys=columns/head=pair/items=cousins/items=nested/bare-items/linked/root-linked/page-names/marks=current/mix64/seed=0/decay=1`.
     #[must_use]
     pub fn params(&self) -> String {
         match &self.model {
@@ -236,7 +236,7 @@ impl StructureHasher {
                 format!("structure/{}/fnv1-64/decay={}", model.name(), self.decay)
             }
             Model::ClassPaths { depth, seed } => format!(
-                "structure/class-paths/depth={depth}/main-level=1/main-inline/p-inline/p-flow=paths/body-flow=p/main-flow=2/main-p=prose/flow-level=+2/prose=tags/amid=prose/article=blocks/body-text=prose/section-level=tag/sections=nested/sections=titled/root-class=paths/hex-ids/colon-ids/fields=any-depth/inline-fields/item-inline/form-rows/p-tables/empty-p=text/div-p/table-heads/th-rows/tables=any-depth/flow-tables=thin/keys=columns/head=pair/items=cousins/items=nested/bare-items/linked/root-linked/page-names/marks=current/mix64/seed={seed}/decay={}",
+                "structure/class-paths/depth={depth}/main-level=1/main-inline/p-inline/p-flow=paths/body-flow=p/main-flow=2/main-p=prose/flow-level=+2/prose=tags/amid=prose/article=blocks/flow-amid/body-text=prose/section-level=tag/sections=nested/sections=titled/root-class=paths/hex-ids/colon-ids/fields=any-depth/inline-fields/item-inline/form-rows/p-tables/empty-p=text/div-p/table-heads/th-rows/tables=any-depth/flow-tables=thin/keys=columns/head=pair/items=cousins/items=nested/bare-items/linked/root-linked/page-names/marks=current/mix64/seed={seed}/decay={}",
                 self.decay
             ),
         }

@@ -96,6 +96,9 @@ pub(crate) fn walk_paths(
     // On a page that marks no main content, the children of a `<body>` that holds its text
     // itself (`body_text`), filled in when the walk meets `<body>`.
     let mut body_text = BodyText::default();
+    // The children of the flows of prose met (other than the main content) between their
+    // first and last paragraph (`amid_flow`): an article's blocks.
+    let mut flow_amid: fnv::FnvHashSet<NodeId> = fnv::FnvHashSet::default();
     while let Some((id, depth, up)) = stack.pop() {
         let Some(node) = arena.node(id) else { continue };
         if node.kind != Kind::Element {
@@ -150,6 +153,9 @@ pub(crate) fn walk_paths(
             && !is_root(&node.name)
             && (prose_flows.contains(&path) || (main && main_prose));
         let by_level = prose_flow && !main && section_level(arena, id, node);
+        if prose_flow && !main {
+            flow_amid.extend(crate::flow::amid_flow(arena, id));
+        }
         let path = if by_level {
             child_path(parent, tag_label(&node.name))
         } else {
@@ -226,7 +232,10 @@ pub(crate) fn walk_paths(
         // What an author puts beside a paragraph is the article's (a list, a definition, a
         // nested section); the main content's own template blocks are not (an index table,
         // a form, a diff beside the text).
-        let article = (up.article || (of_body && body_text.articles.contains(&id))) && !block;
+        let article = (up.article
+            || (of_body && body_text.articles.contains(&id))
+            || flow_amid.contains(&id))
+            && !block;
         out.note_article(path, article);
         if let Some(names) = out.names.as_mut() {
             let step = if by_level {

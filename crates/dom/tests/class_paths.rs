@@ -32,7 +32,7 @@ fn reference_values() {
     );
     assert_eq!(
         hasher().params(),
-        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/body-flow=p/main-flow=2/main-p=prose/flow-level=+2/prose=tags/amid=prose/article=blocks/body-text=prose/section-level=tag/sections=nested/sections=titled/root-class=paths/hex-ids/colon-ids/fields=any-depth/inline-fields/item-inline/form-rows/p-tables/empty-p=text/div-p/table-heads/th-rows/tables=any-depth/flow-tables=thin/keys=columns/head=pair/items=cousins/items=nested/bare-items/linked/root-linked/page-names/marks=current/mix64/seed=0/decay=0.76"
+        "structure/class-paths/depth=12/main-level=1/main-inline/p-inline/p-flow=paths/body-flow=p/main-flow=2/main-p=prose/flow-level=+2/prose=tags/amid=prose/article=blocks/flow-amid/body-text=prose/section-level=tag/sections=nested/sections=titled/root-class=paths/hex-ids/colon-ids/fields=any-depth/inline-fields/item-inline/form-rows/p-tables/empty-p=text/div-p/table-heads/th-rows/tables=any-depth/flow-tables=thin/keys=columns/head=pair/items=cousins/items=nested/bare-items/linked/root-linked/page-names/marks=current/mix64/seed=0/decay=0.76"
     );
 }
 

@@ -187,3 +187,32 @@ fn the_body_text_marks_leave_the_fingerprint_alone() {
     let bare = silhouette_dom::PathSet::from_paths(set.seed(), set.paths().collect());
     assert_eq!(bare.fingerprint(0.76), set.fingerprint(0.76));
 }
+
+#[test]
+fn what_lies_between_two_paragraphs_of_a_flow_is_an_article_block() {
+    // A DocBook section page (no main content): the section is a flow of prose; the table
+    // an author wrote between two of its paragraphs is the article's, and what lies below
+    // it; the paragraphs and the heading around them are not (the flow's first element
+    // marks none of its own), nor is a form between two paragraphs.
+    let page = "<div class=navheader><a href=a>Prev</a></div>\
+        <div class=section><h2>T</h2><p>One sentence of text here.</p>\
+        <table><thead><tr><th>Name</th></tr></thead><tr><td>c</td></tr></table>\
+        <form><input name=q></form>\
+        <p>Another sentence of text.</p></div>";
+    check(
+        page,
+        &[
+            "div.section/table[columns]",
+            "div.section/tbody",
+            "div.section/td",
+            "div.section/th",
+            "div.section/thead",
+            "div.section/tr",
+        ],
+    );
+    // A table after the last paragraph lies between none: nothing is marked.
+    let one = "<div class=navheader><a href=a>Prev</a></div>\
+        <div class=section><h2>T</h2><p>One sentence of text here.</p><p>x</p>\
+        <table><tr><td>c</td></tr></table></div>";
+    check(one, &[]);
+}

@@ -10,12 +10,15 @@
 //! The structure model marks those blocks (`silhouette_dom::PathSet::is_article_block`,
 //! given a second time in the summary with bit 8 set, [`split_summary`]): the paths below
 //! an element of the main content, or of a flow of prose, that holds a bare paragraph
-//! itself, but for the main content's own template blocks. A sidebar's paragraph marks nothing (it is neither), nor does a diff table or a
-//! form beside a wiki's parsed text (they are not below the element holding its
-//! paragraphs). So when both pages are articles ([`MIN_ARTICLE`] paths of prose each) and
-//! each holds at least [`MIN_BLOCKS`] article blocks, the confirmation leaves the blocks
-//! out, unless fewer than [`MIN_COMPARED`](crate::frame::MIN_COMPARED) paths would be left:
-//! what is left is the template around the text, which two kinds of page do not share.
+//! itself, but for the main content's own template blocks, and what lies between the
+//! first and the last paragraph of a flow of prose other than the main content (session 74:
+//! a DocBook section's table). A sidebar's paragraph marks nothing (it is neither), nor does
+//! a diff table or a form beside a wiki's parsed text (they are not below the element
+//! holding its paragraphs). So when both pages are articles ([`MIN_ARTICLE`] paths of prose
+//! each) and each holds at least [`MIN_BLOCKS`] article blocks, or one does and the other
+//! holds little the first lacks ([`both`]), the confirmation leaves the blocks out, unless
+//! fewer than [`MIN_COMPARED`](crate::frame::MIN_COMPARED) paths would be left: what is left
+//! is the template around the text, which two kinds of page do not share.
 //!
 //! Two pages that hold a paragraph or two beside a list or a form (an application's short
 //! pages: a line of help above a table) are no articles here, and are compared as before.
@@ -35,13 +38,33 @@ pub fn split_summary(summary: &[u32]) -> (Vec<u32>, Vec<u32>) {
     (ids, article.into_iter().map(|id| id & !8).collect())
 }
 
-/// Whether two pages, with `prose_a` and `prose_b` paths of prose and `blocks_a` and
-/// `blocks_b` article blocks, are both articles whose blocks the confirmation leaves out.
-pub(crate) const fn both(prose_a: usize, blocks_a: usize, prose_b: usize, blocks_b: usize) -> bool {
-    prose_a >= MIN_ARTICLE
-        && prose_b >= MIN_ARTICLE
-        && blocks_a >= MIN_BLOCKS
-        && blocks_b >= MIN_BLOCKS
+/// One of two pages a confirmation compares: its summary's paths (sorted), how many of them
+/// are prose, and how many are its article's blocks.
+pub(crate) type Side<'a> = (&'a [u32], usize, usize);
+
+/// Whether two pages are both articles whose blocks the confirmation leaves out: each holds
+/// [`MIN_BLOCKS`] blocks of its article, or one does and the other, without, holds fewer
+/// than [`MIN_BLOCKS`] paths the first lacks (session 74): the same text with an author's
+/// table or list more, as a DocBook section page with a table against one without. Where
+/// the page without blocks holds paths of its own (a preface's `div.preface` against a
+/// chapter's `div.chapter`), the two are compared whole, as before.
+pub(crate) fn both((a, prose_a, blocks_a): Side<'_>, (b, prose_b, blocks_b): Side<'_>) -> bool {
+    if prose_a < MIN_ARTICLE || prose_b < MIN_ARTICLE {
+        return false;
+    }
+    let within = |small: &[u32], big: &[u32]| {
+        small
+            .iter()
+            .filter(|&&id| !crate::same::holds(big, id))
+            .nth(MIN_BLOCKS - 1)
+            .is_none()
+    };
+    match (blocks_a >= MIN_BLOCKS, blocks_b >= MIN_BLOCKS) {
+        (true, true) => true,
+        (false, true) => within(a, b),
+        (true, false) => within(b, a),
+        (false, false) => false,
+    }
 }
 
 /// Where two pages (summaries, `silhouette_dom::PathSet::summary`, sorted) are both
@@ -52,7 +75,7 @@ pub(crate) const fn both(prose_a: usize, blocks_a: usize, prose_b: usize, blocks
 pub fn articles_overlap(a: &[u32], b: &[u32]) -> Option<(usize, usize)> {
     let ((a, blocks_a), (b, blocks_b)) = (split_summary(a), split_summary(b));
     let (pa, pb) = (crate::prose::prose_paths(&a), crate::prose::prose_paths(&b));
-    if !both(pa, blocks_a.len(), pb, blocks_b.len()) {
+    if !both((&a, pa, blocks_a.len()), (&b, pb, blocks_b.len())) {
         return None;
     }
     let block = |p: u32| crate::same::holds(&blocks_a, p) || crate::same::holds(&blocks_b, p);
@@ -103,8 +126,34 @@ mod tests {
     fn a_page_that_is_no_article_is_compared_whole() {
         // Two paths of prose: no article.
         check(&summary(20, 2, 12, 0), &summary(20, 4, 12, 10), None);
-        // Two blocks: too few to leave out.
-        check(&summary(20, 4, 2, 0), &summary(20, 4, 12, 10), None);
+        // Two blocks: too few to leave out, where that page holds 3 paths or more the
+        // other lacks (its two blocks and a path of the template).
+        check(&summary(21, 4, 2, 0), &summary(20, 4, 12, 10), None);
+    }
+
+    #[test]
+    fn an_article_and_the_same_with_blocks_more_are_compared_without_them() {
+        // No block against twelve: all the first holds is the second's (the same text with
+        // an author's table more).
+        check(
+            &summary(20, 4, 0, 0),
+            &summary(20, 4, 12, 0),
+            Some((24, 24)),
+        );
+        // Two blocks against twelve, the two the only paths it holds the other lacks.
+        check(
+            &summary(20, 4, 2, 0),
+            &summary(20, 4, 12, 10),
+            Some((24, 24)),
+        );
+        // A page without blocks that holds 3 paths the other lacks (a preface's own
+        // division against a chapter's) is compared whole.
+        check(&summary(23, 4, 0, 0), &summary(20, 4, 12, 0), None);
+        check(
+            &summary(22, 4, 0, 0),
+            &summary(20, 4, 12, 0),
+            Some((24, 26)),
+        );
     }
 
     #[test]

@@ -303,10 +303,8 @@ impl Dedup {
         // Two articles: their articles' blocks left out, unless too few paths would be left
         // (`articles.rs`).
         let articles = crate::articles::both(
-            seen.prose,
-            seen.article.len(),
-            their_prose,
-            their_article.len(),
+            (summary, seen.prose, seen.article.len()),
+            (theirs, their_prose, their_article.len()),
         ) && crate::same::overlap_without(summary, theirs, is_block).1
             >= MIN_COMPARED;
         let block = |p: u32| articles && is_block(p);

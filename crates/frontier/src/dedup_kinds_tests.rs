@@ -621,12 +621,18 @@ fn two_articles_are_compared_without_their_articles_blocks() {
         [(1, Some(1.0), Compared::Articles)]
     );
     assert_eq!(d.judge_page(&signals), NearDuplicate { of: 1, distance: 2 });
-    // A page with two blocks only is no article here: compared as before, without the paths
-    // the host learned to vary (those the second page brought)...
-    let short = article(200..202);
-    let signals = signals_of(3, BASE ^ 0b1, &short, &none);
-    let notes = notes_on(&d, &signals, 1);
-    assert_eq!(notes[0].2, Compared::WithoutVarying, "{notes:?}");
+    // A page with two blocks only, all it holds the first's too: the same text with fewer
+    // blocks, compared without them (session 74)...
+    // ...but with 3 paths of its own too, compared as before, without the paths the host
+    // learned to vary (those the second page brought)...
+    let how = |own: std::ops::Range<u32>| {
+        let mut page = article(200..202);
+        page.extend(own.map(|n| n * 16));
+        page.sort_unstable();
+        notes_on(&d, &signals_of(3, BASE ^ 0b1, &page, &none), 1)[0].2
+    };
+    assert_eq!(how(0..0), Compared::Articles);
+    assert_eq!(how(400..403), Compared::WithoutVarying);
     // ...and a template block beside the text (a diff table, 6 paths) still counts: 34 of 40.
     let mut diff = article(300..312);
     diff.extend((500..506).map(|n| n * 16));
