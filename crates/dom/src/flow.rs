@@ -336,42 +336,31 @@ pub(crate) fn only_element_child(arena: &TreeArena, id: NodeId) -> Option<NodeId
     only
 }
 
-/// The children of main content `main` that lie between its first and its last child that
-/// is (or wraps, as [`paragraphs`] counts) a bare paragraph, but tables and forms: what an
-/// author puts between two paragraphs of an article (a disclosure, a diagram, a block an
-/// API renderer wrote) is the article's, not its template's; a table or a form there still
-/// tells one page kind from another. Empty when `main` has fewer than two such children.
-pub(crate) fn amid_prose(arena: &TreeArena, main: NodeId) -> fnv::FnvHashSet<NodeId> {
-    let Some(span) = paragraph_span(arena, main) else {
-        return fnv::FnvHashSet::default();
-    };
-    span.get(1..span.len().saturating_sub(1))
-        .unwrap_or_default()
-        .iter()
-        .map(|&(id, _)| id)
-        .filter(|&id| !is_table_or_form(arena, id))
-        .collect()
-}
-
-/// The children of `flow`, a flow of prose other than the main content (a DocBook section, a
-/// Texinfo node), that lie between its first and its last child that is (or wraps) a bare
-/// paragraph, but forms: what an author puts between two paragraphs there, a table too (a
-/// table below a flow of prose names no columns: it is the text's), is the article's
-/// (session 74, `flow-amid`). Empty when `flow` has fewer than two such children.
-pub(crate) fn amid_flow(arena: &TreeArena, flow: NodeId) -> Vec<NodeId> {
-    let Some(span) = paragraph_span(arena, flow) else {
-        return Vec::new();
-    };
-    span.get(1..span.len().saturating_sub(1))
-        .unwrap_or_default()
-        .iter()
-        .map(|&(id, _)| id)
-        .filter(|&id| {
-            arena
-                .node(id)
-                .is_some_and(|n| !is_html(n, &html5ever::local_name!("form")))
+/// The children of `parent` that lie between its first and its last child that is (or
+/// wraps, as [`paragraphs`] counts) a bare paragraph, but forms, and but tables unless
+/// `tables`: what an author puts between two paragraphs of an article (a disclosure, a
+/// diagram, a block an API renderer wrote) is the article's, not its template's. In the
+/// main content a table there still tells one page kind from another (`amid=prose`, with
+/// `tables` false); in a flow of prose other than the main content (a DocBook section, a
+/// Texinfo node) a table is the text's, as it names no columns there (session 74,
+/// `flow-amid`, with `tables` true). None when `parent` has fewer than two such children.
+pub(crate) fn amid_prose(
+    arena: &TreeArena,
+    parent: NodeId,
+    tables: bool,
+) -> impl Iterator<Item = NodeId> + '_ {
+    let mut span = paragraph_span(arena, parent).unwrap_or_default();
+    // Neither the last paragraph nor (`skip`) the first.
+    span.pop();
+    span.into_iter()
+        .skip(1)
+        .map(|(id, _)| id)
+        .filter(move |&id| {
+            arena.node(id).is_some_and(|n| {
+                !is_html(n, &html5ever::local_name!("form"))
+                    && (tables || !is_html(n, &html5ever::local_name!("table")))
+            })
         })
-        .collect()
 }
 
 /// Whether element `id` is a `<table>` or a `<form>`: among the paragraphs of a text, still

@@ -90,14 +90,14 @@ pub(crate) fn walk_paths(
     let mut keys: fnv::FnvHashMap<NodeId, u64> = fnv::FnvHashMap::default();
     // The main content's children between its first and its last bare paragraph.
     let amid = match main_id {
-        Some(id) if main_flow => amid_prose(arena, id),
+        Some(id) if main_flow => amid_prose(arena, id, false).collect(),
         _ => fnv::FnvHashSet::default(),
     };
     // On a page that marks no main content, the children of a `<body>` that holds its text
     // itself (`body_text`), filled in when the walk meets `<body>`.
     let mut body_text = BodyText::default();
     // The children of the flows of prose met (other than the main content) between their
-    // first and last paragraph (`amid_flow`): an article's blocks.
+    // first and last paragraph (`amid_prose`): an article's blocks.
     let mut flow_amid: fnv::FnvHashSet<NodeId> = fnv::FnvHashSet::default();
     while let Some((id, depth, up)) = stack.pop() {
         let Some(node) = arena.node(id) else { continue };
@@ -154,7 +154,7 @@ pub(crate) fn walk_paths(
             && (prose_flows.contains(&path) || (main && main_prose));
         let by_level = prose_flow && !main && section_level(arena, id, node);
         if prose_flow && !main {
-            flow_amid.extend(crate::flow::amid_flow(arena, id));
+            flow_amid.extend(amid_prose(arena, id, true));
         }
         let path = if by_level {
             child_path(parent, tag_label(&node.name))
